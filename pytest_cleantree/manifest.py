@@ -1,0 +1,491 @@
+"""The manifest: a TOML file saying which symbols must be absent from (or present in) which files.
+
+``parse_manifest`` is pure: it turns text into a :class:`~pytest_cleantree.model.Manifest` or
+raises one :class:`~pytest_cleantree.errors.ManifestError` carrying *every* problem found, each
+starting with where it is (``rule 2 (line 14): forbid[0]: ...``).  ``load_manifest`` reads a
+file and parses it; ``find_manifest`` says which file of a folder holds the manifest.
+
+The manifest is either a whole ``cleantree.toml`` or the ``[tool.cleantree]`` table of a
+``pyproject.toml``::
+
+    root = "src"                      # optional: a path, or module:NAME (resolved by a source)
+    allow_outside_root = false        # optional: allow absolute and '..' file entries
+
+    [hosts]                           # optional: label = "user@host:port"
+    gpu1 = "me@gpu1"
+
+    [[rule]]
+    id = "no-sm120"                   # optional: a default is made from the first pattern
+    files = ["kernels/**/*.py"]
+    forbid = ["sm120", "re:sm1[0-9]{2}"]
+    kinds = ["call", "import"]        # optional
+    why = "the sm120 experiment was reverted"
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import difflib
+import re
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path, PurePath
+from typing import TypeVar
+
+from pytest_cleantree.errors import ManifestError
+from pytest_cleantree.model import DEFAULT_KINDS, SELECTABLE_KINDS, Kind, Manifest, Pattern, Rule
+from pytest_cleantree.patterns import parse_pattern
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10 only
+    # without tomli installed, mypy (python_version 3.10) cannot see it: ignored, not loosened
+    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+
+__all__ = ["MANIFEST_NAME", "PYPROJECT_NAME", "find_manifest", "load_manifest", "parse_manifest"]
+
+#: The file that holds a manifest on its own.
+MANIFEST_NAME = "cleantree.toml"
+#: The file whose ``[tool.cleantree]`` table may hold the manifest instead.
+PYPROJECT_NAME = "pyproject.toml"
+
+_TOP_KEYS = ("root", "rule", "hosts", "allow_outside_root")
+_RULE_KEYS = ("id", "files", "forbid", "expect", "absent", "kinds", "why", "missing_ok")
+_KIND_NAMES = tuple(sorted(kind.value for kind in SELECTABLE_KINDS))
+
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+_NOT_ID = re.compile(r"[^A-Za-z0-9_.-]+")
+_SLUG_LENGTH = 40
+_DRIVE = re.compile(r"[A-Za-z]:/")
+
+_KEY = r"[ \t]*(?:{0}|\"{0}\"|'{0}')[ \t]*"
+_DOT = r"\."
+_RULE_HEADER = re.compile(rf"[ \t]*\[\[{_KEY.format('rule')}\]\][ \t]*(?:#.*)?\r?")
+_PYPROJECT_RULE_HEADER = re.compile(
+    rf"[ \t]*\[\[{_KEY.format('tool')}{_DOT}{_KEY.format('cleantree')}{_DOT}{_KEY.format('rule')}"
+    rf"\]\][ \t]*(?:#.*)?\r?"
+)
+_END_OF_DOCUMENT = "(at end of document)"
+
+_Report = Callable[[str], None]
+_T = TypeVar("_T")
+
+
+def parse_manifest(text: str, path: str) -> Manifest:
+    """Parse a manifest's text; ``path`` names it in messages and picks the format.
+
+    When ``path``'s file name is ``pyproject.toml`` the manifest is its ``[tool.cleantree]``
+    table, otherwise the whole document.  Raises :class:`ManifestError` with every problem.
+    """
+    pyproject = PurePath(path).name == PYPROJECT_NAME
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ManifestError(path, [f"TOML syntax error: {_locate(str(exc), text)}"]) from None
+    if pyproject:
+        tool = document.get("tool")
+        table = tool.get("cleantree") if isinstance(tool, dict) else None
+        if table is None:
+            raise ManifestError(path, ["no [tool.cleantree] table"])
+        if not isinstance(table, dict):
+            raise ManifestError(path, [f"tool.cleantree: must be a table, not {_a(table)}"])
+        document = table
+    parser = _Parser(text, "tool.cleantree." if pyproject else "")
+    manifest = parser.manifest(document, path)
+    if parser.problems:
+        raise ManifestError(path, parser.problems)
+    return manifest
+
+
+def load_manifest(path: Path) -> Manifest:
+    """Read a manifest file (UTF-8) and parse it; any failure is a :class:`ManifestError`."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ManifestError(str(path), [f"cannot read the manifest: {_reason(exc)}"]) from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        problem = (
+            f"not valid UTF-8 (byte 0x{data[exc.start]:02x} at line {line}, "
+            f"offset {exc.start}): save the manifest as UTF-8"
+        )
+        raise ManifestError(str(path), [problem]) from None
+    return parse_manifest(text, str(path))
+
+
+def find_manifest(folder: Path) -> Path | None:
+    """The manifest of ``folder``: its ``cleantree.toml``, else a ``pyproject.toml`` there
+    that has a ``[tool.cleantree]`` table, else ``None``.
+
+    A ``pyproject.toml`` that mentions ``cleantree`` but is not valid UTF-8 TOML is returned,
+    so that loading it reports the error instead of silently checking nothing.
+    """
+    candidate = folder / MANIFEST_NAME
+    if candidate.exists():
+        return candidate
+    pyproject = folder / PYPROJECT_NAME
+    try:
+        data = pyproject.read_bytes()
+    except OSError:
+        return None
+    if b"cleantree" not in data:
+        return None
+    try:
+        document = tomllib.loads(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return pyproject
+    tool = document.get("tool")
+    if isinstance(tool, dict) and "cleantree" in tool:
+        return pyproject
+    return None
+
+
+class _Parser:
+    """Walks a parsed TOML document, collecting problems instead of stopping at the first."""
+
+    def __init__(self, text: str, prefix: str) -> None:
+        self.text = text
+        #: what top-level keys are called in messages ("" or "tool.cleantree.")
+        self.prefix = prefix
+        self.problems: list[str] = []
+        self.allow_outside_root = False
+
+    def report(self, problem: str) -> None:
+        self.problems.append(problem)
+
+    def manifest(self, document: Mapping[str, object], path: str) -> Manifest:
+        for key in document:
+            if key not in _TOP_KEYS:
+                self.report(self._unknown_top_key(key))
+        root = _optional(document, "root", str, "", self.prefix, self.report)
+        hosts = self._hosts(document.get("hosts"))
+        self.allow_outside_root = _optional(
+            document, "allow_outside_root", bool, False, self.prefix, self.report
+        )
+        rules = self._rules(document.get("rule"))
+        if not self.problems:
+            rules = _with_default_ids(rules)
+        return Manifest(
+            path=path,
+            root=root,
+            rules=tuple(rules),
+            hosts=hosts,
+            allow_outside_root=self.allow_outside_root,
+        )
+
+    def _unknown_top_key(self, key: str) -> str:
+        where = f"unknown key '{self.prefix}{key}'"
+        if key in _RULE_KEYS:
+            return f"{where} (it belongs in a [[{self.prefix}rule]] table)"
+        return f"{where} ({_suggest(key, _TOP_KEYS, 'keys', self.prefix)})"
+
+    def _hosts(self, value: object) -> tuple[tuple[str, str], ...]:
+        if value is None:
+            return ()
+        key = f"{self.prefix}hosts"
+        if not isinstance(value, dict):
+            self.report(f'{key}: must be a table of name = "host" strings, not {_a(value)}')
+            return ()
+        hosts: list[tuple[str, str]] = []
+        for name, host in value.items():
+            if isinstance(host, str):
+                hosts.append((name, host))
+            else:
+                self.report(f"{key}.{name}: must be a string, not {_a(host)}")
+        return tuple(hosts)
+
+    def _rules(self, value: object) -> list[Rule]:
+        header = f"[[{self.prefix}rule]]"
+        if value is None or value == []:
+            self.report(f"no {header} tables: nothing to check")
+            return []
+        if not isinstance(value, list):
+            self.report(
+                f"{self.prefix}rule: must be an array of tables ({header}), not {_a(value)}"
+            )
+            return []
+        lines = self._header_lines(len(value))
+        seen_ids: dict[str, str] = {}
+        rules: list[Rule] = []
+        for index, table in enumerate(value):
+            line = lines[index] if lines else 0
+            label = f"rule {index + 1}" + (f" (line {line})" if line else "")
+            if not isinstance(table, dict):
+                self.report(f"{label}: must be a table, not {_a(table)}")
+                continue
+            rule = self._rule(table, label, line, seen_ids)
+            if rule is not None:
+                rules.append(rule)
+        return rules
+
+    def _header_lines(self, count: int) -> list[int]:
+        """1-based lines of the rule headers, when there is exactly one per rule."""
+        header = _PYPROJECT_RULE_HEADER if self.prefix else _RULE_HEADER
+        # TOML ends lines at "\n" only: str.splitlines() would also split at "\f" and others
+        lines = self.text.split("\n")
+        found = [number for number, line in enumerate(lines, 1) if header.fullmatch(line)]
+        return found if len(found) == count else []
+
+    def _rule(
+        self, table: Mapping[str, object], label: str, line: int, seen_ids: dict[str, str]
+    ) -> Rule | None:
+        before = len(self.problems)
+
+        def report(problem: str) -> None:
+            self.report(f"{label}: {problem}")
+
+        for key in table:
+            if key not in _RULE_KEYS:
+                report(f"unknown key '{key}' ({_suggest(key, _RULE_KEYS, 'keys')})")
+
+        rule_id = _optional(table, "id", str, "", "", report)
+        if "id" in table and isinstance(table["id"], str):
+            if not _ID.fullmatch(rule_id):
+                report(
+                    f"id: '{rule_id}' is not a valid id: use letters, digits, '_', '.' and '-', "
+                    "starting with a letter or digit"
+                )
+            elif rule_id in seen_ids:
+                report(f"id: '{rule_id}' is already the id of {seen_ids[rule_id]}")
+            else:
+                seen_ids[rule_id] = label
+
+        files = self._paths(table, "files", report)
+        forbid = _patterns(table, "forbid", report)
+        expect = _patterns(table, "expect", report)
+        absent = self._paths(table, "absent", report)
+        kinds = _kinds(table, report)
+        why = _optional(table, "why", str, "", "", report)
+        missing_ok = _optional(table, "missing_ok", bool, False, "", report)
+
+        searched = [key for key in ("forbid", "expect") if key in table]
+        if not searched and "absent" not in table:
+            report("nothing to check: give forbid, expect or absent")
+        if searched and "files" not in table:
+            report(f"{' and '.join(searched)} need{'s' * (len(searched) == 1)} files to look in")
+        if not searched and "files" in table:
+            report("files: has no effect without forbid or expect")
+        for both in sorted(set(files) & set(absent)):
+            report(f"'{both}' is in both files and absent")
+
+        if len(self.problems) > before:
+            return None
+        return Rule(
+            id=rule_id,
+            files=files,
+            forbid=forbid,
+            expect=expect,
+            absent=absent,
+            kinds=kinds,
+            why=why,
+            missing_ok=missing_ok,
+            line=line,
+        )
+
+    def _paths(self, table: Mapping[str, object], key: str, report: _Report) -> tuple[str, ...]:
+        paths: list[str] = []
+        where_seen: dict[str, int] = {}
+        for index, entry in _iter_strings(table, key, report):
+            where = f"{key}[{index}]"
+            path = self._path(entry, where, report)
+            if path is None:
+                continue
+            if path in where_seen:
+                report(f"{where}: '{path}' is already {key}[{where_seen[path]}]")
+                continue
+            where_seen[path] = index
+            paths.append(path)
+        return tuple(paths)
+
+    def _path(self, entry: str, where: str, report: _Report) -> str | None:
+        """The entry, normalised, or ``None`` after reporting what is wrong with it."""
+        if "\\" in entry:
+            report(f"{where}: '{entry}' uses '\\': write '{entry.replace(chr(92), '/')}'")
+            return None
+        path = entry
+        while path.startswith("./"):
+            path = path[2:]
+        if not path or path == ".":
+            report(f"{where}: empty path")
+            return None
+        if path.endswith("/"):
+            report(f"{where}: '{entry}' ends with '/': name files or globs ('{path}**')")
+            return None
+        outside = self.allow_outside_root
+        if not outside and (path.startswith("/") or _DRIVE.match(path)):
+            report(
+                f"{where}: '{entry}' is absolute: paths are relative to the root "
+                "(set allow_outside_root = true to allow it)"
+            )
+            return None
+        if "//" in path.lstrip("/"):
+            report(f"{where}: '{entry}' has an empty segment ('//')")
+            return None
+        if not outside and ".." in path.split("/"):
+            report(
+                f"{where}: '{entry}' goes outside the root with '..' "
+                "(set allow_outside_root = true to allow it)"
+            )
+            return None
+        return path
+
+
+def _iter_strings(
+    table: Mapping[str, object], key: str, report: _Report
+) -> Iterator[tuple[int, str]]:
+    """The (index, string) items of a list-of-strings key, reporting wrong items as it goes
+    (so that the caller's own problems come in index order)."""
+    if key not in table:
+        return
+    value = table[key]
+    if not isinstance(value, list):
+        report(f"{key}: must be a list of strings, not {_a(value)}")
+        return
+    if not value:
+        report(f"{key}: must not be empty")
+        return
+    for index, item in enumerate(value):
+        if isinstance(item, str):
+            yield index, item
+        else:
+            report(f"{key}[{index}]: must be a string, not {_a(item)}")
+
+
+def _patterns(table: Mapping[str, object], key: str, report: _Report) -> tuple[Pattern, ...]:
+    patterns: list[Pattern] = []
+    where_seen: dict[str, int] = {}
+    for index, text in _iter_strings(table, key, report):
+        where = f"{key}[{index}]"
+        try:
+            pattern = parse_pattern(text)
+        except ValueError as exc:
+            report(f"{where}: {exc}")
+            continue
+        if text in where_seen:
+            report(f"{where}: '{text}' is already {key}[{where_seen[text]}]")
+            continue
+        where_seen[text] = index
+        patterns.append(pattern)
+    return tuple(patterns)
+
+
+def _kinds(table: Mapping[str, object], report: _Report) -> frozenset[Kind]:
+    if "kinds" not in table:
+        return DEFAULT_KINDS
+    kinds: set[Kind] = set()
+    for index, name in _iter_strings(table, "kinds", report):
+        where = f"kinds[{index}]"
+        if name == Kind.TEXT.value:
+            report(
+                f"{where}: 'text' cannot be selected: it is implied for files that are not Python"
+            )
+        elif name not in _KIND_NAMES:
+            report(f"{where}: unknown kind '{name}' ({_suggest(name, _KIND_NAMES, 'kinds')})")
+        elif Kind(name) in kinds:
+            report(f"{where}: '{name}' is already listed")
+        else:
+            kinds.add(Kind(name))
+    return frozenset(kinds)
+
+
+def _optional(
+    table: Mapping[str, object],
+    key: str,
+    kind: type[_T],
+    default: _T,
+    prefix: str,
+    report: _Report,
+) -> _T:
+    """A scalar key's value, or ``default`` when it is absent or (reported) of the wrong type."""
+    if key not in table:
+        return default
+    value = table[key]
+    if isinstance(value, kind):
+        return value
+    expected = "true or false" if kind is bool else "a string"
+    report(f"{prefix}{key}: must be {expected}, not {_a(value)}")
+    return default
+
+
+def _with_default_ids(rules: Sequence[Rule]) -> list[Rule]:
+    """Give each rule without an id a readable one, unique among all the manifest's ids."""
+    used = {rule.id for rule in rules if rule.id}
+    named: list[Rule] = []
+    for rule in rules:
+        if not rule.id:
+            base = _default_id(rule)
+            rule_id, counter = base, 1
+            while rule_id in used:
+                counter += 1
+                rule_id = f"{base}-{counter}"
+            used.add(rule_id)
+            rule = dataclasses.replace(rule, id=rule_id)
+        named.append(rule)
+    return named
+
+
+def _default_id(rule: Rule) -> str:
+    if rule.forbid:
+        verb, subject = "forbid", rule.forbid[0].text
+    elif rule.expect:
+        verb, subject = "expect", rule.expect[0].text
+    else:
+        verb, subject = "absent", rule.absent[0]
+    slug = _NOT_ID.sub("-", subject)
+    slug = re.sub(r"-{2,}", "-", slug).strip("-")
+    slug = slug[:_SLUG_LENGTH].rstrip("-")
+    return f"{verb}-{slug}" if slug else verb
+
+
+def _suggest(word: str, valid: Sequence[str], what: str, prefix: str = "") -> str:
+    """The nearest valid word (difflib), or the list of valid ones when none is near."""
+    close = difflib.get_close_matches(word, valid, n=1)
+    if close:
+        return f"did you mean '{prefix}{close[0]}'?"
+    return f"valid {what}: " + ", ".join(f"{prefix}{name}" for name in sorted(valid))
+
+
+def _a(value: object) -> str:
+    """The TOML type of a value, with its article, for messages."""
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a float"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, datetime.datetime):
+        return "a date-time"
+    if isinstance(value, datetime.date):
+        return "a date"
+    if isinstance(value, datetime.time):
+        return "a time"
+    return type(value).__name__  # pragma: no cover - TOML has no other types
+
+
+def _locate(message: str, text: str) -> str:
+    """tomllib's message, with "at end of document" turned into a line and column."""
+    if not message.endswith(_END_OF_DOCUMENT):
+        return message
+    lines = text.split("\n")
+    where = f"(at line {len(lines)}, column {len(lines[-1]) + 1})"
+    return message[: -len(_END_OF_DOCUMENT)] + where
+
+
+def _reason(exc: OSError) -> str:
+    if isinstance(exc, FileNotFoundError):
+        return "no such file"
+    if isinstance(exc, IsADirectoryError):
+        return "it is a folder"
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    reason = exc.strerror or str(exc)
+    return reason[:1].lower() + reason[1:]

@@ -1,0 +1,149 @@
+"""Plain, frozen data shared by every layer.  No I/O and no third-party imports."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class Kind(str, enum.Enum):
+    """What an occurrence *is*, by its syntactic place.
+
+    When one name plays several roles (a call inside an ``if`` test), the most
+    specific place wins, in this order: import, definition, assignment,
+    condition, call, reference.
+    """
+
+    IMPORT = "import"
+    DEFINITION = "definition"
+    ASSIGNMENT = "assignment"
+    CONDITION = "condition"
+    CALL = "call"
+    REFERENCE = "reference"
+    STRING = "string"
+    DOCSTRING = "docstring"
+    COMMENT = "comment"
+    TEXT = "text"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+#: Kinds a rule looks at unless its ``kinds`` key says otherwise.
+DEFAULT_KINDS: frozenset[Kind] = frozenset(Kind) - {Kind.DOCSTRING, Kind.COMMENT}
+
+#: Kinds a rule may name in ``kinds`` (``text`` is implied for non-Python files).
+SELECTABLE_KINDS: frozenset[Kind] = frozenset(Kind) - {Kind.TEXT}
+
+
+class PatternTier(str, enum.Enum):
+    """How a pattern is matched against a name (see :mod:`pytest_cleantree.patterns`)."""
+
+    SUBSTRING = "substring"
+    GLOB = "glob"
+    REGEX = "regex"
+    QUALIFIED = "qualified"
+    EXACT = "exact"
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """One forbidden or expected symbol, as written in the manifest."""
+
+    text: str
+    tier: PatternTier
+    #: the part matched against names: the text less any ``re:``/``=`` prefix
+    body: str
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One ``[[rule]]`` table: which symbols must be absent from (or present in) which files."""
+
+    id: str
+    files: tuple[str, ...]
+    forbid: tuple[Pattern, ...] = ()
+    expect: tuple[Pattern, ...] = ()
+    absent: tuple[str, ...] = ()
+    kinds: frozenset[Kind] = DEFAULT_KINDS
+    why: str = ""
+    missing_ok: bool = False
+    #: 1-based line of the rule's header in the manifest, for reports (0 when built in code)
+    line: int = 0
+
+    @property
+    def patterns(self) -> tuple[Pattern, ...]:
+        return self.forbid + self.expect
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """A parsed manifest; ``root`` is as written (a path or ``module:NAME``)."""
+
+    path: str
+    root: str
+    rules: tuple[Rule, ...]
+    hosts: tuple[tuple[str, str], ...] = ()
+    #: absolute and ``..`` file entries were explicitly allowed
+    allow_outside_root: bool = False
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    """One place where a name (or text) stands in a file.  ``line`` is 1-based, ``col`` 0-based."""
+
+    line: int
+    col: int
+    kind: Kind
+    #: the name or text matched (an identifier, a dotted import path, a string's value, a comment)
+    name: str
+    #: what a name resolves to through imports, when resolution was asked for and succeeded
+    qualified: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A source line where a rule's forbidden patterns occur: one per line, with all its kinds."""
+
+    path: str
+    line: int
+    kinds: tuple[Kind, ...]
+    source: str
+    col: int = 0
+    patterns: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Missing:
+    """An expected pattern that does not occur in a file the rule names."""
+
+    path: str
+    pattern: str
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of one rule on one manifest entry (a path or glob), on one host.
+
+    ``problems`` are things that prevented a full check (a missing file, a file
+    that cannot be read or parsed): they fail the check even when no hit is
+    found, because a false "clean" is the worst outcome this tool can have.
+    """
+
+    rule: Rule
+    entry: str
+    host: str = ""
+    hits: tuple[Hit, ...] = ()
+    missing: tuple[Missing, ...] = ()
+    present: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()
+    files: tuple[str, ...] = field(default=(), compare=False)
+
+    @property
+    def ok(self) -> bool:
+        return not (self.hits or self.missing or self.present or self.problems)
+
+    @property
+    def complete(self) -> bool:
+        """True when every file was read and parsed: the result can be trusted either way."""
+        return not self.problems

@@ -1,0 +1,192 @@
+"""The pattern tiers, as pure functions.
+
+========== ====================== =============================================
+written    tier                   matches a name when
+========== ====================== =============================================
+``sm120``  substring              the name contains it (case-sensitive), as grep
+``a*_b?``  glob (``* ? [``)       the glob matches the *whole* name
+``re:...`` regex                  ``re.search`` finds it in the name
+``a.b.c``  qualified              the name *resolves* to it through imports
+``=name``  exact                  the name is exactly it
+========== ====================== =============================================
+
+In strings, comments and non-Python text the "name" is the text itself for
+substring, regex and qualified patterns (a qualified pattern is then looked for
+literally), and each word of the text for glob and exact patterns.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import functools
+import re
+
+from pytest_cleantree.model import Pattern, PatternTier
+
+_IDENTIFIER = r"[^\W\d]\w*"
+_QUALIFIED = re.compile(rf"{_IDENTIFIER}(\.{_IDENTIFIER})+")
+_WORD = re.compile(r"[^\W\d][\w.]*")
+_GLOB_CHARS = frozenset("*?[")
+
+
+def parse_pattern(text: str) -> Pattern:
+    """Classify a manifest pattern; raise ``ValueError`` saying what is wrong with it."""
+    if not text or text.isspace():
+        raise ValueError("empty pattern")
+    if text != text.strip():
+        raise ValueError(f"pattern {text!r} has leading or trailing whitespace")
+    if text.startswith("re:"):
+        body = text[3:]
+        if not body:
+            raise ValueError("empty regular expression after 're:'")
+        try:
+            re.compile(body)
+        except re.error as exc:
+            raise ValueError(f"bad regular expression {body!r}: {exc}") from None
+        return Pattern(text, PatternTier.REGEX, body)
+    if text.startswith("="):
+        body = text[1:]
+        if not body:
+            raise ValueError("empty name after '='")
+        return Pattern(text, PatternTier.EXACT, body)
+    if _GLOB_CHARS & set(text):
+        return Pattern(text, PatternTier.GLOB, text)
+    if _QUALIFIED.fullmatch(text):
+        return Pattern(text, PatternTier.QUALIFIED, text)
+    return Pattern(text, PatternTier.SUBSTRING, text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _regex(body: str) -> re.Pattern[str]:
+    return re.compile(body)
+
+
+@functools.lru_cache(maxsize=4096)
+def _glob(body: str) -> re.Pattern[str]:
+    return re.compile(fnmatch.translate(body))
+
+
+def match_name(pattern: Pattern, name: str, qualified: tuple[str, ...] = ()) -> bool:
+    """Does ``pattern`` match a name in code?
+
+    ``qualified`` holds what the name resolves to through imports.  A resolved
+    name that starts with ``.`` is known only up to the file's own package
+    (a relative import): it matches a qualified pattern that ends with it.
+    """
+    tier = pattern.tier
+    if tier is PatternTier.SUBSTRING:
+        return pattern.body in name
+    if tier is PatternTier.GLOB:
+        return _glob(pattern.body).match(name) is not None
+    if tier is PatternTier.REGEX:
+        return _regex(pattern.body).search(name) is not None
+    if tier is PatternTier.EXACT:
+        return name == pattern.body
+    return any(_covers(pattern.body, target) for target in qualified)
+
+
+def _covers(wanted: str, resolved: str) -> bool:
+    """``resolved`` is ``wanted`` or something inside it (``wanted.attr``).
+
+    A ``resolved`` that starts with ``.`` lacks an unknown package prefix: it
+    covers ``wanted`` when some prefix completes it into ``wanted`` or into
+    something inside ``wanted``.
+    """
+    if not resolved.startswith("."):
+        return resolved == wanted or resolved.startswith(wanted + ".")
+    known = resolved[1:].split(".")
+    parts = wanted.split(".")
+    return any(parts[-k:] == known[:k] for k in range(1, min(len(known), len(parts)) + 1))
+
+
+def match_text(pattern: Pattern, text: str) -> bool:
+    """Does ``pattern`` match free text (a string, a comment, a line of a non-Python file)?"""
+    tier = pattern.tier
+    if tier in (PatternTier.SUBSTRING, PatternTier.QUALIFIED):
+        return pattern.body in text
+    if tier is PatternTier.REGEX:
+        return _regex(pattern.body).search(text) is not None
+    words = _WORD.findall(text)
+    if tier is PatternTier.EXACT:
+        return pattern.body in words or pattern.body in text.split()
+    glob = _glob(pattern.body)
+    return any(glob.match(word) for word in words) or any(glob.match(w) for w in text.split())
+
+
+def prefilter_needle(pattern: Pattern) -> str | None:
+    """A string that must appear in a file's text for the pattern to match anything in it.
+
+    ``None`` means no such string is known (a regex): the file must be analysed.
+    """
+    tier = pattern.tier
+    if tier in (PatternTier.SUBSTRING, PatternTier.EXACT):
+        return pattern.body
+    if tier is PatternTier.QUALIFIED:
+        # an import of the name, or of a module on its path, always spells its last part
+        # ... except ``from a import b`` followed by ``b.c``: then ``c`` is spelt.  Either
+        # way the last segment appears in the text.
+        return pattern.body.rsplit(".", 1)[-1]
+    if tier is PatternTier.GLOB:
+        runs = re.split(r"[*?]|\[[^\]]*\]?", pattern.body)
+        longest = max(runs, key=len)
+        return longest or None
+    return None
+
+
+def is_path_glob(entry: str) -> bool:
+    """Is a manifest file entry a glob rather than a literal path?"""
+    return bool(_GLOB_CHARS & set(entry))
+
+
+@functools.lru_cache(maxsize=1024)
+def compile_path_glob(entry: str) -> re.Pattern[str]:
+    """Translate a file glob (``*``, ``?``, ``[...]``, ``**``) into a regex over ``/`` paths.
+
+    ``*`` and ``?`` stay within one path segment; ``**`` spans any number of
+    segments, zero included.  As in the shell, a wildcard does not match a
+    segment that starts with ``.``: write ``.hidden/*.py`` to look inside one.
+    """
+    out: list[str] = []
+    segments = entry.split("/")
+    for index, segment in enumerate(segments):
+        last = index == len(segments) - 1
+        if segment == "**":
+            out.append(r"(?:[^./][^/]*/)*" if not last else r"(?:[^./][^/]*/)*[^./][^/]*")
+            continue
+        body = _segment_regex(segment)
+        if segment[:1] in ("*", "?", "["):
+            body = r"(?!\.)" + body
+        out.append(body if last else body + "/")
+    return re.compile("".join(out) + r"\Z")
+
+
+def glob_base(entry: str) -> str:
+    """The literal folder a glob starts in (``""`` for the root): nothing above it can match."""
+    literal: list[str] = []
+    for segment in entry.split("/")[:-1]:
+        if _GLOB_CHARS & set(segment):
+            break
+        literal.append(segment)
+    return "/".join(literal)
+
+
+def _segment_regex(segment: str) -> str:
+    """One path segment of a glob as a regex; wildcards never cross ``/``."""
+    out: list[str] = []
+    i = 0
+    while i < len(segment):
+        char = segment[i]
+        if char == "*":
+            out.append("[^/]*")
+        elif char == "?":
+            out.append("[^/]")
+        elif char == "[" and (close := segment.find("]", i + 2)) != -1:
+            inner = segment[i + 1 : close]
+            negate = inner.startswith("!")
+            inner = re.escape(inner[1:] if negate else inner).replace(r"\-", "-")
+            out.append(f"[^/{inner}]" if negate else f"[{inner}]")
+            i = close
+        else:
+            out.append(re.escape(char))
+        i += 1
+    return "".join(out)

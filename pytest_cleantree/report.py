@@ -1,0 +1,83 @@
+"""The one renderer: the same text in pytest failures, the fixture and the CLI."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from pytest_cleantree.model import Result
+
+
+def _where(host: str, path: str, line: int | None = None) -> str:
+    place = f"{path}:{line}" if line is not None else path
+    return f"{host}:{place}" if host else place
+
+
+def render_rows(results: Iterable[Result]) -> list[tuple[str, str, str]]:
+    """The (where, what, detail) rows of failed results: remaining lines first, then the rest."""
+    rows: list[tuple[str, str, str]] = []
+    for result in results:
+        host = result.host
+        for hit in result.hits:
+            kinds = ",".join(kind.value for kind in hit.kinds)
+            rows.append((_where(host, hit.path, hit.line), kinds, hit.source))
+        for missing in result.missing:
+            rows.append((_where(host, missing.path), "missing", f"expected {missing.pattern!r}"))
+        for path in result.present:
+            rows.append((_where(host, path), "present", "must not exist"))
+        for problem in result.problems:
+            rows.append((host, "error", problem))
+    return rows
+
+
+def render_table(rows: Sequence[tuple[str, str, str]]) -> str:
+    """Align rows in three columns; an empty ``where`` collapses."""
+    width_where = max((len(where) for where, _, _ in rows), default=0)
+    width_what = max((len(what) for _, what, _ in rows), default=0)
+    lines = []
+    for where, what, detail in rows:
+        if where:
+            lines.append(f"{where:<{width_where}}  {what:<{width_what}}  {detail}".rstrip())
+        else:
+            lines.append(f"{what}: {detail}")
+    return "\n".join(lines)
+
+
+def render_result(result: Result) -> str:
+    """A failed check as shown to the user: the rule's ``why``, then one line per finding."""
+    body = render_table(render_rows([result]))
+    return f"{result.rule.why}\n{body}" if result.rule.why else body
+
+
+def render_report(results: Sequence[Result]) -> str:
+    """The CLI's text report: each failed rule's id and why, its rows, then a summary line."""
+    blocks: list[str] = []
+    failed = [result for result in results if not result.ok]
+    by_rule: dict[str, list[Result]] = {}
+    for result in failed:
+        by_rule.setdefault(result.rule.id, []).append(result)
+    for rule_id, rule_results in by_rule.items():
+        why = rule_results[0].rule.why
+        header = f"{rule_id}: {why}" if why else rule_id
+        blocks.append(f"{header}\n{render_table(render_rows(rule_results))}")
+    blocks.append(render_summary(results))
+    return "\n\n".join(blocks)
+
+
+def render_summary(results: Sequence[Result]) -> str:
+    """One line: clean, or how many lines remain, and whether the check was complete."""
+    rules = len({result.rule.id for result in results})
+    files = len({(result.host, path) for result in results for path in result.files})
+    hits = sum(len(result.hits) for result in results)
+    other = sum(len(result.missing) + len(result.present) for result in results)
+    errors = sum(len(result.problems) for result in results)
+    scope = f"{rules} rule{'s' * (rules != 1)}, {files} file{'s' * (files != 1)}"
+    if hits == other == errors == 0:
+        return f"cleantree: clean ({scope})"
+    parts = []
+    if hits:
+        parts.append(f"{hits} forbidden line{'s' * (hits != 1)} remain")
+    if other:
+        parts.append(f"{other} missing or unexpected file{'s' * (other != 1)}")
+    if errors:
+        parts.append(f"{errors} error{'s' * (errors != 1)}: the check is incomplete")
+    return f"cleantree: {'; '.join(parts)} ({scope})"

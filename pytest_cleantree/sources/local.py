@@ -1,0 +1,104 @@
+"""The local file system as a :class:`~pytest_cleantree.sources.base.Source`."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import stat
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from pytest_cleantree.errors import SourceError
+from pytest_cleantree.patterns import compile_path_glob, glob_base, is_path_glob
+
+MODULE_PREFIX = "module:"
+
+
+def resolve_local_root(root: str, base: Path) -> Path:
+    """Turn a manifest ``root`` (a path, or ``module:NAME``) into an existing folder.
+
+    Raises :class:`SourceError` when it points nowhere: a check against a
+    missing root would find nothing and pass, which is never acceptable.
+    """
+    if root.startswith(MODULE_PREFIX):
+        name = root[len(MODULE_PREFIX) :]
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError) as exc:
+            raise SourceError(f"root {root!r}: cannot import {name!r}: {exc}") from None
+        if spec is None:
+            raise SourceError(f"root {root!r}: no module named {name!r} on this Python's path")
+        locations = list(spec.submodule_search_locations or [])
+        if locations:
+            return Path(locations[0])
+        if spec.origin:
+            return Path(spec.origin).parent
+        raise SourceError(f"root {root!r}: module {name!r} has no folder on disk")
+    path = (base / root) if root else base
+    if not path.exists():
+        raise SourceError(f"root {str(path)!r} does not exist")
+    if not path.is_dir():
+        raise SourceError(f"root {str(path)!r} is not a folder")
+    return path
+
+
+class LocalSource:
+    """Files under a local folder, read-only."""
+
+    host = ""
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self.root = str(root)
+
+    def expand(self, entries: Sequence[str]) -> Mapping[str, tuple[str, ...]]:
+        if not self._root.is_dir():
+            raise SourceError(f"root {self.root!r} is not an existing folder")
+        return {entry: self._expand_one(entry) for entry in entries}
+
+    def _expand_one(self, entry: str) -> tuple[str, ...]:
+        if not is_path_glob(entry):
+            return (entry,) if os.path.lexists(self._root / entry) else ()
+        regex = compile_path_glob(entry)
+        base = glob_base(entry)
+        start = self._root / base if base else self._root
+        found: list[str] = []
+        for folder, dirnames, filenames in os.walk(start):
+            rel_folder = os.path.relpath(folder, self._root).replace(os.sep, "/")
+            prefix = "" if rel_folder == "." else rel_folder + "/"
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+            for name in filenames:
+                rel = prefix + name
+                if regex.match(rel) and _is_file(os.path.join(folder, name)):
+                    found.append(rel)
+        return tuple(sorted(found))
+
+    def read(self, paths: Sequence[str]) -> Mapping[str, bytes | SourceError]:
+        return {path: self._read_one(path) for path in paths}
+
+    def _read_one(self, path: str) -> bytes | SourceError:
+        full = self._root / path
+        try:
+            mode = os.stat(full).st_mode
+            if stat.S_ISDIR(mode):
+                return SourceError(f"{path}: is a folder, not a file")
+            if not stat.S_ISREG(mode):
+                return SourceError(f"{path}: not a regular file")
+            with open(full, "rb") as handle:
+                return handle.read()
+        except FileNotFoundError:
+            return SourceError(f"{path}: no such file (or a dangling link)")
+        except PermissionError:
+            return SourceError(f"{path}: permission denied")
+        except OSError as exc:
+            return SourceError(f"{path}: cannot read: {exc.strerror or exc}")
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def _is_file(path: str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False

@@ -1,0 +1,258 @@
+"""Table tests of the pattern tiers: classification, matching names and text, path globs."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from pytest_cleantree.model import Pattern, PatternTier
+from pytest_cleantree.patterns import (
+    compile_path_glob,
+    glob_base,
+    is_path_glob,
+    match_name,
+    match_text,
+    parse_pattern,
+    prefilter_needle,
+)
+
+SUBSTRING = PatternTier.SUBSTRING
+GLOB = PatternTier.GLOB
+REGEX = PatternTier.REGEX
+QUALIFIED = PatternTier.QUALIFIED
+EXACT = PatternTier.EXACT
+
+
+@pytest.mark.parametrize(
+    ("text", "tier", "body"),
+    [
+        pytest.param("sm120", SUBSTRING, "sm120", id="substring"),
+        pytest.param("_x", SUBSTRING, "_x", id="substring-underscore"),
+        pytest.param("a.", SUBSTRING, "a.", id="trailing-dot-is-not-qualified"),
+        pytest.param(".a", SUBSTRING, ".a", id="leading-dot-is-not-qualified"),
+        pytest.param("a..b", SUBSTRING, "a..b", id="empty-segment-is-not-qualified"),
+        pytest.param("a.1b", SUBSTRING, "a.1b", id="digit-segment-is-not-qualified"),
+        pytest.param("a b", SUBSTRING, "a b", id="inner-space"),
+        pytest.param("a*_b?", GLOB, "a*_b?", id="glob-star-question"),
+        pytest.param("sm[0-9]", GLOB, "sm[0-9]", id="glob-class"),
+        pytest.param("torch.*", GLOB, "torch.*", id="glob-beats-qualified"),
+        pytest.param("re:sm1[0-9]+", REGEX, "sm1[0-9]+", id="regex"),
+        pytest.param("re:a*", REGEX, "a*", id="regex-beats-glob"),
+        pytest.param("re:re:x", REGEX, "re:x", id="regex-prefix-once"),
+        pytest.param("torch.cuda", QUALIFIED, "torch.cuda", id="qualified"),
+        pytest.param("a.b_c.D1", QUALIFIED, "a.b_c.D1", id="qualified-three"),
+        pytest.param("é.ü", QUALIFIED, "é.ü", id="qualified-unicode"),
+        pytest.param("=flag", EXACT, "flag", id="exact"),
+        pytest.param("=a.b", EXACT, "a.b", id="exact-beats-qualified"),
+        pytest.param("=a*", EXACT, "a*", id="exact-beats-glob"),
+        pytest.param("==", EXACT, "=", id="exact-equals"),
+        pytest.param("RE:x", SUBSTRING, "RE:x", id="prefix-is-case-sensitive"),
+    ],
+)
+def test_parse_pattern(text: str, tier: PatternTier, body: str) -> None:
+    assert parse_pattern(text) == Pattern(text, tier, body)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        pytest.param("", "empty pattern", id="empty"),
+        pytest.param("  ", "empty pattern", id="blank"),
+        pytest.param("\t", "empty pattern", id="tab"),
+        pytest.param(" x", "pattern ' x' has leading or trailing whitespace", id="leading"),
+        pytest.param("x\n", "pattern 'x\\n' has leading or trailing whitespace", id="trailing"),
+        pytest.param("re:", "empty regular expression after 're:'", id="empty-regex"),
+        pytest.param(
+            "re:(",
+            "bad regular expression '(': missing ), unterminated subpattern at position 0",
+            id="bad-regex",
+        ),
+        pytest.param(
+            "re:a{2,1}",
+            "bad regular expression 'a{2,1}': min repeat greater than max repeat at position 2",
+            id="bad-repeat",
+        ),
+        pytest.param("=", "empty name after '='", id="empty-exact"),
+    ],
+)
+def test_parse_pattern_rejects(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        parse_pattern(text)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "name", "qualified", "expected"),
+    [
+        pytest.param("sm120", "enable_sm120", (), True, id="substring-inside"),
+        pytest.param("sm120", "SM120", (), False, id="substring-case-sensitive"),
+        pytest.param("sm120", "sm12", (), False, id="substring-shorter"),
+        pytest.param("sm_*", "sm_90", (), True, id="glob-whole"),
+        pytest.param("sm_*", "use_sm_90", (), False, id="glob-anchored-start"),
+        pytest.param("*_90", "sm_90_x", (), False, id="glob-anchored-end"),
+        pytest.param("sm?0", "sm90", (), True, id="glob-question"),
+        pytest.param("sm?0", "sm900", (), False, id="glob-question-one-char"),
+        pytest.param("sm[89]0", "sm80", (), True, id="glob-class"),
+        pytest.param("sm[!89]0", "sm80", (), False, id="glob-negated-class"),
+        pytest.param("sm[!89]0", "sm70", (), True, id="glob-negated-class-other"),
+        pytest.param("Sm*", "sm90", (), False, id="glob-case-sensitive"),
+        pytest.param("a.*", "a.b.c", (), True, id="glob-star-crosses-dots"),
+        pytest.param("re:sm1[0-9]{2}", "use_sm120", (), True, id="regex-search"),
+        pytest.param("re:^sm", "use_sm120", (), False, id="regex-anchor"),
+        pytest.param("re:SM", "sm", (), False, id="regex-case-sensitive"),
+        pytest.param("=flag", "flag", (), True, id="exact"),
+        pytest.param("=flag", "flags", (), False, id="exact-longer"),
+        pytest.param("=flag", "my_flag", (), False, id="exact-inside"),
+        pytest.param("torch.cuda", "cuda", ("torch.cuda",), True, id="qualified-same"),
+        pytest.param("torch.cuda", "sync", ("torch.cuda.sync",), True, id="qualified-inside"),
+        pytest.param("torch.cuda", "x", ("torch.cudax",), False, id="qualified-not-prefix-word"),
+        pytest.param("torch.cuda", "torch", ("torch",), False, id="qualified-parent"),
+        pytest.param("torch.cuda", "torch.cuda", (), False, id="qualified-needs-resolution"),
+        pytest.param("torch.cuda", "c", ("os.path", "torch.cuda.c"), True, id="qualified-any"),
+        pytest.param("a.b.c", "c", (".b.c",), True, id="relative-completes-to-it"),
+        pytest.param("a.b.c", "d", (".c.d",), True, id="relative-inside-it"),
+        pytest.param("a.b.c", "x", (".b.x",), False, id="relative-other-leaf"),
+        pytest.param("a.b.c", "c", (".x.c",), False, id="relative-other-parent"),
+        pytest.param("a.b", "b", (".b",), True, id="relative-last-part"),
+        pytest.param("a.b", "a", (".a",), False, id="relative-first-part-only"),
+    ],
+)
+def test_match_name(pattern: str, name: str, qualified: tuple[str, ...], expected: bool) -> None:
+    assert match_name(parse_pattern(pattern), name, qualified) is expected
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text", "expected"),
+    [
+        pytest.param("sm120", "# enable sm120 later", True, id="substring"),
+        pytest.param("sm120", "SM120", False, id="substring-case"),
+        pytest.param("torch.cuda", "see torch.cuda.sync()", True, id="qualified-literally"),
+        pytest.param("torch.cuda", "see torch . cuda", False, id="qualified-spelt-otherwise"),
+        pytest.param("re:sm1\\d\\d", "arch = 'sm120'", True, id="regex"),
+        pytest.param("re:^x", "a x", False, id="regex-anchored"),
+        pytest.param("=flag", "set flag here", True, id="exact-word"),
+        pytest.param("=flag", "set flags here", False, id="exact-not-part-of-word"),
+        pytest.param("=flag", "flag_x", False, id="exact-underscore-joins-word"),
+        pytest.param("=flag", "x(flag)", True, id="exact-punctuation-splits"),
+        pytest.param("=a.b", "use a.b now", True, id="exact-dotted-word"),
+        pytest.param("=b", "use a.b now", False, id="exact-dot-joins-word"),
+        pytest.param("=--fast", "run --fast now", True, id="exact-whitespace-word"),
+        pytest.param("sm_*", "arch sm_90 here", True, id="glob-word"),
+        pytest.param("sm_*", "arch use_sm_90 here", False, id="glob-whole-word"),
+        pytest.param("*.cu", "build k.cu now", True, id="glob-dotted-word"),
+        pytest.param("--f*", "run --fast", True, id="glob-whitespace-word"),
+    ],
+)
+def test_match_text(pattern: str, text: str, expected: bool) -> None:
+    assert match_text(parse_pattern(pattern), text) is expected
+
+
+@pytest.mark.parametrize(
+    ("pattern", "needle"),
+    [
+        pytest.param("sm120", "sm120", id="substring"),
+        pytest.param("=flag", "flag", id="exact"),
+        pytest.param("torch.cuda.sync", "sync", id="qualified-last-part"),
+        pytest.param("re:sm120", None, id="regex"),
+        pytest.param("sm_*_x", "sm_", id="glob-longest-run"),
+        pytest.param("a*long_part?b", "long_part", id="glob-middle"),
+        pytest.param("[ab]x", "x", id="glob-class-dropped"),
+        pytest.param("*", None, id="glob-nothing-literal"),
+        pytest.param("?[ab]*", None, id="glob-only-wildcards"),
+    ],
+)
+def test_prefilter_needle(pattern: str, needle: str | None) -> None:
+    assert prefilter_needle(parse_pattern(pattern)) == needle
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text"),
+    [
+        pytest.param("sm_*_x", "k = sm_90_x", id="glob"),
+        pytest.param("a*long_part?b", "a_long_part_b = 1", id="glob-middle"),
+        pytest.param("torch.cuda.sync", "from torch.cuda import sync", id="from-import"),
+        pytest.param("torch.cuda.sync", "import torch\ntorch.cuda.sync()", id="attribute"),
+        pytest.param("torch.cuda.sync", "import torch.cuda.sync as s", id="import-as"),
+        pytest.param("=flag", "x = flag", id="exact"),
+    ],
+)
+def test_prefilter_needle_is_in_matching_text(pattern: str, text: str) -> None:
+    needle = prefilter_needle(parse_pattern(pattern))
+    assert needle is not None
+    assert needle in text
+
+
+@pytest.mark.parametrize(
+    ("glob", "path", "expected"),
+    [
+        pytest.param("a.py", "a.py", True, id="literal"),
+        pytest.param("a.py", "b/a.py", False, id="literal-anchored"),
+        pytest.param("a.py", "a.pyc", False, id="literal-whole"),
+        pytest.param("a.py", "aXpy", False, id="dot-is-literal"),
+        pytest.param("*.py", "a.py", True, id="star"),
+        pytest.param("*.py", "src/a.py", False, id="star-one-segment"),
+        pytest.param("*.py", ".hidden.py", False, id="star-skips-hidden"),
+        pytest.param(".*.py", ".hidden.py", True, id="hidden-spelt"),
+        pytest.param("src/*", "src/a.py", True, id="star-segment"),
+        pytest.param("src/*", "src/a/b.py", False, id="star-segment-not-deeper"),
+        pytest.param("src/*", "src/.env", False, id="star-segment-skips-hidden"),
+        pytest.param("src/a*", "src/a.py", True, id="star-after-literal"),
+        pytest.param("a?.py", "ab.py", True, id="question"),
+        pytest.param("a?.py", "a/.py", False, id="question-not-slash"),
+        pytest.param("?.py", ".py", False, id="question-skips-hidden"),
+        pytest.param("sm[89]0.py", "sm80.py", True, id="class"),
+        pytest.param("sm[89]0.py", "sm70.py", False, id="class-miss"),
+        pytest.param("sm[!89]0.py", "sm70.py", True, id="negated-class"),
+        pytest.param("sm[!89]0.py", "sm80.py", False, id="negated-class-miss"),
+        pytest.param("a[!x]b", "a/b", False, id="negated-class-not-slash"),
+        pytest.param("sm[0-9].py", "sm5.py", True, id="class-range"),
+        pytest.param("sm[0-9].py", "sm-.py", False, id="class-range-not-dash"),
+        pytest.param("a[.py", "a[.py", True, id="unclosed-bracket-literal"),
+        pytest.param("**", "a.py", True, id="doublestar-file"),
+        pytest.param("**", "a/b/c.py", True, id="doublestar-deep"),
+        pytest.param("**", ".git/config", False, id="doublestar-skips-hidden-dir"),
+        pytest.param("**", "a/.env", False, id="doublestar-skips-hidden-file"),
+        pytest.param("src/**", "src/a/b.py", True, id="doublestar-under"),
+        pytest.param("src/**", "src", False, id="doublestar-under-needs-something"),
+        pytest.param("src/**", "lib/a.py", False, id="doublestar-under-other"),
+        pytest.param("src/**/*.py", "src/a.py", True, id="doublestar-zero-segments"),
+        pytest.param("src/**/*.py", "src/a/b/c.py", True, id="doublestar-many-segments"),
+        pytest.param("src/**/*.py", "src/a/b/c.pyi", False, id="doublestar-anchored-end"),
+        pytest.param("src/**/*.py", "src/.venv/x.py", False, id="doublestar-skips-hidden"),
+        pytest.param("src/**/*.py", "srcx/a.py", False, id="doublestar-literal-prefix"),
+        pytest.param(".venv/**/*.py", ".venv/lib/x.py", True, id="hidden-root-spelt"),
+        pytest.param("**/test_*.py", "tests/unit/test_a.py", True, id="leading-doublestar"),
+        pytest.param("**/test_*.py", "test_a.py", True, id="leading-doublestar-zero"),
+    ],
+)
+def test_compile_path_glob(glob: str, path: str, expected: bool) -> None:
+    assert (compile_path_glob(glob).match(path) is not None) is expected
+
+
+@pytest.mark.parametrize(
+    ("entry", "expected"),
+    [
+        pytest.param("a.py", False, id="literal"),
+        pytest.param("src/a.b.py", False, id="literal-dots"),
+        pytest.param("*.py", True, id="star"),
+        pytest.param("a?.py", True, id="question"),
+        pytest.param("a[0].py", True, id="bracket"),
+        pytest.param("src/**", True, id="doublestar"),
+    ],
+)
+def test_is_path_glob(entry: str, expected: bool) -> None:
+    assert is_path_glob(entry) is expected
+
+
+@pytest.mark.parametrize(
+    ("entry", "base"),
+    [
+        pytest.param("*.py", "", id="root"),
+        pytest.param("src/*.py", "src", id="one"),
+        pytest.param("src/pkg/**/*.py", "src/pkg", id="stops-at-doublestar"),
+        pytest.param("src/p*/a/*.py", "src", id="stops-at-first-glob"),
+        pytest.param("src/a.py", "src", id="literal"),
+    ],
+)
+def test_glob_base(entry: str, base: str) -> None:
+    assert glob_base(entry) == base
