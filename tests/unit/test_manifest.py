@@ -116,6 +116,7 @@ def forbid_rule(rule_id: str, line: int, files: tuple[str, ...] = ("a.py",), *fo
                 path=MANIFEST_NAME,
                 root="",
                 rules=(forbid_rule("r", 2, ("/etc/hosts", "../x.py", "a/../b.py", "C:/x.py")),),
+                allow_outside_root=True,
             ),
             id="allow-outside-root",
         ),
