@@ -15,6 +15,7 @@ concerned), never guessed from the statement's first line: in
 from __future__ import annotations
 
 import ast
+import bisect
 import io
 import itertools
 import re
@@ -27,6 +28,8 @@ from pytest_cleantree.model import Kind, Occurrence, Pattern, PatternTier
 from pytest_cleantree.patterns import match_name, match_text, prefilter_needle
 
 PYTHON_SUFFIXES = (".py", ".pyi", ".pyw")
+#: larger Python files are matched as text: ``ast`` needs ~100x the file's size in memory
+MAX_PARSE_BYTES = 8 * 2**20
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 
 
@@ -116,6 +119,8 @@ def analyze(
     lines = split_lines(text)
     if not could_match(text, patterns):
         return FileAnalysis(path, lines, ())
+    if len(data) > MAX_PARSE_BYTES:
+        return _too_large(path, len(data), lines, patterns)
     try:
         tree = ast.parse(text, filename=path, type_comments=False)
     except (SyntaxError, ValueError) as exc:
@@ -128,11 +133,61 @@ def analyze(
         if _needs_resolution(text, patterns)
         else {}
     )
+    candidates = candidate_lines(text, patterns, resolved)
     scanner = _Scanner(lines, patterns, module, resolved, is_package=is_package)
+    scanner.candidates = candidates
     scanner.scan(tree)
     if comments:
         scanner.scan_comments(text)
     return FileAnalysis(path, lines, tuple(scanner.findings))
+
+
+def _too_large(
+    path: str, size: int, lines: tuple[str, ...], patterns: Sequence[Pattern]
+) -> FileAnalysis:
+    """A file too large to parse in bounded memory is matched line by line, as grep would.
+
+    Text matching finds every line a substring, glob or exact pattern can
+    match (as kind ``text``); only a qualified pattern can hide behind an
+    alias, so only then is the check incomplete.
+    """
+    findings = tuple(_text_findings(lines, patterns))
+    if any(p.tier is PatternTier.QUALIFIED for p in patterns):
+        problem = (
+            f"{size / 2**20:.0f} MiB is over the {MAX_PARSE_BYTES // 2**20} MiB parse limit: "
+            "matched as text, so aliases of qualified names are not resolved"
+        )
+        return FileAnalysis(path, lines, findings, problem)
+    return FileAnalysis(path, lines, findings)
+
+
+def candidate_lines(
+    text: str, patterns: Sequence[Pattern], resolved: dict[_Key, tuple[str, ...]]
+) -> list[int] | None:
+    """The sorted lines where an occurrence can stand, or ``None`` when any line can.
+
+    A name is reported on a line that spells it, so a pattern's needle is on
+    that line; string literals with letter escapes and names resolved through
+    imports (an alias spells nothing of the qualified name) are added.
+    Statements that span none of these lines are not walked.
+    """
+    needles = [prefilter_needle(pattern) for pattern in patterns]
+    if any(needle is None for needle in needles):
+        return None
+    starts = [0]
+    starts.extend(m.end() for m in _NEWLINE.finditer(text))
+    offsets: set[int] = set()
+    for needle in set(needles):
+        assert needle is not None
+        index = text.find(needle)
+        while index != -1:
+            offsets.add(index)
+            index = text.find(needle, index + 1)
+    offsets.update(m.start() for m in _LETTER_ESCAPE.finditer(text))
+    found = {bisect.bisect_right(starts, offset) for offset in offsets}
+    for _, line, _, end_line, _ in resolved:
+        found.update(range(line, (end_line or line) + 1))
+    return sorted(found)
 
 
 def _reason(exc: BaseException) -> str:
@@ -290,6 +345,8 @@ class _Scanner:
         self.module = module
         self.resolved = resolved
         self.findings: list[Finding] = []
+        #: lines where an occurrence can stand (see :func:`candidate_lines`); None: any line
+        self.candidates: list[int] | None = None
         self._name_cache: dict[str, tuple[Pattern, ...]] = {}
         self._qualified = [p for p in patterns if p.tier is PatternTier.QUALIFIED]
         self._plain = [p for p in patterns if p.tier is not PatternTier.QUALIFIED]
@@ -371,11 +428,24 @@ class _Scanner:
                 self.visit(stmt, condition=False)
 
     def visit(self, node: ast.AST, *, condition: bool, callee: bool = False) -> None:
+        if isinstance(node, ast.stmt) and not self._may_hold(node):
+            return
         method = getattr(self, "visit_" + type(node).__name__, None)
         if method is not None:
             method(node, condition=condition, callee=callee)
         else:
             self._children(node, condition=condition)
+
+    def _may_hold(self, node: ast.stmt) -> bool:
+        """Does the statement (decorators included) span a candidate line?"""
+        if self.candidates is None:
+            return True
+        first = node.lineno
+        for decorator in getattr(node, "decorator_list", ()):
+            first = min(first, decorator.lineno)
+        index = bisect.bisect_left(self.candidates, first)
+        last = node.end_lineno or node.lineno
+        return index < len(self.candidates) and self.candidates[index] <= last
 
     def _children(self, node: ast.AST, *, condition: bool) -> None:
         for child in ast.iter_child_nodes(node):
@@ -641,6 +711,10 @@ class _Scanner:
 
     def scan_comments(self, text: str) -> None:
         if "#" not in text:
+            return
+        if self.candidates is not None and not any(
+            "#" in self.lines[line - 1] for line in self.candidates if line <= len(self.lines)
+        ):
             return
         try:
             for token in tokenize.generate_tokens(io.StringIO(text).readline):

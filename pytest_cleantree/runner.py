@@ -37,7 +37,9 @@ class Runner:
     def _open(self, host: str) -> Source:
         if host:
             raise SourceError(f"{host}: remote hosts are not supported yet")
-        return open_local_source(self.root, self.base)
+        return open_local_source(
+            self.root, self.base, allow_outside_root=self.manifest.allow_outside_root
+        )
 
     def run(self, checks: Sequence[Check], host: str = "") -> dict[Check, Result]:
         """Results for ``checks`` on ``host``, computing the ones not known yet in one batch."""

@@ -14,6 +14,8 @@ from pytest_cleantree.sources.local import LocalSource, resolve_local_root
 __all__ = ["Source", "open_local_source"]
 
 
-def open_local_source(root: str, manifest_dir: Path) -> Source:
+def open_local_source(root: str, manifest_dir: Path, *, allow_outside_root: bool = False) -> Source:
     """The manifest's ``root`` on this machine, relative to the manifest's folder."""
-    return LocalSource(resolve_local_root(root, manifest_dir))
+    return LocalSource(
+        resolve_local_root(root, manifest_dir), allow_outside_root=allow_outside_root
+    )

@@ -12,6 +12,8 @@ from pytest_cleantree.errors import SourceError
 from pytest_cleantree.patterns import compile_path_glob, glob_base, is_path_glob
 
 MODULE_PREFIX = "module:"
+_O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 def resolve_local_root(root: str, base: Path) -> Path:
@@ -43,12 +45,18 @@ def resolve_local_root(root: str, base: Path) -> Path:
 
 
 class LocalSource:
-    """Files under a local folder, read-only."""
+    """Files under a local folder, read-only.
+
+    A file reached through a link that leaves the root is refused unless
+    ``allow_outside_root``: the manifest speaks of this tree, not of ``/etc``.
+    """
 
     host = ""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, *, allow_outside_root: bool = False) -> None:
         self._root = root
+        self._real_root = os.path.realpath(root)
+        self._allow_outside_root = allow_outside_root
         self.root = str(root)
 
     def expand(self, entries: Sequence[str]) -> Mapping[str, tuple[str, ...]]:
@@ -77,21 +85,33 @@ class LocalSource:
         return {path: self._read_one(path) for path in paths}
 
     def _read_one(self, path: str) -> bytes | SourceError:
-        full = self._root / path
+        full = os.path.join(self._root, path)
         try:
-            mode = os.stat(full).st_mode
-            if stat.S_ISDIR(mode):
-                return SourceError(f"{path}: is a folder, not a file")
-            if not stat.S_ISREG(mode):
-                return SourceError(f"{path}: not a regular file")
-            with open(full, "rb") as handle:
-                return handle.read()
+            if not self._allow_outside_root:
+                real = os.path.realpath(full)
+                if os.path.commonpath([real, self._real_root]) != self._real_root:
+                    return SourceError(
+                        f"{path}: leads outside the root (to {real}); "
+                        "set allow_outside_root = true to allow it"
+                    )
+            # O_NONBLOCK: a FIFO planted in the tree must not hang the check
+            fd = os.open(full, os.O_RDONLY | _O_NONBLOCK | _O_CLOEXEC)
         except FileNotFoundError:
             return SourceError(f"{path}: no such file (or a dangling link)")
         except PermissionError:
             return SourceError(f"{path}: permission denied")
         except OSError as exc:
             return SourceError(f"{path}: cannot read: {exc.strerror or exc}")
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            os.close(fd)
+            what = "is a folder" if stat.S_ISDIR(mode) else "is a FIFO, socket or device"
+            return SourceError(f"{path}: {what}, not a file")
+        with os.fdopen(fd, "rb") as handle:
+            try:
+                return handle.read()
+            except OSError as exc:
+                return SourceError(f"{path}: cannot read: {exc.strerror or exc}")
 
     def close(self) -> None:
         """Nothing to release."""
