@@ -1,0 +1,93 @@
+"""The host spec parser, as a table: what users write, and what it means."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_cleantree.hosts import HostSpec, parse_host_spec
+
+GOOD: list[tuple[str, HostSpec]] = [
+    ("gpu-a", HostSpec("gpu-a", "gpu-a")),
+    ("root@gpu-a", HostSpec("root@gpu-a", "gpu-a", user="root")),
+    ("root@gpu-a:/root/sglang", HostSpec("root@gpu-a", "gpu-a", "root", None, "/root/sglang")),
+    ("gpu-a:/path", HostSpec("gpu-a", "gpu-a", root="/path")),
+    ("gpu-a:~/sglang", HostSpec("gpu-a", "gpu-a", root="~/sglang")),
+    ("gpu-a:~", HostSpec("gpu-a", "gpu-a", root="~")),
+    ("gpu-a:relative/path", HostSpec("gpu-a", "gpu-a", root="relative/path")),
+    ("gpu-a:module:sglang.srt", HostSpec("gpu-a", "gpu-a", root="module:sglang.srt")),
+    ("gpu-a:/a path/with:colon", HostSpec("gpu-a", "gpu-a", root="/a path/with:colon")),
+    ("gpu-a:/odd@name", HostSpec("gpu-a", "gpu-a", root="/odd@name")),
+    ("10.0.0.7:/srv", HostSpec("10.0.0.7", "10.0.0.7", root="/srv")),
+    ("node_3.cluster.local", HostSpec("node_3.cluster.local", "node_3.cluster.local")),
+    ("user@[::1]:/p", HostSpec("user@[::1]", "::1", "user", None, "/p")),
+    ("[fe80::1%eth0]", HostSpec("[fe80::1%eth0]", "fe80::1%eth0")),
+    (
+        "ssh://user@host:2222/abs/path",
+        HostSpec("user@host:2222", "host", "user", 2222, "/abs/path"),
+    ),
+    ("ssh://[::1]:2222/p", HostSpec("[::1]:2222", "::1", None, 2222, "/p")),
+    ("ssh://[2001:db8::2]/srv", HostSpec("[2001:db8::2]", "2001:db8::2", root="/srv")),
+    ("ssh://gpu-a", HostSpec("gpu-a", "gpu-a")),
+    ("ssh://gpu-a/", HostSpec("gpu-a", "gpu-a")),
+    ("ssh://gpu-a:22", HostSpec("gpu-a:22", "gpu-a", port=22)),
+    ("ssh://gpu-a/~/sglang", HostSpec("gpu-a", "gpu-a", root="~/sglang")),
+    ("ssh://gpu-a/srv/a%20b", HostSpec("gpu-a", "gpu-a", root="/srv/a b")),
+    ("SSH://gpu-a/srv", HostSpec("gpu-a", "gpu-a", root="/srv")),
+    ("svc$@gpu-a", HostSpec("svc$@gpu-a", "gpu-a", user="svc$")),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), GOOD, ids=[text for text, _ in GOOD])
+def test_a_spec_parses_to(text: str, expected: HostSpec) -> None:
+    assert parse_host_spec(text) == expected
+
+
+def test_a_label_names_the_host_in_reports() -> None:
+    assert parse_host_spec("root@10.0.0.7:/srv", "gpu-a") == HostSpec(
+        "gpu-a", "10.0.0.7", "root", None, "/srv"
+    )
+
+
+BAD: list[tuple[str, str]] = [
+    ("", "empty host spec"),
+    ("   ", "empty host spec"),
+    (" gpu-a", "leading or trailing whitespace"),
+    ("gpu a", "bad host name 'gpu a'"),
+    ("gpu-a:", "empty root after ':'"),
+    ("gpu-a:2222", "looks like a port; .* write ssh://gpu-a:2222/ROOT"),
+    ("root@gpu-a:22", "write ssh://root@gpu-a:22/ROOT"),
+    ("a@b@c", "is not \\[user@\\]host\\[:root\\]"),
+    ("::1", "IPv6 address in brackets"),
+    ("[zz]:/p", "\\[zz\\] is not an IPv6 address"),
+    ("[::1", "is not \\[user@\\]host"),
+    ("@gpu-a", "is not \\[user@\\]host"),
+    ("$(touch x)@gpu-a", "bad user name"),
+    ("-oProxyCommand=sh", "bad host name"),
+    ("gpu-a;rm", "bad host name"),
+    ("gpu-a:/p\0q", "NUL"),
+    ("ssh://", "no host name"),
+    ("ssh://user@", "no host name"),
+    ("ssh://@gpu-a", "bad user name ''"),
+    ("ssh://u:secret@gpu-a/p", "passwords are not accepted"),
+    ("ssh://gpu-a:0/p", "port '0' is not in 1-65535"),
+    ("ssh://gpu-a:65536/p", "port '65536' is not in 1-65535"),
+    ("ssh://gpu-a:ssh/p", "port 'ssh' is not in 1-65535"),
+    ("ssh://gpu-a:/p", "port '' is not in 1-65535"),
+    ("ssh://[::1/p", "unclosed '\\['"),
+    ("ssh://::1/p", "IPv6 address in brackets"),
+    ("ssh://[::1]x/p", "is not host\\[:port\\]"),
+    ("ssh://gpu-a/p?x=1", "no '\\?query'"),
+    ("ssh://gpu-a/p#frag", "nor '#fragment'"),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), BAD, ids=[repr(text) for text, _ in BAD])
+def test_garbage_is_refused_saying_why(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        parse_host_spec(text)
+
+
+@pytest.mark.parametrize("label", ["", " ", " gpu-a"])
+def test_a_blank_label_is_refused(label: str) -> None:
+    with pytest.raises(ValueError, match="host label"):
+        parse_host_spec("gpu-a", label)
