@@ -206,7 +206,7 @@ def _parse_problem(exc: SyntaxError | ValueError) -> str:
     return (
         f"cannot parse with Python {version}: {what}. If the code is written for a newer "
         "Python, run the check under that Python (for example `python3.12 -m pytest "
-        "--cleantree`); the lines below match as text"
+        "--cleantree`); lines whose text matches are listed"
     )
 
 

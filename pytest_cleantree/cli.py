@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pytest_cleantree.engine import iter_checks
-from pytest_cleantree.errors import CleanTreeError
+from pytest_cleantree.errors import CleanTreeError, SourceError
 from pytest_cleantree.manifest import find_manifest, load_manifest
 from pytest_cleantree.report import render_report, render_summary
 from pytest_cleantree.runner import Runner
@@ -54,6 +54,9 @@ def _check(args: argparse.Namespace) -> int:
     root = str(Path(args.root).resolve()) if args.root else None
     runner = Runner(manifest, root_override=root)
     try:
+        source = runner.source()
+        if isinstance(source, SourceError):  # no tree to check at all: one error, not one per rule
+            raise SourceError(f"{'--root' if args.root else path}: {source}")
         results = list(runner.run(list(iter_checks(manifest.rules))).values())
     finally:
         runner.close()

@@ -9,7 +9,7 @@ import pytest
 
 from pytest_cleantree.engine import AnalysisCache, Check, check_all, iter_checks
 from pytest_cleantree.errors import SourceError
-from pytest_cleantree.model import DEFAULT_KINDS, Kind, Rule
+from pytest_cleantree.model import DEFAULT_KINDS, SELECTABLE_KINDS, Kind, Pattern, Rule
 from pytest_cleantree.patterns import parse_pattern
 from pytest_cleantree.report import render_result
 from pytest_cleantree.sources.local import LocalSource, resolve_local_root
@@ -35,6 +35,7 @@ class CleanTree:
         missing_ok: bool = False,
     ) -> None:
         """Fail unless no pattern occurs in any of ``files`` (paths or globs)."""
+        __tracebackhide__ = True  # a wrong call shows the caller's line, not ours
         rule = _rule("forbid", files, forbid=patterns, kinds=kinds, why=why, missing_ok=missing_ok)
         self._run(rule)
 
@@ -46,17 +47,20 @@ class CleanTree:
         why: str = "",
     ) -> None:
         """Fail unless every pattern occurs in each of ``files``."""
+        __tracebackhide__ = True  # a wrong call shows the caller's line, not ours
         self._run(_rule("expect", files, expect=patterns, kinds=kinds, why=why))
 
     def absent(self, *files: str, why: str = "") -> None:
         """Fail if any of ``files`` exists."""
+        __tracebackhide__ = True  # a wrong call shows the caller's line, not ours
         self._run(_rule("absent", (), absent=files, why=why))
 
     def _run(self, rule: Rule) -> None:
         try:
             source = LocalSource(resolve_local_root("", self.root))
         except SourceError as exc:  # the root itself is missing
-            pytest.fail(str(exc), pytrace=False)
+            # ``from None``: the SourceError is the message, not a second traceback section
+            raise pytest.fail.Exception(str(exc), pytrace=False) from None
         checks: list[Check] = list(iter_checks([rule]))
         results = check_all(checks, source, self._cache)
         failed = [render_result(result) for result in results.values() if not result.ok]
@@ -71,24 +75,45 @@ def _rule(
     forbid: Sequence[str] = (),
     expect: Sequence[str] = (),
     absent: Sequence[str] = (),
-    kinds: Iterable[str] | None = None,
+    kinds: str | Iterable[str] | None = None,
     why: str = "",
     missing_ok: bool = False,
 ) -> Rule:
+    __tracebackhide__ = True
     entries = (files,) if isinstance(files, str) else tuple(files)
     if not (entries or absent) or not (forbid or expect or absent):
         raise ValueError(f"cleantree.{verb}: give at least one file and one pattern")
-    try:
-        chosen = DEFAULT_KINDS if kinds is None else frozenset(Kind(k) for k in kinds)
-    except ValueError as exc:
-        raise ValueError(f"cleantree.{verb}: {exc}") from None
+    chosen = DEFAULT_KINDS if kinds is None else _kinds(verb, kinds)
     return Rule(
         id=verb,
         files=entries,
-        forbid=tuple(parse_pattern(p) for p in forbid),
-        expect=tuple(parse_pattern(p) for p in expect),
+        forbid=_patterns(verb, forbid),
+        expect=_patterns(verb, expect),
         absent=tuple(absent),
         kinds=chosen,
         why=why,
         missing_ok=missing_ok,
     )
+
+
+def _kinds(verb: str, kinds: str | Iterable[str]) -> frozenset[Kind]:
+    """The kinds named, checked as the manifest checks its ``kinds`` key."""
+    __tracebackhide__ = True  # a wrong call shows the caller's line, not ours
+    valid = {kind.value: kind for kind in SELECTABLE_KINDS}
+    names = (kinds,) if isinstance(kinds, str) else tuple(kinds)
+    if not names:  # no kind at all would match nothing: a check that always passes
+        raise ValueError(f"cleantree.{verb}: kinds must not be empty")
+    for name in names:
+        if name not in valid:
+            raise ValueError(
+                f"cleantree.{verb}: unknown kind {name!r} (valid kinds: {', '.join(sorted(valid))})"
+            )
+    return frozenset(valid[name] for name in names)
+
+
+def _patterns(verb: str, texts: Sequence[str]) -> tuple[Pattern, ...]:
+    __tracebackhide__ = True
+    try:
+        return tuple(parse_pattern(text) for text in texts)
+    except ValueError as exc:
+        raise ValueError(f"cleantree.{verb}: {exc}") from None

@@ -74,7 +74,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def _selected_manifest(config: pytest.Config) -> Path | None:
     from pytest_cleantree.manifest import find_manifest
 
-    explicit = config.getoption("cleantree_manifest")
+    explicit: str | None = config.getoption("cleantree_manifest")
     invocation = config.invocation_params.dir
     if explicit:
         path = (invocation / explicit).resolve()
@@ -145,7 +145,7 @@ class ManifestFile(pytest.File):
             item.add_marker("cleantree")
             yield item
 
-    def repr_failure(  # type: ignore[override]
+    def repr_failure(  # type: ignore[override, unused-ignore]
         self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
     ) -> str:
         if excinfo.errisinstance(CleanTreeError):
@@ -182,7 +182,7 @@ class CleanTreeItem(pytest.Item):
         if not result.ok:
             raise CleanTreeFailure(result)
 
-    def repr_failure(  # type: ignore[override]
+    def repr_failure(  # type: ignore[override, unused-ignore]
         self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
     ) -> str:
         from pytest_cleantree.report import render_result

@@ -1,0 +1,194 @@
+"""``cleantree from-diff``: print the manifest that says what a complete revert means.
+
+An argparse adapter only: :func:`add_from_diff_commands` registers the command on the
+``cleantree`` parser's subcommands, and sets ``handler`` to :func:`run_from_diff`; the
+work is done by :mod:`pytest_cleantree.fromdiff`.  Exit codes: 0 the manifest was
+printed, 2 the input could not give one (the message says which file and line).
+
+``python -m pytest_cleantree.cli_fromdiff from-diff ...`` runs it on its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from pytest_cleantree.errors import CleanTreeError
+from pytest_cleantree.fromdiff import (
+    FromDiffError,
+    derive_manifest,
+    images_from_patch,
+    images_from_rev,
+    patch_subjects,
+    repository_top,
+)
+from pytest_cleantree.manifest import parse_manifest
+
+EXIT_OK, EXIT_BAD_INPUT = 0, 2
+
+_DESCRIPTION = """\
+Derive a manifest from the experiment itself.  Every name the change introduced into a
+file (and that the file did not have before) becomes an exact forbidden pattern of that
+file; files it added must be absent; files it deleted must exist again.  The manifest is
+printed on stdout: review it, then commit it (or run `cleantree check --reverted REV`)."""
+
+_EPILOG = """\
+examples:
+  cleantree from-diff --rev HEAD~1..experiment > cleantree.toml
+  cleantree from-diff --rev 1a2b3c4 --root python/sglang > cleantree.toml
+  git diff base experiment | cleantree from-diff - > cleantree.toml
+  cleantree from-diff experiment.patch --expect-removed > cleantree.toml"""
+
+
+def add_from_diff_commands(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> argparse.ArgumentParser:
+    """Register ``from-diff`` on ``cleantree``'s subcommands; its ``handler`` is set."""
+    parser = subparsers.add_parser(
+        "from-diff",
+        help="print the manifest of a complete revert of a commit, range or patch",
+        description=_DESCRIPTION,
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument(
+        "patch",
+        nargs="?",
+        metavar="PATCH",
+        help="a unified diff file (git diff, git format-patch, diff -u), or - for stdin",
+    )
+    source.add_argument(
+        "--rev",
+        metavar="RANGE",
+        help="a git range A..B (or A...B), or one commit (compared with its parent)",
+    )
+    parser.add_argument(
+        "--repo",
+        metavar="DIR",
+        default=".",
+        help="the git repository (with --rev), or the tree the patch's paths are relative "
+        "to, holding the files either as changed or as before the change (default: .)",
+    )
+    parser.add_argument(
+        "--root",
+        metavar="DIR",
+        default="",
+        help="keep only files under this folder (relative to the repository's top or the "
+        "tree) and make it the manifest's root",
+    )
+    parser.add_argument(
+        "--expect-removed",
+        action="store_true",
+        help="also expect the names the change removed (checks the revert both ways)",
+    )
+    parser.add_argument(
+        "--no-text",
+        action="store_true",
+        help="derive nothing from files that are not Python (their added words)",
+    )
+    parser.add_argument(
+        "-p",
+        "--strip",
+        type=int,
+        metavar="N",
+        default=None,
+        help="remove N leading folders from the patch's paths, as patch -pN (default: git's "
+        "a/ and b/ prefixes)",
+    )
+    parser.add_argument("--why", help="the reason written in each rule (default: the change)")
+    parser.set_defaults(handler=run_from_diff)
+    return parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """A ``cleantree`` parser holding only ``from-diff``, until ``cli`` registers it."""
+    parser = argparse.ArgumentParser(prog="cleantree")
+    add_from_diff_commands(parser.add_subparsers(dest="command", required=True))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.handler(args))
+
+
+def run_from_diff(args: argparse.Namespace) -> int:
+    """Print the derived manifest; on bad input, say what and where on stderr and return 2."""
+    try:
+        text = _derive(args)
+    except CleanTreeError as exc:
+        print(f"cleantree: error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    _write_stdout(text)
+    return EXIT_OK
+
+
+def _derive(args: argparse.Namespace) -> str:
+    repo = Path(args.repo)
+    if not repo.is_dir():
+        raise FromDiffError(f"--repo {args.repo}: no such folder")
+    if args.strip is not None and args.strip < 0:
+        raise FromDiffError(f"--strip {args.strip}: must be 0 or more")
+    if args.rev is not None:
+        top = repository_top(repo)
+        files, why = images_from_rev(args.rev, top)
+    else:
+        top = repo
+        name, data = _read_patch(args.patch)
+        diff = data.decode("utf-8", errors="surrogateescape")
+        files = images_from_patch(diff, top, source=name, strip=args.strip)
+        why = _patch_why(name, patch_subjects(diff))
+    text = derive_manifest(
+        files,
+        expect_removed=args.expect_removed,
+        text_rules=not args.no_text,
+        why=args.why or why,
+        root=_written_root(top, args.root),
+        under=args.root,
+    )
+    parse_manifest(text, "<derived manifest>")  # what is printed is always a valid manifest
+    return text
+
+
+def _read_patch(name: str) -> tuple[str, bytes]:
+    if name == "-":
+        return "<stdin>", sys.stdin.buffer.read()
+    try:
+        return name, Path(name).read_bytes()
+    except OSError as exc:
+        raise FromDiffError(f"{name}: cannot read the patch: {exc.strerror or exc}") from None
+
+
+def _patch_why(name: str, subjects: Sequence[str]) -> str:
+    where = "the diff on stdin" if name == "<stdin>" else f"the patch {name}"
+    if not subjects:
+        return where
+    more = f" and {len(subjects) - 1} more" if len(subjects) > 1 else ""
+    return f'{where} ("{subjects[0]}"{more})'
+
+
+def _written_root(top: Path, root: str) -> str:
+    """The manifest's ``root``: the folder checked, relative to the current folder (where the
+    manifest is written), ``""`` when it is the current folder."""
+    folder = (top / root).resolve() if root else top.resolve()
+    relative = os.path.relpath(folder, Path.cwd().resolve()).replace(os.sep, "/")
+    return "" if relative == "." else relative
+
+
+def _write_stdout(text: str) -> None:
+    """Write UTF-8 (what a manifest must be), whatever the console's encoding."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:
+        sys.stdout.write(text)
+        return
+    sys.stdout.flush()
+    buffer.write(text.encode("utf-8"))
+    buffer.flush()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,94 @@
+"""Fixtures shared by the plugin and CLI suites: a private copy of the runnable example,
+the rows its story must produce, and a snapshot to prove a run changed nothing."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import pytest
+
+#: The example the README tells: a manifest, a partially reverted tree and a fixed one.
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "sm120"
+
+#: The lines a complete revert must remove, as read from the example's partial-revert tree by
+#: hand (``grep -n sm120``): (path under the root, 1-based line, kinds as the report joins them).
+STORY_ROWS = frozenset(
+    {
+        ("srt/layers/communicator.py", 15, "import"),
+        ("srt/layers/communicator.py", 24, "assignment,call"),
+        ("srt/layers/communicator.py", 53, "condition"),
+        ("srt/server_args.py", 17, "import"),
+        ("srt/server_args.py", 46, "condition"),
+    }
+)
+
+# "srt/server_args.py:46  condition  if ...": a remaining line as every front end prints it.
+_ROW = re.compile(r"^(?P<path>\S+):(?P<line>\d+) +(?P<kinds>[a-z]+(?:,[a-z]+)*)(?: {2}|$)")
+
+Row = tuple[str, int, str]
+Snapshot = dict[str, tuple[bytes, int]]
+
+
+@pytest.fixture(scope="session")
+def example_source() -> Path:
+    """The example in the repository (never run in place: tests use a copy)."""
+    assert (EXAMPLE / "cleantree.toml").is_file(), f"the example is missing: {EXAMPLE}"
+    return EXAMPLE
+
+
+@pytest.fixture
+def example_tree(tmp_path: Path, example_source: Path) -> Path:
+    """A fresh copy of ``examples/sm120``; the returned folder holds its ``cleantree.toml``."""
+    return Path(shutil.copytree(example_source, tmp_path / "sm120"))
+
+
+@pytest.fixture(scope="session")
+def story_rows(example_source: Path) -> frozenset[Row]:
+    """The five rows of the story, after checking that the example still says what they say."""
+    tree = example_source / "partial-revert" / "python" / "sglang"
+    for path in {path for path, _, _ in STORY_ROWS}:
+        lines = (tree / path).read_text(encoding="utf-8").splitlines()
+        by_grep = {number for number, text in enumerate(lines, 1) if "sm120" in text}
+        expected = {line for row_path, line, _ in STORY_ROWS if row_path == path}
+        assert by_grep == expected, f"the example's {path} changed: update STORY_ROWS"
+    return STORY_ROWS
+
+
+def parse_rows(lines: Iterable[str]) -> set[Row]:
+    """Every ``path:line  kinds`` row in some output lines."""
+    rows: set[Row] = set()
+    for text in lines:
+        found = _ROW.match(text)
+        if found:
+            rows.add((found["path"], int(found["line"]), found["kinds"]))
+    return rows
+
+
+@pytest.fixture(scope="session")
+def rows_in() -> Callable[[Iterable[str]], set[Row]]:
+    """``rows_in(lines)``: the ``path:line  kinds`` rows printed in ``lines``."""
+    return parse_rows
+
+
+def take_snapshot(root: Path) -> Snapshot:
+    """Everything under ``root``: each file's bytes and each entry's modification time (ns).
+
+    Folders are keyed with a trailing ``/``: a file added or removed changes their mtime.
+    """
+    found: Snapshot = {}
+    for path in sorted(root.rglob("*")):
+        name = path.relative_to(root).as_posix()
+        if path.is_dir():
+            found[name + "/"] = (b"", path.stat().st_mtime_ns)
+        else:
+            found[name] = (path.read_bytes(), path.stat().st_mtime_ns)
+    return found
+
+
+@pytest.fixture(scope="session")
+def snapshot() -> Callable[[Path], Snapshot]:
+    """``snapshot(root)``: bytes and mtimes of every file under ``root``, to compare after a run."""
+    return take_snapshot
