@@ -6,34 +6,75 @@ Exit codes: 0 clean, 1 violations, 2 anything that prevented a full check.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pytest_cleantree.engine import iter_checks
 from pytest_cleantree.errors import CleanTreeError, SourceError
-from pytest_cleantree.manifest import find_manifest, load_manifest
-from pytest_cleantree.report import render_report, render_summary
-from pytest_cleantree.runner import Runner
+
+if TYPE_CHECKING:
+    from pytest_cleantree.model import Result
 
 EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_INCOMPLETE = 0, 1, 2
+FORMATS = ("text", "json", "github", "sarif")
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from pytest_cleantree.cli_fromdiff import add_from_diff_commands
+
     parser = argparse.ArgumentParser(
         prog="cleantree", description="Check that a tree holds no forbidden symbols."
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    check = commands.add_parser("check", help="check the tree against a manifest")
+    check = commands.add_parser(
+        "check",
+        help="check the tree against a manifest",
+        description="Exit codes: 0 clean, 1 forbidden lines remain or expectations fail, "
+        "2 anything prevented a full check (bad manifest, unreadable file, unreachable host).",
+    )
     check.add_argument(
         "--manifest", type=Path, help="default: ./cleantree.toml, else ./pyproject.toml"
     )
     check.add_argument("--root", help="check this folder instead of the manifest's root")
+    check.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="text (default), json (schemas/report-v1.json), github (workflow annotations), "
+        "sarif (2.1.0, for code scanning)",
+    )
+    remote = check.add_argument_group("remote hosts (SSH)")
+    remote.add_argument(
+        "--host",
+        action="append",
+        default=[],
+        metavar="HOST",
+        help="check the tree on this host (user@host:/path, an ~/.ssh/config alias, or a "
+        "name from the manifest's [hosts]); repeat for a fleet; 'local' is this machine",
+    )
+    remote.add_argument("--known-hosts", type=Path, help="default: ~/.ssh/known_hosts")
+    remote.add_argument(
+        "--accept-new-host-key",
+        action="store_true",
+        help="accept (and record) a host never seen before; a changed key is always refused",
+    )
+    remote.add_argument("--ssh-config", type=Path, help="default: ~/.ssh/config")
+    remote.add_argument("--python", default="python3", help="remote interpreter for module: roots")
+    remote.add_argument(
+        "--timeout", type=float, default=60.0, help="timeout of one remote command, seconds"
+    )
+    add_from_diff_commands(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is not None:
+        code: int = handler(args)
+        return code
     try:
         return _check(args)
     except CleanTreeError as exc:
@@ -42,29 +83,61 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
+    from pytest_cleantree.engine import iter_checks
+    from pytest_cleantree.manifest import find_manifest, load_manifest
+    from pytest_cleantree.report import render_report, render_summary
+    from pytest_cleantree.runner import LOCAL_TARGET, Runner
+    from pytest_cleantree.sources import RemoteOptions, resolve_hosts
+
     path = args.manifest or find_manifest(Path.cwd())
     if path is None:
-        print(
-            "cleantree: error: no cleantree.toml (or pyproject.toml with [tool.cleantree]) here; "
-            "pass --manifest PATH",
-            file=sys.stderr,
+        raise CleanTreeError(
+            "no cleantree.toml (or pyproject.toml with [tool.cleantree]) here; pass --manifest PATH"
         )
-        return EXIT_INCOMPLETE
     manifest = load_manifest(path)
-    root = str(Path(args.root).resolve()) if args.root else None
-    runner = Runner(manifest, root_override=root)
     try:
-        source = runner.source()
-        if isinstance(source, SourceError):  # no tree to check at all: one error, not one per rule
-            raise SourceError(f"{'--root' if args.root else path}: {source}")
-        results = list(runner.run(list(iter_checks(manifest.rules))).values())
+        targets = resolve_hosts(args.host, dict(manifest.hosts)) if args.host else [LOCAL_TARGET]
+    except ValueError as exc:
+        raise CleanTreeError(f"--host: {exc}") from None
+    remote = RemoteOptions(
+        known_hosts=args.known_hosts,
+        accept_new_host_key=args.accept_new_host_key,
+        ssh_config=args.ssh_config,
+        command_timeout=args.timeout,
+        python=args.python,
+    )
+    runner = Runner(manifest, root_override=args.root, targets=targets, remote=remote)
+    try:
+        if targets == [LOCAL_TARGET]:
+            source = runner.source()
+            if isinstance(source, SourceError):  # no tree at all: one error, not one per rule
+                raise SourceError(f"{'--root' if args.root else path}: {source}")
+        checks = list(iter_checks(manifest.rules))
+        results = list(runner.run_fleet(checks).values())
+        roots = {host: getattr(runner.source(host), "root", "") for host in runner.hosts}
     finally:
         runner.close()
-    if all(result.ok for result in results):
-        print(render_summary(results))
+    clean = all(result.ok for result in results)
+    complete = all(result.complete for result in results)
+    if args.format == "text":
+        print(render_summary(results) if clean else render_report(results))
+    else:
+        print(_render_machine(args.format, results, str(path), roots.get("", "")))
+    if clean:
         return EXIT_CLEAN
-    print(render_report(results))
-    return EXIT_VIOLATIONS if all(result.complete for result in results) else EXIT_INCOMPLETE
+    return EXIT_VIOLATIONS if complete else EXIT_INCOMPLETE
+
+
+def _render_machine(fmt: str, results: list[Result], manifest: str, root: str) -> str:
+    """Paths in github and sarif output are relative to the repository (the workspace)."""
+    from pytest_cleantree.formats import render_github, render_json, render_sarif
+
+    shown = os.path.relpath(root, os.environ.get("GITHUB_WORKSPACE") or Path.cwd()) if root else ""
+    if fmt == "json":
+        return render_json(results, manifest=manifest, root=root)
+    if fmt == "github":
+        return render_github(results, root=shown)
+    return render_sarif(results, root=shown)
 
 
 if __name__ == "__main__":  # pragma: no cover

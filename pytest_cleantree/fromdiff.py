@@ -740,8 +740,8 @@ def _images(change: FileChange, read: Reader) -> ChangedFile:
         return ChangedFile(change)
     if change.status is Status.ADDED:
         return ChangedFile(change, after=_encode(apply_hunks("", change.hunks, path=change.path)))
-    if change.status is Status.COPIED:
-        return ChangedFile(change)  # only its new path matters: it must be absent
+    if change.status is Status.COPIED or (change.status is Status.MODIFIED and not change.hunks):
+        return ChangedFile(change)  # a copy must be absent; a mode change has no contents
     if change.status is Status.DELETED:
         text = apply_hunks("", change.hunks, reverse=True, path=change.path)
         return ChangedFile(change, before=_encode(text))
@@ -1052,7 +1052,9 @@ def _comment(text: str) -> str:
     """Text safe inside a TOML comment: no line breaks, control characters or surrogates."""
     out = []
     for char in text:
-        if char < " " or char == "\x7f" or "\ud800" <= char <= "\udfff":
+        if "\udc80" <= char <= "\udcff":  # an undecodable byte, kept by surrogateescape
+            out.append(f"\\x{ord(char) - 0xDC00:02x}")
+        elif char < " " or char == "\x7f" or "\ud800" <= char <= "\udfff":
             out.append(f"\\x{ord(char):02x}" if ord(char) < 256 else f"\\u{ord(char):04x}")
         else:
             out.append(char)

@@ -9,6 +9,7 @@ read and analysed when items run.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from pytest_cleantree.fixture import CleanTree
     from pytest_cleantree.model import Manifest, Result
     from pytest_cleantree.runner import Runner
+    from pytest_cleantree.sources import HostTarget, RemoteOptions
 
 
 class _State:
@@ -30,6 +32,7 @@ class _State:
     def __init__(self, manifest_path: Path | None) -> None:
         self.manifest_path = manifest_path
         self.runners: dict[Path, Runner] = {}
+        self.failed: list[tuple[Path, Result]] = []
 
 
 _STATE = pytest.StashKey[_State]()
@@ -56,6 +59,47 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="DIR",
         default=None,
         help="check this folder instead of the manifest's root (relative to the current folder)",
+    )
+    group.addoption(
+        "--cleantree-host",
+        metavar="HOST",
+        action="append",
+        default=[],
+        help="check the tree on this host over SSH (user@host:/path, an alias from "
+        "~/.ssh/config, or a name from the manifest's [hosts]); repeat for a fleet; "
+        "'local' is this machine",
+    )
+    group.addoption(
+        "--cleantree-known-hosts",
+        metavar="PATH",
+        default=None,
+        help="known_hosts file to verify host keys against (default: ~/.ssh/known_hosts)",
+    )
+    group.addoption(
+        "--cleantree-accept-new-host-key",
+        action="store_true",
+        default=False,
+        help="accept (and record) the key of a host never seen before; a changed key is "
+        "always refused",
+    )
+    group.addoption(
+        "--cleantree-ssh-config",
+        metavar="PATH",
+        default=None,
+        help="ssh client config to honour (default: ~/.ssh/config)",
+    )
+    group.addoption(
+        "--cleantree-python",
+        metavar="PYTHON",
+        default="python3",
+        help="the remote interpreter that resolves module: roots (e.g. a venv's python)",
+    )
+    group.addoption(
+        "--cleantree-timeout",
+        metavar="SECONDS",
+        type=float,
+        default=60.0,
+        help="timeout of one remote command (connecting times out after 10 s)",
     )
 
 
@@ -116,6 +160,55 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> ManifestFi
     return None
 
 
+def _targets(config: pytest.Config, manifest: Manifest) -> list[HostTarget]:
+    from pytest_cleantree.runner import LOCAL_TARGET
+    from pytest_cleantree.sources import resolve_hosts
+
+    names: list[str] = config.getoption("cleantree_host")
+    if not names:
+        return [LOCAL_TARGET]
+    try:
+        return resolve_hosts(names, dict(manifest.hosts))
+    except ValueError as exc:
+        raise pytest.UsageError(f"--cleantree-host: {exc}") from None
+
+
+def _remote_options(config: pytest.Config) -> RemoteOptions:
+    from pytest_cleantree.sources import RemoteOptions
+
+    def path(option: str) -> Path | None:
+        value: str | None = config.getoption(option)
+        return config.invocation_params.dir / value if value else None
+
+    return RemoteOptions(
+        known_hosts=path("cleantree_known_hosts"),
+        accept_new_host_key=config.getoption("cleantree_accept_new_host_key"),
+        ssh_config=path("cleantree_ssh_config"),
+        command_timeout=config.getoption("cleantree_timeout"),
+        python=config.getoption("cleantree_python"),
+    )
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """On GitHub Actions, annotate the remaining lines in the PR diff as well."""
+    state = terminalreporter.config.stash.get(_STATE, None)
+    if state is None or not state.failed or os.environ.get("GITHUB_ACTIONS") != "true":
+        return
+    from pytest_cleantree.formats import render_github
+
+    workspace = Path(
+        os.environ.get("GITHUB_WORKSPACE") or terminalreporter.config.invocation_params.dir
+    )
+    for path, result in state.failed:
+        runner = state.runners[path]
+        source = runner.source(result.host)
+        root = getattr(source, "root", "")
+        shown = os.path.relpath(root, workspace) if root and not result.host else root
+        for line in render_github([result], root=shown).splitlines():
+            if not line.startswith("::notice"):
+                terminalreporter.write_line(line)
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     state = config.stash.get(_STATE, None)
     if state is not None:
@@ -134,16 +227,24 @@ class ManifestFile(pytest.File):
         from pytest_cleantree.runner import Runner
 
         self.manifest = load_manifest(self.path)
-        state = self.config.stash[_STATE]
-        root = self.config.getoption("cleantree_root")
-        if root is not None:
-            root = str((self.config.invocation_params.dir / root).resolve())
-        state.runners[self.path] = Runner(self.manifest, root_override=root)
+        runner = Runner(
+            self.manifest,
+            root_override=self.config.getoption("cleantree_root"),
+            override_base=self.config.invocation_params.dir,
+            targets=_targets(self.config, self.manifest),
+            remote=_remote_options(self.config),
+        )
+        self.config.stash[_STATE].runners[self.path] = runner
         for check in iter_checks(self.manifest.rules):
-            name = f"{check.rule.id}[{check.label}]"
-            item = CleanTreeItem.from_parent(self, name=name, check=check)
-            item.add_marker("cleantree")
-            yield item
+            for host in runner.hosts:
+                name = (
+                    f"{check.rule.id}[{check.label}@{host}]"
+                    if host
+                    else f"{check.rule.id}[{check.label}]"
+                )
+                item = CleanTreeItem.from_parent(self, name=name, check=check, host=host)
+                item.add_marker("cleantree")
+                yield item
 
     def repr_failure(  # type: ignore[override, unused-ignore]
         self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
@@ -172,14 +273,18 @@ class CleanTreeItem(pytest.Item):
     def runtest(self) -> None:
         parent = self.parent
         assert isinstance(parent, ManifestFile)
-        runner = self.config.stash[_STATE].runners[parent.path]
+        state = self.config.stash[_STATE]
+        runner = state.runners[parent.path]
+        # the first item of a manifest checks every selected item, on every host at once:
+        # each file is read and parsed once, each host reached once, the fleet concurrently
         siblings = [
             item.check
             for item in self.session.items
-            if isinstance(item, CleanTreeItem) and item.parent is parent and item.host == self.host
+            if isinstance(item, CleanTreeItem) and item.parent is parent
         ]
-        result = runner.run(siblings or [self.check], self.host)[self.check]
+        result = runner.run_fleet(siblings or [self.check])[(self.host, self.check)]
         if not result.ok:
+            state.failed.append((parent.path, result))
             raise CleanTreeFailure(result)
 
     def repr_failure(  # type: ignore[override, unused-ignore]

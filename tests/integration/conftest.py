@@ -354,3 +354,42 @@ def make_client_setup(
         return SSHClientSetup(server, HOST_ALIAS, config, known)
 
     return make
+
+
+class Fleet:
+    """Two servers behind aliases gpu-a and gpu-b, one dead alias, one client config."""
+
+    def __init__(self, folder: Path, a: SSHServer, b: SSHServer, key: Path) -> None:
+        self.ssh_config = folder / "ssh_config"
+        parts = [
+            write_ssh_config(folder / "a", "gpu-a", a, key).read_text(),
+            write_ssh_config(folder / "b", "gpu-b", b, key).read_text(),
+            f"Host gpu-dead\n    HostName 127.0.0.1\n    Port {free_port()}\n",
+        ]
+        self.ssh_config.write_text("".join(parts))
+        self.known_hosts = folder / "known_hosts"
+        self.known_hosts.write_text(a.known_hosts_line + b.known_hosts_line)
+
+    def cli_options(self) -> list[str]:
+        return ["--ssh-config", str(self.ssh_config), "--known-hosts", str(self.known_hosts)]
+
+    def pytest_options(self) -> list[str]:
+        return [
+            "--cleantree-ssh-config",
+            str(self.ssh_config),
+            "--cleantree-known-hosts",
+            str(self.known_hosts),
+        ]
+
+
+@pytest.fixture
+def fleet(
+    tmp_path: Path,
+    ssh_setup: SSHClientSetup,
+    sshd_binary: str,
+    host_key: Path,
+    authorized_keys: Path,
+    client_key: Path,
+) -> Iterator[Fleet]:
+    with running_sshd(sshd_binary, tmp_path / "sshd-b", host_key, authorized_keys) as second:
+        yield Fleet(tmp_path, ssh_setup.server, second, client_key)

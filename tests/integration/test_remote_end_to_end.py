@@ -1,0 +1,195 @@
+"""The real CLI and ``pytest --cleantree`` against real sshd servers: one host, a fleet, faults.
+
+Local and remote must agree line for line, on the story example and on a copy of
+real code (the standard library); a host that cannot be reached is an error for its
+own checks only, and the run fails.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.ssh
+Snapshot = Callable[[Path], dict[str, tuple[bytes, int]]]
+Fleet = Any  # the ``fleet`` fixture's object (tests/integration/conftest.py)
+SSHClientSetup = Any
+ROOT = "partial-revert/python/sglang"
+
+
+def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pytest_cleantree", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+        check=False,
+    )
+
+
+def hits(document: dict[str, Any]) -> list[tuple[str, str, int, tuple[str, ...], str]]:
+    return sorted(
+        (result["rule"], hit["file"], hit["line"], tuple(hit["kinds"]), hit["source"])
+        for result in document["results"]
+        for hit in result["hits"]
+    )
+
+
+def test_story_remote_equals_local(example_tree: Path, fleet: Fleet, snapshot: Snapshot) -> None:
+    before = snapshot(example_tree)
+    local = cli("check", "--format", "json", cwd=example_tree)
+    remote = cli(
+        "check",
+        "--format",
+        "json",
+        "--host",
+        f"gpu-a:{example_tree / ROOT}",
+        *fleet.cli_options(),
+        cwd=example_tree,
+    )
+    assert (local.returncode, remote.returncode) == (1, 1), remote.stderr
+    local_doc, remote_doc = json.loads(local.stdout), json.loads(remote.stdout)
+    assert len(hits(local_doc)) == 5
+    assert hits(remote_doc) == hits(local_doc)
+    assert {r["host"] for r in remote_doc["results"]} == {"gpu-a"}
+    assert snapshot(example_tree) == before
+
+
+def test_real_tree_remote_equals_local(tmp_path: Path, fleet: Fleet, snapshot: Snapshot) -> None:
+    """A copy of standard-library packages: many files, many hits, byte-for-byte agreement."""
+    tree = tmp_path / "stdlib"
+    for package in ("json", "email", "importlib"):
+        origin = Path(__import__(package).__file__).parent  # type: ignore[arg-type]
+        shutil.copytree(origin, tree / package, ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "cleantree.toml").write_text(
+        'root = "stdlib"\n'
+        '[[rule]]\nid = "names"\nfiles = ["**/*.py"]\n'
+        'forbid = ["encode", "_parse*", "re:^Message$"]\n'
+        '[[rule]]\nid = "qualified"\nfiles = ["**/*.py"]\nforbid = ["email.utils.formatdate"]\n'
+    )
+    before = snapshot(tree)
+    local = cli("check", "--format", "json", cwd=tmp_path)
+    remote = cli(
+        "check", "--format", "json", "--host", f"gpu-b:{tree}", *fleet.cli_options(), cwd=tmp_path
+    )
+    assert local.returncode == remote.returncode == 1, remote.stderr
+    local_hits = hits(json.loads(local.stdout))
+    assert len(local_hits) > 100
+    assert hits(json.loads(remote.stdout)) == local_hits
+    assert snapshot(tree) == before
+
+
+def test_fleet_reports_every_host_and_fails_on_the_unreachable_one(
+    example_tree: Path, fleet: Fleet
+) -> None:
+    root = example_tree / ROOT
+    completed = cli(
+        "check",
+        "--host",
+        f"gpu-a:{root}",
+        "--host",
+        f"gpu-b:{root}",
+        "--host",
+        f"gpu-dead:{root}",
+        *fleet.cli_options(),
+        cwd=example_tree,
+    )
+    assert completed.returncode == 2
+    out = completed.stdout
+    for host in ("gpu-a", "gpu-b"):
+        assert re.search(rf"^{host}:srt/server_args.py:46 +condition ", out, re.M)
+        assert re.search(rf"^{host}:srt/layers/communicator.py:15 +import ", out, re.M)
+    assert re.search(r"^gpu-dead +error +.*connection refused", out, re.M)
+    assert "gpu-dead:srt" not in out
+
+
+def test_unknown_host_key_is_refused(example_tree: Path, fleet: Fleet) -> None:
+    fleet.known_hosts.write_text("")
+    completed = cli(
+        "check", "--host", f"gpu-a:{example_tree / ROOT}", *fleet.cli_options(), cwd=example_tree
+    )
+    assert completed.returncode == 2
+    assert "gpu-a" in completed.stdout
+    assert "known_hosts" in completed.stdout
+    assert fleet.known_hosts.read_text() == ""
+
+
+def test_pytest_items_per_host_and_xdist(example_tree: Path, fleet: Fleet) -> None:
+    root = example_tree / ROOT
+    base = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "--cleantree",
+        "cleantree.toml",
+        "-p",
+        "no:cacheprovider",
+        "-rA",
+        "-q",
+        "--cleantree-host",
+        f"gpu-a:{root}",
+        "--cleantree-host",
+        f"gpu-b:{root}",
+        *fleet.pytest_options(),
+    ]
+
+    def outcomes(*extra: str) -> dict[str, str]:
+        run = subprocess.run(
+            [*base, *extra],
+            capture_output=True,
+            text=True,
+            cwd=example_tree,
+            timeout=300,
+            check=False,
+        )
+        assert run.returncode == 1, run.stdout + run.stderr
+        found: dict[str, str] = {}
+        for line in run.stdout.splitlines():
+            word, _, node = line.partition(" ")
+            if word in ("PASSED", "FAILED") and "::" in node:
+                found[node.split(" - ")[0]] = word
+        return found
+
+    serial = outcomes()
+    assert (
+        serial["cleantree.toml::flashinfer-fusion-sm120-reverted[srt/server_args.py@gpu-a]"]
+        == "FAILED"
+    )
+    assert (
+        serial["cleantree.toml::sm90-sm100-paths-kept[srt/layers/communicator.py@gpu-b]"]
+        == "PASSED"
+    )
+    assert len(serial) == 8
+    assert outcomes("-n", "2") == serial
+
+
+def test_a_server_gone_before_the_run_is_an_error_not_a_pass(
+    example_tree: Path, disposable_setup: SSHClientSetup
+) -> None:
+    disposable_setup.server.process.kill()
+    disposable_setup.server.process.wait()
+    completed = cli(
+        "check",
+        "--host",
+        f"{disposable_setup.alias}:{example_tree / 'reverted/python/sglang'}",
+        "--ssh-config",
+        str(disposable_setup.ssh_config),
+        "--known-hosts",
+        str(disposable_setup.known_hosts),
+        "--timeout",
+        "10",
+        cwd=example_tree,
+    )
+    assert completed.returncode == 2
+    assert completed.stdout.splitlines()[-1].startswith(
+        "cleantree: 4 errors: the check is incomplete"
+    )
