@@ -1,0 +1,235 @@
+"""The ready-made integrations, run the way users run them: the pre-launch wrapper, the
+pre-commit hook definition, the GitHub workflow's commands, and the machine formats."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parents[2]
+WRAPPER = REPO / "examples" / "prelaunch" / "launch_server.sh"
+PARTIAL = "partial-revert/python/sglang"
+REVERTED = "reverted/python/sglang"
+
+
+def with_root(example_tree: Path, root: str) -> Path:
+    """A copy of the example's manifest pointing at ``root``."""
+    manifest = example_tree / f"cleantree-{root.split('/')[0]}.toml"
+    text = (example_tree / "cleantree.toml").read_text()
+    manifest.write_text(text.replace(f'root = "{PARTIAL}"', f'root = "{root}"'))
+    return manifest
+
+
+@pytest.fixture
+def fake_sglang(tmp_path: Path) -> Path:
+    """A stand-in ``sglang.launch_server`` that records that it was launched, and with what."""
+    package = tmp_path / "stand-in" / "sglang"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "launch_server.py").write_text(
+        "import sys\nprint('LAUNCHED', ' '.join(sys.argv[1:]))\n"
+    )
+    return package.parent
+
+
+def launch(manifest: Path, fake_sglang: Path) -> subprocess.CompletedProcess[str]:
+    env = {
+        **os.environ,
+        "CLEANTREE_MANIFEST": str(manifest),
+        "PYTHON": sys.executable,
+        "PYTHONPATH": str(fake_sglang),
+    }
+    return subprocess.run(
+        ["sh", str(WRAPPER), "--model-path", "m", "--tp", "8"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_wrapper_refuses_to_launch_on_a_dirty_tree(example_tree: Path, fake_sglang: Path) -> None:
+    completed = launch(with_root(example_tree, PARTIAL), fake_sglang)
+    assert completed.returncode == 1
+    assert "LAUNCHED" not in completed.stdout
+    assert "srt/server_args.py:46" in completed.stdout
+    assert "not launching SGLang" in completed.stderr
+
+
+def test_wrapper_refuses_to_launch_when_the_check_cannot_run(
+    example_tree: Path, fake_sglang: Path
+) -> None:
+    completed = launch(with_root(example_tree, "no/such/folder"), fake_sglang)
+    assert completed.returncode == 2
+    assert "LAUNCHED" not in completed.stdout
+
+
+def test_wrapper_launches_on_a_clean_tree_with_the_arguments(
+    example_tree: Path, fake_sglang: Path
+) -> None:
+    completed = launch(with_root(example_tree, REVERTED), fake_sglang)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.splitlines() == [
+        "cleantree: clean (3 rules, 3 files)",
+        "LAUNCHED --model-path m --tp 8",
+    ]
+
+
+def test_wrapper_with_a_module_root_checks_the_package_that_would_be_imported(
+    example_tree: Path, fake_sglang: Path
+) -> None:
+    (fake_sglang / "sglang" / "srt").mkdir()
+    (fake_sglang / "sglang" / "srt" / "server_args.py").write_text(
+        "if is_sm100_supported() or is_sm120_supported():\n    pass\n"
+    )
+    manifest = example_tree / "module.toml"
+    manifest.write_text(
+        'root = "module:sglang"\n[[rule]]\nfiles = ["srt/server_args.py"]\nforbid = ["sm120"]\n'
+    )
+    completed = launch(manifest, fake_sglang)
+    assert completed.returncode == 1
+    assert re.search(r"^srt/server_args.py:1 +condition", completed.stdout, re.M)
+
+
+def hook() -> dict[str, object]:
+    hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
+    (definition,) = (h for h in hooks if h["id"] == "cleantree")
+    assert definition["language"] == "python"
+    assert definition["pass_filenames"] is False
+    return dict(definition)
+
+
+@pytest.mark.parametrize(("root", "code"), [(PARTIAL, 1), (REVERTED, 0)])
+def test_pre_commit_hook_runs_the_check(example_tree: Path, root: str, code: int) -> None:
+    """pre-commit runs ``entry`` in the repository root, with the hook's args, no file names."""
+    with_root(example_tree, root).replace(example_tree / "cleantree.toml")
+    entry = shlex.split(str(hook()["entry"]))
+    assert entry[0] == "cleantree"
+    executable = Path(sys.executable).parent / "cleantree"
+    completed = subprocess.run(
+        [str(executable), *entry[1:]],
+        capture_output=True,
+        text=True,
+        cwd=example_tree,
+        timeout=120,
+        check=False,
+    )
+    assert completed.returncode == code, completed.stderr
+
+
+def workflow_commands() -> list[str]:
+    workflow = yaml.safe_load((REPO / "examples" / "ci" / "cleantree.yml").read_text())
+    steps = workflow["jobs"]["cleantree"]["steps"]
+    return [step["run"] for step in steps if "run" in step and "cleantree check" in step["run"]]
+
+
+def test_github_workflow_annotates_the_remaining_lines(example_tree: Path) -> None:
+    """The workflow's own check step, run in a checkout whose root holds the manifest."""
+    check_step = workflow_commands()[0]
+    env = {**os.environ, "GITHUB_WORKSPACE": str(example_tree), "GITHUB_ACTIONS": "true"}
+    completed = subprocess.run(
+        ["sh", "-c", check_step],
+        capture_output=True,
+        text=True,
+        cwd=example_tree,
+        env={**env, "PATH": f"{Path(sys.executable).parent}:{env['PATH']}"},
+        timeout=120,
+        check=False,
+    )
+    assert completed.returncode == 1
+    errors = [line for line in completed.stdout.splitlines() if line.startswith("::error ")]
+    places = {re.search(r"file=([^,]+),line=(\d+)", e).groups() for e in errors}  # type: ignore[union-attr]
+    assert places == {
+        (f"{PARTIAL}/srt/layers/communicator.py", "15"),
+        (f"{PARTIAL}/srt/layers/communicator.py", "24"),
+        (f"{PARTIAL}/srt/layers/communicator.py", "53"),
+        (f"{PARTIAL}/srt/server_args.py", "17"),
+        (f"{PARTIAL}/srt/server_args.py", "46"),
+    }
+    for path, line in places:
+        text = (example_tree / path).read_text().splitlines()[int(line) - 1]
+        assert "sm120" in text
+
+
+def test_github_workflow_sarif_step_writes_valid_sarif(example_tree: Path) -> None:
+    sarif_step = workflow_commands()[1]
+    subprocess.run(
+        ["sh", "-c", sarif_step],
+        cwd=example_tree,
+        env={**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"},
+        timeout=120,
+        check=True,
+    )
+    document = json.loads((example_tree / "cleantree.sarif").read_text())
+    assert len(document["runs"][0]["results"]) == 5
+
+
+def test_pytest_annotates_on_github_actions(example_tree: Path) -> None:
+    env = {**os.environ, "GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": str(example_tree)}
+    completed = subprocess.run(
+        [sys.executable, "-m", "pytest", "--cleantree", "cleantree.toml", "-p", "no:cacheprovider"],
+        capture_output=True,
+        text=True,
+        cwd=example_tree,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert completed.returncode == 1
+    errors = [line for line in completed.stdout.splitlines() if line.startswith("::error ")]
+    assert len(errors) == 5
+    assert f"file={PARTIAL}/srt/server_args.py,line=46," in "\n".join(errors)
+    quiet = subprocess.run(
+        [sys.executable, "-m", "pytest", "--cleantree", "cleantree.toml", "-p", "no:cacheprovider"],
+        capture_output=True,
+        text=True,
+        cwd=example_tree,
+        env={k: v for k, v in env.items() if k != "GITHUB_ACTIONS"},
+        timeout=120,
+        check=False,
+    )
+    assert "::error" not in quiet.stdout
+
+
+@pytest.mark.parametrize(
+    ("root", "fmt", "code"),
+    [
+        (PARTIAL, "json", 1),
+        (REVERTED, "json", 0),
+        ("missing/root", "json", 2),
+        (PARTIAL, "sarif", 1),
+        (REVERTED, "github", 0),
+    ],
+)
+def test_exit_codes_do_not_depend_on_the_format(
+    example_tree: Path, root: str, fmt: str, code: int
+) -> None:
+    manifest = with_root(example_tree, root)
+    completed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest_cleantree",
+            "check",
+            "--manifest",
+            str(manifest),
+            "--format",
+            fmt,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=example_tree,
+        timeout=120,
+        check=False,
+    )
+    assert completed.returncode == code, completed.stderr
+    assert "Traceback" not in completed.stderr
