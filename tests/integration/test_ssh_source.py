@@ -370,7 +370,11 @@ def test_a_connection_dropped_twice_is_an_error(
     source = make_ssh_source(tmp_path, python=_dropping_interpreter(tmp_path, 2))
     with pytest.raises(SourceError) as caught:
         source.read(["big.py"])
-    assert "connection lost twice in a row (dropped mid-transfer" in _one_line(caught.value)
+    # under load the first drop may be seen before the helper's first record: either way,
+    # the second drop ends the read with an error that says both happened
+    message = _one_line(caught.value)
+    assert "connection lost twice in a row (dropped " in message
+    assert "then dropped mid-transfer" in message
     assert opened == {"connections": 2, "session": 2}
 
 
