@@ -8,7 +8,7 @@ touched, the file's contents before and after the change are compared:
   the engine matches a pattern against: identifiers, attribute names, imported names and
   dotted module paths, def/class/argument names, keyword-argument names, and string
   literals (a one-token string as a whole, the words of a longer one).  A name that
-  occurred in the file before is never forbidden, so a complete revert always passes;
+  occurred in the file before is never forbidden, so the file's former contents pass;
 * any other text file: the words (4 characters or more) the change added that occurred
   nowhere in the file before, as ``text`` patterns (``text_rules=False`` turns this off);
 * a file the change added: an ``absent`` entry;
@@ -56,6 +56,7 @@ __all__ = [
     "introduced_tokens",
     "parse_unified_diff",
     "patch_subjects",
+    "repository_top",
     "resolve_images",
 ]
 
@@ -1079,7 +1080,8 @@ def _git(repo: Path, *args: str, stdin: bytes | None = None) -> bytes:
         raise FromDiffError("git is not installed (or not on PATH)") from None
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip() or f"exit code {done.returncode}"
-        raise FromDiffError(f"git {' '.join(args[:2])}: {message}")
+        command = " ".join(args if len(args) <= 4 else args[:2])  # not a whole diff command line
+        raise FromDiffError(f"git {command}: {message}")
     return done.stdout
 
 

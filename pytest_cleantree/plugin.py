@@ -242,7 +242,11 @@ class ManifestFile(pytest.File):
                     if host
                     else f"{check.rule.id}[{check.label}]"
                 )
-                item = CleanTreeItem.from_parent(self, name=name, check=check, host=host)
+                # an explicit node id: pytest >= 9.2 parses ids read from its cache into
+                # name and [params], and must derive the same structure for this item
+                item = CleanTreeItem.from_parent(
+                    self, name=name, nodeid=f"{self.nodeid}::{name}", check=check, host=host
+                )
                 item.add_marker("cleantree")
                 yield item
 

@@ -1,0 +1,231 @@
+"""introduced_names / introduced_tokens: exactly the names a change introduced, never one the
+file had before; and agreement with the engine, which is what will check them."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from pytest_cleantree import fromdiff
+from pytest_cleantree.analysis import analyze
+from pytest_cleantree.fromdiff import IntroducedNames, introduced_names, introduced_tokens
+from pytest_cleantree.model import DEFAULT_KINDS
+from pytest_cleantree.patterns import match_text, parse_pattern
+
+
+def code(text: str) -> str:
+    return textwrap.dedent(text)
+
+
+# (before, after, added, removed)
+CASES = [
+    pytest.param(
+        "x = foo(bar)\n",
+        "x = foo(bar) and baz.qux\n",
+        ("baz", "qux"),
+        (),
+        id="name-and-attribute",
+    ),
+    pytest.param(
+        "import os\n",
+        code("""\
+            import os
+            from sglang.srt.utils import (
+                is_cuda,
+                is_sm120_supported as _sm120,
+            )
+            import flashinfer.comm as fic
+            from . import sibling
+            from .pkg import *
+            """),
+        (
+            *("_sm120", "fic", "flashinfer.comm", "is_cuda", "is_sm120_supported"),
+            *("pkg", "sibling", "sglang.srt.utils"),
+        ),
+        (),
+        id="imports-module-paths-and-aliases",
+    ),
+    pytest.param(
+        "def f(a):\n    return a\n",
+        code("""\
+            def f(a, *rest, flag=False, **extra):
+                return a
+            async def g(b, /, c):
+                pass
+            class Fusion(Base, metaclass=Meta):
+                pass
+            """),
+        ("Base", "Fusion", "Meta", "b", "c", "extra", "flag", "g", "metaclass", "rest"),
+        (),
+        id="definitions-arguments-keywords",
+    ),
+    pytest.param(
+        "run(x)\n",
+        "run(x, backend='sm120', device='cuda:0')\n",
+        ("backend", "cuda:0", "device", "sm120"),
+        (),
+        id="keyword-arguments-and-one-token-strings",
+    ),
+    pytest.param(
+        "x = 1\n",
+        "msg = 'enable the sm120 path on Blackwell'\nflag = '--enable-sm120'\n",
+        ("--enable-sm120", "Blackwell", "enable", "flag", "msg", "path", "sm120"),
+        ("x",),
+        id="long-strings-give-their-long-words",
+    ),
+    pytest.param(
+        "log('sm120 is unsupported')\nis_sm100_supported = check()\n",
+        "log('sm120 is unsupported')\nis_sm100_supported = check()\n"
+        "if is_sm100_supported and sm120:\n    pass\n",
+        (),
+        (),
+        id="names-already-there-as-names-or-words-are-never-introduced",
+    ),
+    pytest.param(
+        '"""Module about turbo."""\n',
+        '"""Module about turbo."""\nturbo = 1\n\ndef f():\n    """Uses fusion."""\n',
+        ("f", "turbo"),
+        (),
+        id="docstrings-neither-count-before-nor-give-names",
+    ),
+    pytest.param(
+        "x = 1\n",
+        "x = f'{value:>{width}} sm120'\ny = b'raw_bytes'\n",
+        ("raw_bytes", "sm120", "value", "width", "y"),
+        (),
+        id="f-strings-and-bytes",
+    ),
+    pytest.param(
+        "def f():\n    pass\n",
+        code("""\
+            def f():
+                global CACHE
+                try:
+                    pass
+                except OSError as err:
+                    pass
+                match point:
+                    case Point(x=px, y=0) | {"k": kv, **others}:
+                        pass
+                    case [first, *tail] if (n := len(tail)):
+                        pass
+            """),
+        (
+            *("CACHE", "OSError", "Point", "err", "first", "k", "kv", "len", "n", "others"),
+            *("point", "px", "tail", "x", "y"),
+        ),
+        (),
+        id="global-except-match-walrus",
+    ),
+    pytest.param(
+        "import sm120_kernels\nuse(sm120_kernels.launch, 'sm120-path')\n",
+        "use(None)\n",
+        (),
+        ("launch", "sm120-path", "sm120_kernels"),
+        id="removed-names",
+    ),
+    pytest.param(
+        None,
+        "NEW = 1\n",
+        ("NEW",),
+        (),
+        id="new-file",
+    ),
+    pytest.param(
+        "OLD = 1\n",
+        None,
+        (),
+        ("OLD",),
+        id="deleted-file",
+    ),
+]
+
+
+@pytest.mark.parametrize(("before", "after", "added", "removed"), CASES)
+def test_introduced_names(
+    before: str | None, after: str | None, added: tuple[str, ...], removed: tuple[str, ...]
+) -> None:
+    assert introduced_names(before, after) == IntroducedNames(tuple(sorted(added)), removed)
+
+
+def engine_finds(text: str | None, name: str) -> bool:
+    """Does the engine, under a rule's default kinds, find ``=name`` in this file?"""
+    if text is None:
+        return False
+    analysis = analyze("pkg/mod.py", text.encode(), [parse_pattern("=" + name)])
+    assert analysis.problem is None
+    return any(f.occurrence.kind in DEFAULT_KINDS for f in analysis.findings)
+
+
+@pytest.mark.parametrize(("before", "after", "added", "removed"), CASES)
+def test_the_engine_finds_each_added_name_after_and_none_before(
+    before: str | None, after: str | None, added: tuple[str, ...], removed: tuple[str, ...]
+) -> None:
+    names = introduced_names(before, after)
+    for name in names.added:
+        assert engine_finds(after, name), name
+        assert not engine_finds(before, name), name
+    for name in names.removed:
+        assert engine_finds(before, name), name
+        assert not engine_finds(after, name), name
+
+
+def test_a_syntax_error_is_raised_for_the_caller_to_handle() -> None:
+    with pytest.raises(SyntaxError):
+        introduced_names("x = 1\n", "def (:\n")
+
+
+# ---------------------------------------------------------------- text files
+
+
+SCRIPT_BEFORE = "#!/bin/sh\nexport PATH=/usr/bin\nexec python run.py --fast\n"
+SCRIPT_AFTER = (
+    "#!/bin/sh\nexport PATH=/usr/bin\nexport NCCL_MIN_NCHANNELS=8 NCCL_BUFFSIZE=4 X=1\n"
+    "exec python run.py --fast --sm120.kernels on\n"
+)
+
+
+def test_introduced_tokens_are_new_words_of_four_letters_or_more() -> None:
+    assert introduced_tokens(SCRIPT_BEFORE, SCRIPT_AFTER) == IntroducedNames(
+        added=("NCCL_BUFFSIZE", "NCCL_MIN_NCHANNELS", "sm120.kernels"),
+        removed=(),
+    )
+    assert introduced_tokens(SCRIPT_AFTER, SCRIPT_BEFORE).removed == (
+        "NCCL_BUFFSIZE",
+        "NCCL_MIN_NCHANNELS",
+        "sm120.kernels",
+    )
+    # "X" stays too short even then
+    assert introduced_tokens(SCRIPT_BEFORE, SCRIPT_AFTER, min_length=2).added == (
+        "NCCL_BUFFSIZE",
+        "NCCL_MIN_NCHANNELS",
+        "on",
+        "sm120.kernels",
+    )
+
+
+def test_a_word_anywhere_in_the_file_before_is_not_introduced() -> None:
+    before = "line one mentions turbo_mode\n" + "filler\n" * 50
+    after = before + "filler turbo_mode\n"
+    assert introduced_tokens(before, after).added == ()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "export NCCL_MIN_NCHANNELS=8 x.y.z -- end.",
+        "run --sm120.kernels=on (turbo) [a_b] {c.d}",
+        "Ünïcödé wörds ünd sm120_ß",
+        "\tkey: value,other\x0bthing",
+    ],
+)
+def test_the_words_of_a_text_are_exactly_what_exact_patterns_match(text: str) -> None:
+    """fromdiff's word split mirrors ``patterns.match_text`` for exact patterns."""
+    words = fromdiff._words(text)
+    for word in words:
+        assert match_text(parse_pattern("=" + word), text), word
+    pieces = {text[i:j].strip() for i in range(len(text)) for j in range(i + 1, len(text) + 1)}
+    for piece in pieces - words:
+        if piece and piece == piece.strip():
+            assert not match_text(parse_pattern("=" + piece), text), piece

@@ -1,0 +1,382 @@
+"""derive_manifest: the whole rendered manifest as golden strings, its round trip through the
+core's parser, and the cases a manifest cannot express (noted, never silently dropped)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from pytest_cleantree.engine import iter_checks
+from pytest_cleantree.fromdiff import (
+    ChangedFile,
+    FromDiffError,
+    derive_manifest,
+    parse_unified_diff,
+    resolve_images,
+)
+from pytest_cleantree.manifest import parse_manifest
+from pytest_cleantree.model import PatternTier
+from pytest_cleantree.runner import Runner
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10 only
+    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+
+WHY = '1a2b3c4 "Enable SM120"'
+
+DIFF = """\
+diff --git a/pkg/comm.py b/pkg/comm.py
+index 1111111..2222222 100644
+--- a/pkg/comm.py
++++ b/pkg/comm.py
+@@ -1,4 +1,4 @@
+-from utils import is_sm100_supported
++from utils import is_sm100_supported, is_sm120_supported
+{blank}
+-if is_sm100_supported():
+-    fuse()
++if is_sm100_supported() or is_sm120_supported():
++    fuse(backend="sm120")
+diff --git "a/docs/[draft] *notes*.md" "b/docs/[draft] *notes*.md"
+new file mode 100644
+index 0000000..3333333
+--- /dev/null
++++ "b/docs/[draft] *notes*.md"
+@@ -0,0 +1 @@
++Draft notes
+diff --git a/pkg/legacy.py b/pkg/legacy.py
+deleted file mode 100644
+index 4444444..0000000
+--- a/pkg/legacy.py
++++ /dev/null
+@@ -1,3 +0,0 @@
+-def old_path():
+-    pass
+-LIMIT = 3
+diff --git a/pkg/a.py b/pkg/b.py
+similarity index 100%
+rename from pkg/a.py
+rename to pkg/b.py
+diff --git a/run.sh b/run.sh
+old mode 100644
+new mode 100755
+index 5555555..6666666
+--- a/run.sh
++++ b/run.sh
+@@ -1,2 +1,3 @@
+ #!/bin/sh
++export NCCL_MIN_NCHANNELS=8
+ exec python serve.py
+diff --git a/logo.png b/logo.png
+index 7777777..8888888 100644
+Binary files a/logo.png and b/logo.png differ
+diff --git a/pkg/new_kernel.py b/pkg/new_kernel.py
+new file mode 100644
+index 0000000..9999999
+--- /dev/null
++++ b/pkg/new_kernel.py
+@@ -0,0 +1 @@
++SM120 = True
+""".replace("{blank}", " ")
+
+TREE = {
+    "pkg/comm.py": (
+        "from utils import is_sm100_supported, is_sm120_supported\n\n"
+        "if is_sm100_supported() or is_sm120_supported():\n"
+        '    fuse(backend="sm120")\n'
+    ),
+    "pkg/b.py": "A = 1\n",
+    "run.sh": "#!/bin/sh\nexport NCCL_MIN_NCHANNELS=8\nexec python serve.py\n",
+}
+
+HEADER = """\
+# What a complete revert of this change means, derived by `cleantree from-diff`:
+#   1a2b3c4 "Enable SM120"
+# Patterns are exact (`=name` matches that whole name, never a part of one) and each
+# was introduced by the change: none occurred in its file before.  Review, then commit.
+"""
+
+
+def changed_files(diff: str = DIFF, tree: dict[str, str] | None = None) -> list[ChangedFile]:
+    files = TREE if tree is None else tree
+
+    def read(path: str) -> bytes | None:
+        return files[path].encode() if path in files else None
+
+    return resolve_images(parse_unified_diff(diff), read)
+
+
+def test_every_kind_of_change() -> None:
+    text = derive_manifest(changed_files(), expect_removed=False, text_rules=True, why=WHY)
+    assert text == HEADER + (
+        """\
+#
+# Not checked:
+#   logo.png: a binary file changed: its contents cannot be checked
+#   run.sh: mode 100644 -> 100755 not checked (a manifest cannot check modes)
+
+[[rule]]
+id = "absent-docs-draft-notes-.md"
+absent = ["docs/[[]draft] [*]notes[*].md"]
+why = "1a2b3c4 \\"Enable SM120\\": the change added this file"
+
+[[rule]]
+id = "restore-pkg-a.py"
+files = ["pkg/a.py"]
+expect = [
+    "=A",
+]
+why = "1a2b3c4 \\"Enable SM120\\": the change renamed it to pkg/b.py"
+
+[[rule]]
+id = "absent-pkg-b.py"
+absent = ["pkg/b.py"]
+why = "1a2b3c4 \\"Enable SM120\\": the change renamed pkg/a.py to it"
+
+[[rule]]
+id = "revert-pkg-comm.py"
+files = ["pkg/comm.py"]
+forbid = [
+    "=backend",
+    "=is_sm120_supported",
+    "=sm120",
+]
+why = "1a2b3c4 \\"Enable SM120\\": names the change introduced here"
+
+[[rule]]
+id = "restore-pkg-legacy.py"
+files = ["pkg/legacy.py"]
+expect = [
+    "=LIMIT",
+    "=old_path",
+]
+why = "1a2b3c4 \\"Enable SM120\\": the change deleted this file"
+
+[[rule]]
+id = "absent-pkg-new_kernel.py"
+absent = ["pkg/new_kernel.py"]
+why = "1a2b3c4 \\"Enable SM120\\": the change added this file"
+
+[[rule]]
+id = "revert-run.sh"
+files = ["run.sh"]
+forbid = [
+    "=NCCL_MIN_NCHANNELS",
+    "=export",
+]
+why = "1a2b3c4 \\"Enable SM120\\": names the change introduced here"
+"""
+    )
+
+
+def test_the_manifest_round_trips_through_the_core_parser() -> None:
+    text = derive_manifest(changed_files(), expect_removed=False, text_rules=True, why=WHY)
+    manifest = parse_manifest(text, "cleantree.toml")
+    assert [(r.id, r.files, r.absent) for r in manifest.rules] == [
+        ("absent-docs-draft-notes-.md", (), ("docs/[[]draft] [*]notes[*].md",)),
+        ("restore-pkg-a.py", ("pkg/a.py",), ()),
+        ("absent-pkg-b.py", (), ("pkg/b.py",)),
+        ("revert-pkg-comm.py", ("pkg/comm.py",), ()),
+        ("restore-pkg-legacy.py", ("pkg/legacy.py",), ()),
+        ("absent-pkg-new_kernel.py", (), ("pkg/new_kernel.py",)),
+        ("revert-run.sh", ("run.sh",), ()),
+    ]
+    patterns = [p for rule in manifest.rules for p in rule.patterns]
+    assert {p.tier for p in patterns} == {PatternTier.EXACT}
+    assert manifest.rules[3].why == '1a2b3c4 "Enable SM120": names the change introduced here'
+
+
+def test_the_same_input_renders_the_same_text_in_any_order() -> None:
+    files = changed_files()
+    first = derive_manifest(files, expect_removed=True, text_rules=True, why=WHY)
+    again = derive_manifest(files[::-1], expect_removed=True, text_rules=True, why=WHY)
+    assert first == again
+
+
+def test_a_root_keeps_only_the_files_inside_it_relative_to_it() -> None:
+    text = derive_manifest(
+        changed_files(), expect_removed=False, text_rules=True, why=WHY, root="src", under="pkg/"
+    )
+    assert text == HEADER + (
+        """\
+#
+# Not checked:
+#   docs/[draft] *notes*.md: outside the root 'pkg': not checked
+#   logo.png: outside the root 'pkg': not checked
+#   run.sh: outside the root 'pkg': not checked
+
+root = "src"
+
+[[rule]]
+id = "restore-a.py"
+files = ["a.py"]
+expect = [
+    "=A",
+]
+why = "1a2b3c4 \\"Enable SM120\\": the change renamed it to b.py"
+
+[[rule]]
+id = "absent-b.py"
+absent = ["b.py"]
+why = "1a2b3c4 \\"Enable SM120\\": the change renamed a.py to it"
+
+[[rule]]
+id = "revert-comm.py"
+files = ["comm.py"]
+forbid = [
+    "=backend",
+    "=is_sm120_supported",
+    "=sm120",
+]
+why = "1a2b3c4 \\"Enable SM120\\": names the change introduced here"
+
+[[rule]]
+id = "restore-legacy.py"
+files = ["legacy.py"]
+expect = [
+    "=LIMIT",
+    "=old_path",
+]
+why = "1a2b3c4 \\"Enable SM120\\": the change deleted this file"
+
+[[rule]]
+id = "absent-new_kernel.py"
+absent = ["new_kernel.py"]
+why = "1a2b3c4 \\"Enable SM120\\": the change added this file"
+"""
+    )
+
+
+SWAP = """\
+--- a/fuse.py
++++ b/fuse.py
+@@ -1,2 +1,2 @@
+-from kernels import sm100_fusion
+-run(sm100_fusion)
++from kernels import sm120_fusion
++run(sm120_fusion)
+--- a/env.sh
++++ b/env.sh
+@@ -1 +1 @@
+-export NCCL_BUFFSIZE=4
++export NCCL_MIN_NCHANNELS=8
+"""
+
+
+def test_expect_removed_checks_the_revert_both_ways_and_no_text_skips_other_files() -> None:
+    tree = {
+        "fuse.py": "from kernels import sm120_fusion\nrun(sm120_fusion)\n",
+        "env.sh": "export NCCL_MIN_NCHANNELS=8\n",
+    }
+    files = changed_files(SWAP, tree)
+    text = derive_manifest(files, expect_removed=True, text_rules=False, why="the patch x.diff")
+    assert text == (
+        """\
+# What a complete revert of this change means, derived by `cleantree from-diff`:
+#   the patch x.diff
+# Patterns are exact (`=name` matches that whole name, never a part of one) and each
+# was introduced by the change: none occurred in its file before.  Review, then commit.
+#
+# Not checked:
+#   env.sh: not Python: not checked (--no-text)
+
+[[rule]]
+id = "revert-fuse.py"
+files = ["fuse.py"]
+forbid = [
+    "=sm120_fusion",
+]
+expect = [
+    "=sm100_fusion",
+]
+why = "the patch x.diff: names the change introduced here, and names it removed"
+"""
+    )
+
+
+def test_without_expect_removed_a_change_that_only_removes_says_so() -> None:
+    diff = "--- a/m.py\n+++ b/m.py\n@@ -1,2 +1 @@\n x = 1\n-legacy_fusion()\n"
+    files = changed_files(
+        diff + "--- a/n.py\n+++ b/n.py\n@@ -1 +1 @@\n-a = 1\n+a = new\n",
+        {
+            "m.py": "x = 1\n",
+            "n.py": "a = new\n",
+        },
+    )
+    text = derive_manifest(files, expect_removed=False, text_rules=True, why="w")
+    assert "#   m.py: changed, but introduced no name to forbid (see --expect-removed)\n" in text
+
+
+def test_a_python_file_that_does_not_parse_is_checked_by_its_words() -> None:
+    diff = "--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-x = 1\n+x = (turbo_mode\n"
+    files = changed_files(diff, {"m.py": "x = (turbo_mode\n"})
+    text = derive_manifest(files, expect_removed=False, text_rules=True, why="w")
+    assert "#   m.py: cannot be parsed ('(' was never closed): its words are checked as text\n" in (
+        text
+    )
+    assert 'forbid = [\n    "=turbo_mode",\n]' in text
+    with pytest.raises(FromDiffError) as info:
+        derive_manifest(files, expect_removed=False, text_rules=False, why="w")
+    assert "m.py: cannot be parsed ('(' was never closed): not checked (--no-text)" in str(
+        info.value
+    )
+
+
+def test_nothing_to_check_is_an_error_naming_each_file() -> None:
+    diff = (
+        "diff --git a/i.png b/i.png\nindex 1..2 100644\nBinary files a/i.png and b/i.png differ\n"
+        "diff --git a/t.sh b/t.sh\nold mode 100644\nnew mode 100755\n"
+    )
+    with pytest.raises(FromDiffError) as info:
+        derive_manifest(changed_files(diff, {}), expect_removed=False, text_rules=True, why="w")
+    assert str(info.value) == (
+        "the change leaves nothing a manifest can check (i.png: a binary file changed: its "
+        "contents cannot be checked; t.sh: mode 100644 -> 100755 not checked (a manifest cannot "
+        "check modes))"
+    )
+
+
+def test_colliding_ids_unrepresentable_paths_and_escaping() -> None:
+    # git quotes a path with a quote, tab, backslash or non-ASCII byte (here not UTF-8)
+    diff = "".join(
+        f"diff --git {a} {b}\nnew file mode 100644\n"
+        for a, b in [
+            ("a/a-b.py", "b/a-b.py"),
+            ("a/a/b.py", "b/a/b.py"),
+            ('"a/q\\"uote\\tx.py"', '"b/q\\"uote\\tx.py"'),
+            ('"a/back\\\\slash.py"', '"b/back\\\\slash.py"'),
+            ('"a/\\377.py"', '"b/\\377.py"'),
+        ]
+    )
+    text = derive_manifest(
+        changed_files(diff, {}), expect_removed=False, text_rules=True, why='say "why"\n'
+    )
+    document = tomllib.loads(text)
+    assert [(r["id"], r["absent"]) for r in document["rule"]] == [
+        ("absent-a-b.py", ["a-b.py"]),
+        ("absent-a-b.py-2", ["a/b.py"]),
+        ("absent-q-uote-x.py", ['q"uote\tx.py']),
+    ]
+    assert document["rule"][0]["why"] == 'say "why"\n: the change added this file'
+    assert "#   \\xff.py: a path a manifest cannot name: not checked\n" in text
+    assert "#   back\\slash.py: a path a manifest cannot name: not checked\n" in text
+    assert '#   say "why"\\x0a\n' in text
+
+
+def test_bracketed_glob_characters_match_only_the_file_itself(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "[draft] *notes*.md").write_text("x")
+    (docs / "d notesX.md").write_text("y")
+    text = derive_manifest(changed_files(), expect_removed=False, text_rules=True, why=WHY)
+    manifest = parse_manifest(text, str(tmp_path / "cleantree.toml"))
+    (rule,) = [r for r in manifest.rules if r.id == "absent-docs-draft-notes-.md"]
+    runner = Runner(manifest)
+    try:
+        (result,) = runner.run(list(iter_checks([rule]))).values()
+    finally:
+        runner.close()
+    assert result.present == ("docs/[draft] *notes*.md",)

@@ -1,0 +1,376 @@
+"""The issue's scenario, end to end, in a real git repository built from copies of standard
+library modules.
+
+An "experiment" commit spreads a new symbol (``turbo``) over several files and syntactic
+places: a multi-line from-import with an alias, module-level variables, a compound and a
+plain condition, an alias import, strings, a shell script line and a new file.  Then:
+
+* ``from-diff`` lists exactly the names it introduced, and nothing that existed before;
+* after a narrow partial revert (one compound condition only, as the ``sed`` in the
+  founding story), the check reports exactly the leftover lines;
+* after ``git revert``, the check passes;
+* the manifest round-trips through the core's loader, and a plain diff gives the same one.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from gitrepo import cleantree, from_diff, git
+
+from pytest_cleantree.analysis import analyze
+from pytest_cleantree.engine import iter_checks
+from pytest_cleantree.fromdiff import derive_manifest_for_revert
+from pytest_cleantree.manifest import load_manifest, parse_manifest
+from pytest_cleantree.model import DEFAULT_KINDS, Kind, Manifest
+from pytest_cleantree.runner import Runner
+
+STDLIB = Path(json.__file__).parent.parent
+SUBJECT = "Enable the turbo JSON path"
+
+# A copy of CPython's Lib/test/ziptestdata/header.sh (not every Python installs the tests).
+HEADER_SH = """\
+#!/bin/bash
+INTERPRETER_UNDER_TEST="$1"
+if [[ ! -x "${INTERPRETER_UNDER_TEST}" ]]; then
+    echo "Interpreter must be the command line argument."
+    exit 4
+fi
+EXECUTABLE="$0" exec "${INTERPRETER_UNDER_TEST}" -E - <<END_OF_PYTHON
+import os
+import zipfile
+
+namespace = {}
+
+filename = os.environ['EXECUTABLE']
+print(f'Opening {filename} as a zipfile.')
+with zipfile.ZipFile(filename, mode='r') as exe_zip:
+  for file_info in exe_zip.infolist():
+    data = exe_zip.read(file_info)
+    exec(data, namespace, namespace)
+    break  # Only use the first file in the archive.
+
+print('Favorite number in executable:', namespace["FAVORITE_NUMBER"])
+
+### Archive contents will be appended after this file. ###
+END_OF_PYTHON
+"""
+
+#: The experiment, as (file, anchor, replacement); every anchor is in Python 3.10 to 3.13.
+EXPERIMENT = [
+    (  # module-level variables, a string, a function using names that existed before
+        "json/decoder.py",
+        "NaN = float('nan')\n",
+        "NaN = float('nan')\n"
+        "TURBO_ENABLED = False\n"
+        'TURBO_BACKEND = "turbo-simd"\n'
+        "\n\n"
+        "def turbo_scanstring(s, end, strict=True):\n"
+        "    return py_scanstring(s, end, strict)\n",
+    ),
+    (  # a multi-line from-import with an alias
+        "json/encoder.py",
+        "import re\n",
+        "import re\nfrom json.decoder import (\n    TURBO_ENABLED,\n"
+        "    turbo_scanstring as _turbo_scan,\n)\n",
+    ),
+    (  # a compound condition: only TURBO_ENABLED is new on this line
+        "json/encoder.py",
+        "        if isinstance(o, str):\n",
+        "        if isinstance(o, str) and not TURBO_ENABLED:\n",
+    ),
+    (  # an alias import
+        "textwrap.py",
+        "import re\n",
+        "import re\nimport json.decoder as turbo_decoder\n",
+    ),
+    (  # a plain condition, and a one-word string
+        "textwrap.py",
+        "        if self.expand_tabs:\n",
+        "        if turbo_decoder.TURBO_ENABLED:\n"
+        '            text = text.strip("turbo")\n'
+        "        if self.expand_tabs:\n",
+    ),
+    (  # a shell script: an environment variable on an existing line
+        "run.sh",
+        'EXECUTABLE="$0" exec',
+        'EXECUTABLE="$0" TURBO_JSON=1 exec',
+    ),
+]
+NEW_FILE = ("json/turbo.py", '"""Turbo helpers."""\nfrom json.decoder import TURBO_BACKEND\n')
+
+#: The narrow partial revert: the compound condition only.
+PARTIAL = ("json/encoder.py", " and not TURBO_ENABLED", "")
+
+#: What the partial revert leaves, as (file, the line's text): every other experiment line.
+LEFTOVERS = [
+    ("json/decoder.py", "TURBO_ENABLED = False"),
+    ("json/decoder.py", 'TURBO_BACKEND = "turbo-simd"'),
+    ("json/decoder.py", "def turbo_scanstring(s, end, strict=True):"),
+    ("json/encoder.py", "from json.decoder import ("),
+    ("json/encoder.py", "    TURBO_ENABLED,"),
+    ("json/encoder.py", "    turbo_scanstring as _turbo_scan,"),
+    (
+        "run.sh",
+        'EXECUTABLE="$0" TURBO_JSON=1 exec "${INTERPRETER_UNDER_TEST}" -E - <<END_OF_PYTHON',
+    ),
+    ("textwrap.py", "import json.decoder as turbo_decoder"),
+    ("textwrap.py", "        if turbo_decoder.TURBO_ENABLED:"),
+    ("textwrap.py", '            text = text.strip("turbo")'),
+]
+
+EXPECTED_RULES = """\
+[[rule]]
+id = "revert-json-decoder.py"
+files = ["json/decoder.py"]
+forbid = [
+    "=TURBO_BACKEND",
+    "=TURBO_ENABLED",
+    "=turbo-simd",
+    "=turbo_scanstring",
+]
+why = "{why}: names the change introduced here"
+
+[[rule]]
+id = "revert-json-encoder.py"
+files = ["json/encoder.py"]
+forbid = [
+    "=TURBO_ENABLED",
+    "=_turbo_scan",
+    "=json.decoder",
+    "=turbo_scanstring",
+]
+why = "{why}: names the change introduced here"
+
+[[rule]]
+id = "absent-json-turbo.py"
+absent = ["json/turbo.py"]
+why = "{why}: the change added this file"
+
+[[rule]]
+id = "revert-run.sh"
+files = ["run.sh"]
+forbid = [
+    "=TURBO_JSON",
+]
+why = "{why}: names the change introduced here"
+
+[[rule]]
+id = "revert-textwrap.py"
+files = ["textwrap.py"]
+forbid = [
+    "=TURBO_ENABLED",
+    "=json.decoder",
+    "=turbo",
+    "=turbo_decoder",
+]
+why = "{why}: names the change introduced here"
+"""
+
+
+def expected_manifest(why: str) -> str:
+    escaped = why.replace('"', '\\"')
+    return (
+        "# What a complete revert of this change means, derived by `cleantree from-diff`:\n"
+        f"#   {why}\n"
+        "# Patterns are exact (`=name` matches that whole name, never a part of one) and each\n"
+        "# was introduced by the change: none occurred in its file before.  Review, then commit."
+        "\n\n" + EXPECTED_RULES.replace("{why}", escaped)
+    )
+
+
+@dataclass(frozen=True)
+class Repo:
+    path: Path
+    base: str
+    experiment: str
+
+    def short(self, rev: str) -> str:
+        return git(self.path, "rev-parse", "--short", rev).strip()
+
+    @property
+    def range_why(self) -> str:
+        return f'base..experiment ({self.short("base")}..{self.short("experiment")}) "{SUBJECT}"'
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert text.count(old) >= 1, f"{path.name}: anchor {old!r} not found"
+    path.write_text(text.replace(old, new, 1))
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Repo:
+    path = tmp_path / "repo"
+    (path / "json").mkdir(parents=True)
+    for name in ("json/encoder.py", "json/decoder.py", "textwrap.py"):
+        (path / name).write_bytes((STDLIB / name).read_bytes())
+    (path / "run.sh").write_text(HEADER_SH)
+    git(path, "init", "-q", "-b", "main")
+    git(path, "add", "-A")
+    git(path, "commit", "-q", "-m", "Copies of standard library modules")
+    git(path, "tag", "base")
+    for name, old, new in EXPERIMENT:
+        edit(path / name, old, new)
+    (path / NEW_FILE[0]).write_text(NEW_FILE[1])
+    git(path, "add", "-A")
+    git(path, "commit", "-q", "-m", SUBJECT)
+    git(path, "branch", "experiment")
+    return Repo(
+        path, git(path, "rev-parse", "base").strip(), git(path, "rev-parse", "HEAD").strip()
+    )
+
+
+def derive(repo: Repo, *args: str) -> str:
+    done = from_diff(repo.path, "--rev", "base..experiment", *args)
+    assert (done.returncode, done.stderr) == (0, "")
+    return done.stdout
+
+
+def hits_of(manifest: Manifest) -> tuple[set[tuple[str, int]], tuple[str, ...]]:
+    """Run the real engine: the (path, line) of every forbidden line, and files present."""
+    runner = Runner(manifest)
+    try:
+        results = list(runner.run(list(iter_checks(manifest.rules))).values())
+    finally:
+        runner.close()
+    assert all(result.complete for result in results), [r.problems for r in results]
+    hits = {(hit.path, hit.line) for result in results for hit in result.hits}
+    present = tuple(path for result in results for path in result.present)
+    return hits, present
+
+
+def leftover_lines(repo: Repo) -> set[tuple[str, int]]:
+    """Where each leftover line stands now (each occurs once in its file)."""
+    found = set()
+    for name, text in LEFTOVERS:
+        lines = (repo.path / name).read_text().split("\n")
+        assert lines.count(text) == 1, (name, text)
+        found.add((name, lines.index(text) + 1))
+    return found
+
+
+def test_from_diff_lists_exactly_the_introduced_names(repo: Repo) -> None:
+    assert derive(repo) == expected_manifest(repo.range_why)
+
+
+def test_no_derived_name_occurs_in_the_base_version_and_each_occurs_in_the_experiment(
+    repo: Repo,
+) -> None:
+    manifest = parse_manifest(derive(repo), "cleantree.toml")
+    for rule in manifest.rules:
+        for path in rule.files:
+            base = git(repo.path, "show", f"base:{path}").encode()
+            experiment = git(repo.path, "show", f"experiment:{path}").encode()
+            for pattern in rule.forbid:
+                before = analyze(path, base, [pattern]).findings
+                after = analyze(path, experiment, [pattern]).findings
+                counted = DEFAULT_KINDS | {Kind.TEXT}
+                assert not [f for f in before if f.occurrence.kind in counted], pattern.text
+                assert [f for f in after if f.occurrence.kind in counted], pattern.text
+
+
+def test_a_narrow_partial_revert_reports_exactly_the_leftover_lines(repo: Repo) -> None:
+    (repo.path / "cleantree.toml").write_text(derive(repo))
+    edit(repo.path / PARTIAL[0], PARTIAL[1], PARTIAL[2])
+    expected = leftover_lines(repo)
+
+    done = cleantree(repo.path, "check", "--manifest", "cleantree.toml")
+    assert done.returncode == 1, done.stderr
+    reported = {
+        (match.group(1), int(match.group(2)))
+        for match in re.finditer(r"^(\S+?):(\d+)\s", done.stdout, re.MULTILINE)
+    }
+    assert reported == expected
+    assert "json/turbo.py  present  must not exist" in done.stdout
+    assert done.stdout.splitlines()[-1] == (
+        "cleantree: 10 forbidden lines remain; 1 missing or unexpected file (5 rules, 5 files)"
+    )
+    # the same through the engine in process, on the loaded manifest
+    assert hits_of(load_manifest(repo.path / "cleantree.toml")) == (expected, ("json/turbo.py",))
+
+
+def test_after_git_revert_the_check_passes(repo: Repo) -> None:
+    (repo.path / "cleantree.toml").write_text(derive(repo))
+    git(repo.path, "revert", "--no-edit", "experiment")
+    done = cleantree(repo.path, "check", "--manifest", "cleantree.toml")
+    assert (done.returncode, done.stderr) == (0, ""), done.stdout
+    assert hits_of(derive_manifest_for_revert("experiment", repo.path)) == (set(), ())
+
+
+def test_check_reverted_sees_the_experiment_until_it_is_reverted(repo: Repo) -> None:
+    edit(repo.path / PARTIAL[0], PARTIAL[1], PARTIAL[2])
+    manifest = derive_manifest_for_revert("experiment", repo.path)
+    assert manifest.path == str(repo.path / f"<reverted {repo.short('experiment')}>")
+    assert manifest.root == ""
+    assert hits_of(manifest) == (leftover_lines(repo), ("json/turbo.py",))
+
+
+def test_the_manifest_round_trips_through_the_loader(repo: Repo, tmp_path: Path) -> None:
+    text = derive(repo)
+    (tmp_path / "cleantree.toml").write_text(text)
+    loaded = load_manifest(tmp_path / "cleantree.toml")
+    assert loaded.rules == parse_manifest(text, "other.toml").rules
+    assert loaded.rules == derive_manifest_for_revert("base..experiment", repo.path).rules
+    assert [rule.id for rule in loaded.rules] == [
+        "revert-json-decoder.py",
+        "revert-json-encoder.py",
+        "absent-json-turbo.py",
+        "revert-run.sh",
+        "revert-textwrap.py",
+    ]
+
+
+def test_a_single_commit_and_a_root(repo: Repo) -> None:
+    single = from_diff(repo.path, "--rev", "experiment").stdout
+    why = f'experiment ({repo.short("experiment")}) "{SUBJECT}"'
+    assert single == expected_manifest(why)
+    # --root keeps json/ only, written as the manifest's root
+    rooted = from_diff(repo.path, "--rev", "experiment", "--root", "json")
+    assert rooted.returncode == 0, rooted.stderr
+    manifest = parse_manifest(rooted.stdout, "cleantree.toml")
+    assert manifest.root == "json"
+    assert [(r.files, r.absent) for r in manifest.rules] == [
+        (("decoder.py",), ()),
+        (("encoder.py",), ()),
+        ((), ("turbo.py",)),
+    ]
+    assert "#   run.sh: outside the root 'json': not checked\n" in rooted.stdout
+
+
+def test_a_plain_diff_gives_the_same_manifest_with_the_tree_in_either_state(repo: Repo) -> None:
+    diff = git(repo.path, "diff", "base", "experiment").encode()
+    assert derive(repo) == expected_manifest(repo.range_why)
+    from_rev = expected_manifest("the diff on stdin")
+    applied = from_diff(repo.path, "-", stdin=diff)
+    assert (applied.returncode, applied.stderr) == (0, "")
+    assert applied.stdout == from_rev
+    git(repo.path, "checkout", "-q", "base")
+    not_applied = from_diff(repo.path, "-", stdin=diff)
+    assert (not_applied.returncode, not_applied.stdout) == (0, from_rev)
+
+
+def test_a_patch_file_names_its_subject(repo: Repo, tmp_path: Path) -> None:
+    patch = tmp_path / "turbo.patch"
+    patch.write_text(git(repo.path, "format-patch", "-1", "--stdout", "experiment"))
+    done = from_diff(repo.path, str(patch))
+    why = f'the patch {patch} ("{SUBJECT}")'
+    assert (done.returncode, done.stdout) == (0, expected_manifest(why))
+
+
+def test_a_plain_diff_refuses_a_partly_reverted_tree(repo: Repo) -> None:
+    diff = git(repo.path, "diff", "base", "experiment").encode()
+    edit(repo.path / PARTIAL[0], PARTIAL[1], PARTIAL[2])
+    done = from_diff(repo.path, "-", stdin=diff)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.startswith(
+        "cleantree: error: json/encoder.py: the diff does not apply to the tree (a partly "
+        "reverted file?): as already applied, hunk 2 ("
+    )
+    assert done.stderr.endswith("Derive it from git instead: --rev BASE..EXPERIMENT\n")
+    assert "Traceback" not in done.stderr
