@@ -34,8 +34,15 @@ def build_parser() -> argparse.ArgumentParser:
         description="Exit codes: 0 clean, 1 forbidden lines remain or expectations fail, "
         "2 anything prevented a full check (bad manifest, unreadable file, unreachable host).",
     )
-    check.add_argument(
+    which = check.add_mutually_exclusive_group()
+    which.add_argument(
         "--manifest", type=Path, help="default: ./cleantree.toml, else ./pyproject.toml"
+    )
+    which.add_argument(
+        "--reverted",
+        metavar="REV",
+        help="check that commit REV (or a range A..B) of the git repository here is fully "
+        "reverted: the manifest is derived from its diff, as `cleantree from-diff` would",
     )
     check.add_argument("--root", help="check this folder instead of the manifest's root")
     check.add_argument(
@@ -89,12 +96,19 @@ def _check(args: argparse.Namespace) -> int:
     from pytest_cleantree.runner import LOCAL_TARGET, Runner
     from pytest_cleantree.sources import RemoteOptions, resolve_hosts
 
-    path = args.manifest or find_manifest(Path.cwd())
-    if path is None:
-        raise CleanTreeError(
-            "no cleantree.toml (or pyproject.toml with [tool.cleantree]) here; pass --manifest PATH"
-        )
-    manifest = load_manifest(path)
+    if args.reverted:
+        from pytest_cleantree.fromdiff import derive_manifest_for_revert
+
+        manifest = derive_manifest_for_revert(args.reverted, Path.cwd())
+        path: Path | None = Path(manifest.path)
+    else:
+        path = args.manifest or find_manifest(Path.cwd())
+        if path is None:
+            raise CleanTreeError(
+                "no cleantree.toml (or pyproject.toml with [tool.cleantree]) here; "
+                "pass --manifest PATH or --reverted REV"
+            )
+        manifest = load_manifest(path)
     try:
         targets = resolve_hosts(args.host, dict(manifest.hosts)) if args.host else [LOCAL_TARGET]
     except ValueError as exc:

@@ -61,6 +61,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="check this folder instead of the manifest's root (relative to the current folder)",
     )
     group.addoption(
+        "--cleantree-reverted",
+        metavar="REV",
+        default=None,
+        help="check that commit REV (or a range A..B) is fully reverted in the work tree: "
+        "the manifest is derived from its diff (see `cleantree from-diff`); implies --cleantree",
+    )
+    group.addoption(
         "--cleantree-host",
         metavar="HOST",
         action="append",
@@ -107,15 +114,19 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "cleantree: a pytest-cleantree check collected from a manifest"
     )
-    if not config.getoption("cleantree"):
+    reverted = config.getoption("cleantree_reverted")
+    if not (config.getoption("cleantree") or reverted):
         return
-    manifest_path = _selected_manifest(config)
+    manifest_path = _selected_manifest(config, required=not reverted)
     config.stash[_STATE] = _State(manifest_path)
+    if reverted and manifest_path is None and config.args_source != pytest.Config.ArgsSource.ARGS:
+        # `pytest --cleantree-reverted REV` alone runs the derived checks and nothing else
+        config.args[:] = []
     if manifest_path is not None and not _covered_by_args(config, manifest_path):
         config.args.append(str(manifest_path))
 
 
-def _selected_manifest(config: pytest.Config) -> Path | None:
+def _selected_manifest(config: pytest.Config, *, required: bool = True) -> Path | None:
     from pytest_cleantree.manifest import find_manifest
 
     explicit: str | None = config.getoption("cleantree_manifest")
@@ -129,6 +140,8 @@ def _selected_manifest(config: pytest.Config) -> Path | None:
     if any(path.suffix == ".toml" and path.is_file() for path in named):
         return None  # manifests named on the command line are collected as given
     found = find_manifest(invocation)
+    if found is None and not required:
+        return None
     if found is None:
         raise pytest.UsageError(
             f"--cleantree: no cleantree.toml (or pyproject.toml with [tool.cleantree]) in "
@@ -221,12 +234,16 @@ class ManifestFile(pytest.File):
 
     manifest: Manifest
 
+    def load(self) -> Manifest:
+        from pytest_cleantree.manifest import load_manifest
+
+        return load_manifest(self.path)
+
     def collect(self) -> Iterator[CleanTreeItem]:
         from pytest_cleantree.engine import iter_checks
-        from pytest_cleantree.manifest import load_manifest
         from pytest_cleantree.runner import Runner
 
-        self.manifest = load_manifest(self.path)
+        self.manifest = self.load()
         runner = Runner(
             self.manifest,
             root_override=self.config.getoption("cleantree_root"),
@@ -256,6 +273,35 @@ class ManifestFile(pytest.File):
         if excinfo.errisinstance(CleanTreeError):
             return str(excinfo.value)
         return str(super().repr_failure(excinfo))
+
+
+class RevertedCommit(ManifestFile):
+    """The manifest derived from a commit's own diff (``--cleantree-reverted REV``)."""
+
+    revision: str
+
+    def load(self) -> Manifest:
+        from pytest_cleantree.fromdiff import derive_manifest_for_revert
+
+        return derive_manifest_for_revert(self.revision, self.config.invocation_params.dir)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    """Add the checks of ``--cleantree-reverted REV`` (no manifest file: derived from git)."""
+    state = config.stash.get(_STATE, None)
+    revision: str | None = config.getoption("cleantree_reverted")
+    if state is None or not revision:
+        return
+    node = RevertedCommit.from_parent(
+        session, path=config.invocation_params.dir / f"reverted-{revision}"
+    )
+    node.revision = revision
+    report = node.ihook.pytest_make_collect_report(collector=node)
+    node.ihook.pytest_collectreport(report=report)
+    items.extend(item for item in report.result if isinstance(item, pytest.Item))
 
 
 class CleanTreeFailure(Exception):

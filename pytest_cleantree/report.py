@@ -75,7 +75,7 @@ def render_summary(results: Sequence[Result]) -> str:
         return f"cleantree: clean ({scope})"
     parts = []
     if hits:
-        parts.append(f"{hits} forbidden line{'s' * (hits != 1)} remain")
+        parts.append(f"{hits} forbidden line{'s remain' if hits != 1 else ' remains'}")
     if other:
         parts.append(f"{other} missing or unexpected file{'s' * (other != 1)}")
     if errors:

@@ -235,7 +235,7 @@ def test_no_manifest_exits_2(module_cleantree: Callable[..., Run], tmp_path: Pat
     assert result.out == ""
     assert result.err.splitlines() == [
         "cleantree: error: no cleantree.toml (or pyproject.toml with [tool.cleantree]) here; "
-        "pass --manifest PATH"
+        "pass --manifest PATH or --reverted REV"
     ]
 
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -374,3 +376,57 @@ def test_a_plain_diff_refuses_a_partly_reverted_tree(repo: Repo) -> None:
     )
     assert done.stderr.endswith("Derive it from git instead: --rev BASE..EXPERIMENT\n")
     assert "Traceback" not in done.stderr
+
+
+def _reported(stdout: str) -> set[tuple[str, int]]:
+    return {
+        (match.group(1), int(match.group(2)))
+        for match in re.finditer(r"^(\S+?):(\d+)\s", stdout, re.MULTILINE)
+    }
+
+
+def test_cli_check_reverted_in_one_line(repo: Repo) -> None:
+    """`cleantree check --reverted REV`: no manifest file, the same leftover lines."""
+    edit(repo.path / PARTIAL[0], PARTIAL[1], PARTIAL[2])
+    done = cleantree(repo.path, "check", "--reverted", "experiment")
+    assert done.returncode == 1, done.stderr
+    assert _reported(done.stdout) == leftover_lines(repo)
+    git(repo.path, "checkout", "--", ".")
+    git(repo.path, "revert", "--no-edit", "experiment")
+    done = cleantree(repo.path, "check", "--reverted", "experiment")
+    assert (done.returncode, done.stderr) == (0, ""), done.stdout
+    bad = cleantree(repo.path, "check", "--reverted", "no-such-commit")
+    assert bad.returncode == 2
+    assert "no-such-commit" in bad.stderr
+    assert "Traceback" not in bad.stderr
+
+
+def test_pytest_cleantree_reverted_in_one_line(repo: Repo) -> None:
+    """`pytest --cleantree-reverted REV` runs only the derived checks, as test items."""
+    (repo.path / "test_would_fail.py").write_text("def test_x():\n    assert False\n")
+    edit(repo.path / PARTIAL[0], PARTIAL[1], PARTIAL[2])
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q"]
+    done = subprocess.run(
+        [*command, "--cleantree-reverted", "experiment"],
+        cwd=repo.path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert _reported(done.stdout) == leftover_lines(repo)
+    assert "test_would_fail" not in done.stdout
+    assert "FAILED reverted-experiment::" in done.stdout
+    git(repo.path, "checkout", "--", ".")
+    git(repo.path, "revert", "--no-edit", "experiment")
+    done = subprocess.run(
+        [*command, "--cleantree-reverted", "experiment", "-rA"],
+        cwd=repo.path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "PASSED reverted-experiment::" in done.stdout
