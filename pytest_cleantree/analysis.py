@@ -96,6 +96,26 @@ def could_match(text: str, patterns: Sequence[Pattern]) -> bool:
     return False
 
 
+def lines_of(path: str, data: bytes) -> tuple[str, ...]:
+    """A file's lines, decoded as :func:`analyze` decodes them."""
+    if is_python_path(path):
+        try:
+            return split_lines(decode_python(data))
+        except (SyntaxError, UnicodeDecodeError):
+            pass
+    return split_lines(data.decode("utf-8", errors="surrogateescape"))
+
+
+def could_match_file(path: str, data: bytes, patterns: Sequence[Pattern]) -> bool:
+    """Will :func:`analyze` have to parse this file?  (Text files and misses are cheap.)"""
+    if not is_python_path(path) or len(data) > MAX_PARSE_BYTES:
+        return False
+    try:
+        return could_match(decode_python(data), patterns)
+    except (SyntaxError, UnicodeDecodeError):
+        return False
+
+
 def analyze(
     path: str, data: bytes, patterns: Sequence[Pattern], *, comments: bool = True
 ) -> FileAnalysis:
@@ -128,18 +148,20 @@ def analyze(
         return FileAnalysis(path, lines, tuple(_text_findings(lines, patterns)), problem)
     module = module_name_for(path)
     is_package = path.rsplit("/", 1)[-1].startswith("__init__.")
-    resolved = (
-        _resolve_qualified(text, module, is_package=is_package)
-        if _needs_resolution(text, patterns)
-        else {}
-    )
+    resolved: dict[_Key, tuple[str, ...]] = {}
+    unresolved: str | None = None
+    if _needs_resolution(text, patterns):
+        try:
+            resolved = _resolve_qualified(text, tree, module, patterns, is_package=is_package)
+        except Exception as exc:  # astroid is third-party code: any failure is reported
+            unresolved = f"qualified names could not be resolved through imports ({exc!r})"
     candidates = candidate_lines(text, patterns, resolved)
     scanner = _Scanner(lines, patterns, module, resolved, is_package=is_package)
     scanner.candidates = candidates
     scanner.scan(tree)
     if comments:
         scanner.scan_comments(text)
-    return FileAnalysis(path, lines, tuple(scanner.findings))
+    return FileAnalysis(path, lines, tuple(scanner.findings), unresolved)
 
 
 def _too_large(
@@ -237,9 +259,20 @@ def _column(pattern: Pattern, text: str) -> int:
 
 
 def _needs_resolution(text: str, patterns: Sequence[Pattern]) -> bool:
-    return any(
-        p.tier is PatternTier.QUALIFIED and p.body.rsplit(".", 1)[-1] in text for p in patterns
-    )
+    """Can a name in this file resolve to a qualified pattern through an import?
+
+    Its last part must be spelt (by the import or the use), and the import
+    must spell its first part, unless the import is relative.
+    """
+    relative = "from ." in text
+    for pattern in patterns:
+        if pattern.tier is not PatternTier.QUALIFIED:
+            continue
+        first, _, rest = pattern.body.partition(".")
+        last = rest.rsplit(".", 1)[-1]
+        if last in text and (relative or re.search(rf"\b{re.escape(first)}\b", text)):
+            return True
+    return False
 
 
 def absolute_module(module: str, level: int, target: str | None, *, is_package: bool) -> str:
@@ -262,58 +295,115 @@ def absolute_module(module: str, level: int, target: str | None, *, is_package: 
 _Key = tuple[str, int, int, int | None, int | None]
 
 
-def _resolve_qualified(text: str, module: str, *, is_package: bool) -> dict[_Key, tuple[str, ...]]:
-    """Map each Name/Attribute use to what it resolves to through imports, using astroid."""
-    import astroid
+def _resolve_qualified(
+    text: str,
+    parsed: ast.Module,
+    module: str,
+    patterns: Sequence[Pattern],
+    *,
+    is_package: bool,
+) -> dict[_Key, tuple[str, ...]]:
+    """Map Name/Attribute uses to what they resolve to through imports, using astroid's lookup.
+
+    Only names bound by an import on a pattern's path are looked up: the others
+    cannot resolve to a qualified pattern, and lookups are the costly part.
+    """
     from astroid import nodes
-    from astroid.builder import AstroidBuilder
+    from astroid.exceptions import AttributeInferenceError
     from astroid.manager import AstroidManager
+    from astroid.rebuilder import TreeRebuilder
 
+    class Recorder(TreeRebuilder):  # type: ignore[misc]
+        """The rebuilder, noting imports and names as it meets them (no second walk)."""
+
+        def __init__(self, manager: AstroidManager, data: str) -> None:
+            super().__init__(manager, data)
+            self.imports: list[nodes.Import] = []
+            self.names: list[nodes.Name] = []
+
+        def visit_import(self, node: ast.Import, parent: nodes.NodeNG) -> nodes.Import:
+            built = super().visit_import(node, parent)
+            self.imports.append(built)
+            return built
+
+        def visit_name(self, node: ast.Name, parent: nodes.NodeNG) -> nodes.NodeNG:
+            built = super().visit_name(node, parent)
+            if isinstance(built, nodes.Name):
+                self.names.append(built)
+            return built
+
+    # Only what name lookup needs: the rebuilt tree and its locals.  No manager cache
+    # (every target stays apart), no inference of ``self.x`` assignments, no imports of
+    # other modules (``from m import *`` is left unresolved), no transforms.
     manager = AstroidManager()
-    modname = f"__cleantree_target_{next(_UNIQUE)}__"
-    try:
-        tree = AstroidBuilder(manager, apply_transforms=False).string_build(text, modname)
-    except (astroid.AstroidError, SyntaxError, ValueError, RecursionError):
-        return {}
-    finally:
-        manager.astroid_cache.pop(modname, None)
-    resolved: dict[_Key, tuple[str, ...]] = {}
+    if "builtins" not in manager.astroid_cache:  # what AstroidBuilder would do: once
+        manager.bootstrap()
+    builder = Recorder(manager, text)
+    tree = builder.visit_module(parsed, f"__cleantree_target_{next(_UNIQUE)}__", "", is_package)
+    wanted = [p.body for p in patterns if p.tier is PatternTier.QUALIFIED]
+    relevant: set[str] = set()
+    for from_node, global_names in builder._import_from_nodes:
+        base = absolute_module(
+            module, from_node.level or 0, from_node.modname, is_package=is_package
+        )
+        for name, asname in from_node.names:
+            bound = asname or name
+            if name == "*":
+                continue
+            target = tree if bound in global_names else from_node.parent
+            target.set_local(bound, from_node)
+            target.scope().locals[bound].sort(key=lambda n: n.fromlineno or 0)
+            if _on_path(f"{base}.{name}" if base else name, wanted):
+                relevant.add(bound)
+    for import_node in builder.imports:
+        for name, asname in import_node.names:
+            if _on_path(name, wanted):
+                relevant.add(asname or name.split(".", 1)[0])
 
-    def qualify(node: nodes.NodeNG) -> tuple[str, ...]:
-        if isinstance(node, nodes.Name):
+    def qualify(node: nodes.Name) -> tuple[str, ...]:
+        _, assigned = node.lookup(node.name)
+        names: list[str] = []
+        for stmt in assigned:
             try:
-                _, assigned = node.lookup(node.name)
-            except Exception:  # astroid lookup on odd trees; unresolved is safe here
-                return ()
-            names: list[str] = []
-            for stmt in assigned:
-                if isinstance(stmt, nodes.ImportFrom):
-                    base = absolute_module(
-                        module, stmt.level or 0, stmt.modname, is_package=is_package
-                    )
-                    try:
-                        real = stmt.real_name(node.name)
-                    except Exception:
-                        continue
-                    names.append(f"{base}.{real}" if base else real)
-                elif isinstance(stmt, nodes.Import):
-                    try:
-                        names.append(stmt.real_name(node.name))
-                    except Exception:
-                        continue
-            return tuple(names)
-        if isinstance(node, nodes.Attribute):
-            return tuple(f"{base}.{node.attrname}" for base in qualify(node.expr))
-        return ()
+                real = stmt.real_name(node.name)
+            except (AttributeError, AttributeInferenceError):  # not an import
+                continue
+            if isinstance(stmt, nodes.ImportFrom):
+                level, modname = stmt.level or 0, stmt.modname
+                base = absolute_module(module, level, modname, is_package=is_package)
+                names.append(f"{base}.{real}" if base else real)
+            elif isinstance(stmt, nodes.Import):
+                names.append(real)
+        return tuple(names)
 
-    for node in tree.nodes_of_class((nodes.Name, nodes.Attribute)):
-        names = qualify(node)
-        if names:
-            kind = "Name" if isinstance(node, nodes.Name) else "Attribute"
+    resolved: dict[_Key, tuple[str, ...]] = {}
+    for name_node in builder.names:
+        if name_node.name not in relevant:
+            continue
+        found = qualify(name_node)
+        node: nodes.NodeNG = name_node
+        kind = "Name"
+        while found:
             resolved[(kind, node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)] = (
-                names
+                found
             )
+            parent = node.parent
+            if not (isinstance(parent, nodes.Attribute) and parent.expr is node):
+                break
+            found = tuple(f"{base}.{parent.attrname}" for base in found)
+            node, kind = parent, "Attribute"
     return resolved
+
+
+def _on_path(imported: str, wanted: Sequence[str]) -> bool:
+    """Is the imported name on the way to a wanted qualified name, or inside one?"""
+    if imported.startswith("."):  # relative: known only in part; any shared part counts
+        parts = set(imported[1:].split("."))
+        return any(parts & set(target.split(".")) for target in wanted)
+    return any(
+        target == imported or target.startswith(imported + ".") or imported.startswith(target + ".")
+        for target in wanted
+    )
 
 
 _UNIQUE = itertools.count()
@@ -345,6 +435,8 @@ class _Scanner:
         self.module = module
         self.resolved = resolved
         self.findings: list[Finding] = []
+        #: how many def/class bodies enclose the node being visited
+        self._depth = 0
         #: lines where an occurrence can stand (see :func:`candidate_lines`); None: any line
         self.candidates: list[int] | None = None
         self._name_cache: dict[str, tuple[Pattern, ...]] = {}
@@ -361,7 +453,10 @@ class _Scanner:
             matched = tuple(p for p in self._plain if match_name(p, name))
             self._name_cache[name] = matched
         if qualified:
-            matched += tuple(p for p in self._qualified if match_name(p, name, qualified))
+            inside = kind is not Kind.DEFINITION
+            matched += tuple(
+                p for p in self._qualified if match_name(p, name, qualified, inside=inside)
+            )
         if matched:
             col = self._char_col(line, col)
         for pattern in matched:
@@ -507,7 +602,7 @@ class _Scanner:
         self.visit(node.args, condition=False)
         if node.returns:
             self.visit(node.returns, condition=False)
-        self._body(node.body, docstring_allowed=True)
+        self._nested_body(node.body)
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -520,10 +615,19 @@ class _Scanner:
             self.visit(base, condition=False)
         for keyword in node.keywords:
             self.visit(keyword, condition=False)
-        self._body(node.body, docstring_allowed=True)
+        self._nested_body(node.body)
+
+    def _nested_body(self, body: Sequence[ast.stmt]) -> None:
+        self._depth += 1
+        try:
+            self._body(body, docstring_allowed=True)
+        finally:
+            self._depth -= 1
 
     def _definition_name(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
-        qualified = (f".{self.module}.{node.name}",) if self.module else ()
+        """A module-level def or class *is* the qualified name ``module.name``."""
+        top_level = self._depth == 0 and self.module
+        qualified = (f".{self.module}.{node.name}",) if top_level else ()
         self._emit_located(node.name, Kind.DEFINITION, (node.lineno, node.col_offset), qualified)
 
     def _type_params(self, node: ast.AST) -> None:

@@ -52,6 +52,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="text (default), json (schemas/report-v1.json), github (workflow annotations), "
         "sarif (2.1.0, for code scanning)",
     )
+    check.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="parse in N processes when many files need it (default: the CPUs available)",
+    )
+    check.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="do not keep analyses between runs (default cache: $CLEANTREE_CACHE_DIR, "
+        "else ~/.cache/pytest-cleantree; never in the checked tree)",
+    )
     remote = check.add_argument_group("remote hosts (SSH)")
     remote.add_argument(
         "--host",
@@ -90,11 +103,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from pytest_cleantree.engine import iter_checks
+    from pytest_cleantree.engine import default_jobs, iter_checks
     from pytest_cleantree.manifest import find_manifest, load_manifest
     from pytest_cleantree.report import render_report, render_summary
     from pytest_cleantree.runner import LOCAL_TARGET, Runner
     from pytest_cleantree.sources import RemoteOptions, resolve_hosts
+    from pytest_cleantree.store import default_cache_dir
 
     if args.reverted:
         from pytest_cleantree.fromdiff import derive_manifest_for_revert
@@ -120,7 +134,14 @@ def _check(args: argparse.Namespace) -> int:
         command_timeout=args.timeout,
         python=args.python,
     )
-    runner = Runner(manifest, root_override=args.root, targets=targets, remote=remote)
+    runner = Runner(
+        manifest,
+        root_override=args.root,
+        targets=targets,
+        remote=remote,
+        cache_dir=None if args.no_cache else default_cache_dir(),
+        jobs=args.jobs or default_jobs(),
+    )
     try:
         if targets == [LOCAL_TARGET]:
             source = runner.source()

@@ -9,11 +9,22 @@ source is asked for files only when checks run, all at once.
 from __future__ import annotations
 
 import hashlib
+import json
+import multiprocessing
+import os
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import Protocol
 
-from pytest_cleantree.analysis import FileAnalysis, analyze
+from pytest_cleantree.analysis import (
+    FileAnalysis,
+    Finding,
+    analyze,
+    could_match_file,
+    lines_of,
+)
 from pytest_cleantree.errors import SourceError
 from pytest_cleantree.model import Hit, Kind, Missing, Pattern, Result, Rule
 from pytest_cleantree.patterns import is_path_glob
@@ -45,21 +56,101 @@ def iter_checks(rules: Iterable[Rule]) -> Iterator[Check]:
             yield Check(rule, entry, absent=True)
 
 
-class AnalysisCache:
-    """Analyses keyed by file content and the patterns asked for: a file is parsed once per run."""
+class FindingStore(Protocol):
+    """Where analyses persist between runs (see :class:`pytest_cleantree.store.AnalysisStore`)."""
 
-    def __init__(self) -> None:
-        self._store: dict[tuple[str, str, tuple[str, ...], bool], FileAnalysis] = {}
+    def get(self, key: str) -> tuple[tuple[Finding, ...], str | None] | None: ...
+
+    def put(self, key: str, findings: Sequence[Finding], problem: str | None) -> None: ...
+
+
+def _key(path: str, digest: str, patterns: Sequence[str], comments: bool) -> str:
+    """Everything an analysis depends on besides the analyser's own code."""
+    material = json.dumps([path, digest, sorted(patterns), comments])
+    return hashlib.blake2b(material.encode(), digest_size=20).hexdigest()
+
+
+class AnalysisCache:
+    """Analyses keyed by file content and the patterns asked for: a file is parsed once per run.
+
+    With a ``store``, analyses also persist between runs (see
+    :mod:`pytest_cleantree.store`); with ``jobs`` > 1, a large batch of files is
+    parsed in that many worker processes.
+    """
+
+    def __init__(self, store: FindingStore | None = None, jobs: int = 1) -> None:
+        self._memory: dict[str, FileAnalysis] = {}
+        self._store = store
+        self._jobs = jobs
 
     def analyze(
         self, path: str, data: bytes, patterns: Sequence[Pattern], *, comments: bool
     ) -> FileAnalysis:
-        digest = hashlib.blake2b(data, digest_size=16).hexdigest()
-        key = (path, digest, tuple(sorted(p.text for p in patterns)), comments)
-        found = self._store.get(key)
-        if found is None:
-            found = self._store[key] = analyze(path, data, patterns, comments=comments)
-        return found
+        return self.analyze_many([(path, data, list(patterns), comments)])[path]
+
+    def analyze_many(self, work: Sequence[_Work]) -> dict[str, FileAnalysis]:
+        """Analyses of many files: from memory, from the store, else computed (in parallel)."""
+        done: dict[str, FileAnalysis] = {}
+        todo: list[tuple[str, _Work]] = []
+        for item in work:
+            path, data, patterns, comments = item
+            digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+            key = _key(path, digest, [p.text for p in patterns], comments)
+            if key in self._memory:
+                done[path] = self._memory[key]
+                continue
+            stored = self._store.get(key) if self._store else None
+            if stored is not None:
+                findings, problem = stored
+                analysis = FileAnalysis(path, lines_of(path, data), findings, problem)
+                done[path] = self._memory[key] = analysis
+                continue
+            todo.append((key, item))
+        parse: list[tuple[str, _Work]] = []
+        results: list[tuple[str, FileAnalysis]] = []
+        for key, item in todo:
+            if could_match_file(*item[:3]):
+                parse.append((key, item))
+            else:  # a text file, or nothing to find: cheap, no parse
+                results.append((key, _analyze(item)))
+        if self._jobs > 1 and len(parse) >= PARALLEL_MIN_FILES:
+            analysed = _parallel([item for _, item in parse], self._jobs)
+            results += zip([key for key, _ in parse], analysed, strict=True)
+        else:
+            results += [(key, _analyze(item)) for key, item in parse]
+        for key, analysis in results:
+            done[analysis.path] = self._memory[key] = analysis
+            if self._store is not None:
+                self._store.put(key, analysis.findings, analysis.problem)
+        return done
+
+
+#: below this many files to parse, worker processes cost more than they save
+PARALLEL_MIN_FILES = 64
+
+_Work = tuple[str, bytes, list[Pattern], bool]
+
+
+def _analyze(item: _Work) -> FileAnalysis:
+    path, data, patterns, comments = item
+    return analyze(path, data, patterns, comments=comments)
+
+
+def _parallel(items: list[_Work], jobs: int) -> list[FileAnalysis]:
+    """Analyse in worker processes (forkserver/spawn: safe beside paramiko's threads)."""
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    chunk = max(1, len(items) // (jobs * 8))
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        return list(pool.map(_analyze, items, chunksize=chunk))
+
+
+def default_jobs() -> int:
+    """The CPUs this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
 
 
 def check_all(
@@ -78,12 +169,14 @@ def check_all(
     except SourceError as exc:
         return {check: _failed(check, source, str(exc)) for check in checks}
     analyses: dict[str, FileAnalysis | SourceError] = {}
+    work: list[_Work] = []
     for path, (patterns, comments) in wanted.items():
         data = contents.get(path, SourceError(f"{path}: the source returned nothing"))
         if isinstance(data, SourceError):
             analyses[path] = data
         else:
-            analyses[path] = cache.analyze(path, data, patterns, comments=comments)
+            work.append((path, data, patterns, comments))
+    analyses.update(cache.analyze_many(work))
     return {check: _judge(check, source, expanded[check.entry], analyses) for check in checks}
 
 

@@ -66,12 +66,17 @@ def _glob(body: str) -> re.Pattern[str]:
     return re.compile(fnmatch.translate(body))
 
 
-def match_name(pattern: Pattern, name: str, qualified: tuple[str, ...] = ()) -> bool:
+def match_name(
+    pattern: Pattern, name: str, qualified: tuple[str, ...] = (), *, inside: bool = True
+) -> bool:
     """Does ``pattern`` match a name in code?
 
     ``qualified`` holds what the name resolves to through imports.  A resolved
     name that starts with ``.`` is known only up to the file's own package
     (a relative import): it matches a qualified pattern that ends with it.
+    With ``inside`` (uses and imports), a name *inside* the pattern matches too
+    (``utils.f`` for the module pattern ``utils``); without it (definitions),
+    only the pattern's own name does.
     """
     tier = pattern.tier
     if tier is PatternTier.SUBSTRING:
@@ -82,7 +87,16 @@ def match_name(pattern: Pattern, name: str, qualified: tuple[str, ...] = ()) -> 
         return _regex(pattern.body).search(name) is not None
     if tier is PatternTier.EXACT:
         return name == pattern.body
-    return any(_covers(pattern.body, target) for target in qualified)
+    if inside:
+        return any(_covers(pattern.body, target) for target in qualified)
+    return any(_names(pattern.body, target) for target in qualified)
+
+
+def _names(wanted: str, resolved: str) -> bool:
+    """``resolved`` is exactly ``wanted`` (a relative ``resolved`` up to its unknown prefix)."""
+    if resolved.startswith("."):
+        return ("." + wanted).endswith(resolved)
+    return resolved == wanted
 
 
 def _covers(wanted: str, resolved: str) -> bool:

@@ -61,6 +61,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="check this folder instead of the manifest's root (relative to the current folder)",
     )
     group.addoption(
+        "--cleantree-no-cache",
+        action="store_true",
+        default=False,
+        help="do not keep analyses between runs (default cache: $CLEANTREE_CACHE_DIR, else "
+        "~/.cache/pytest-cleantree; never in the checked tree)",
+    )
+    group.addoption(
         "--cleantree-reverted",
         metavar="REV",
         default=None,
@@ -240,8 +247,9 @@ class ManifestFile(pytest.File):
         return load_manifest(self.path)
 
     def collect(self) -> Iterator[CleanTreeItem]:
-        from pytest_cleantree.engine import iter_checks
+        from pytest_cleantree.engine import default_jobs, iter_checks
         from pytest_cleantree.runner import Runner
+        from pytest_cleantree.store import default_cache_dir
 
         self.manifest = self.load()
         runner = Runner(
@@ -250,6 +258,9 @@ class ManifestFile(pytest.File):
             override_base=self.config.invocation_params.dir,
             targets=_targets(self.config, self.manifest),
             remote=_remote_options(self.config),
+            cache_dir=None if self.config.getoption("cleantree_no_cache") else default_cache_dir(),
+            # under pytest-xdist the workers are the parallelism
+            jobs=1 if hasattr(self.config, "workerinput") else default_jobs(),
         )
         self.config.stash[_STATE].runners[self.path] = runner
         for check in iter_checks(self.manifest.rules):

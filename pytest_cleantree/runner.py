@@ -21,6 +21,7 @@ from pytest_cleantree.sources import (
     open_local_source,
     open_remote_source,
 )
+from pytest_cleantree.store import AnalysisStore
 
 LOCAL_TARGET = HostTarget("", None)
 
@@ -31,6 +32,8 @@ class Runner:
     ``root_override`` replaces the manifest's root: on this machine it is
     relative to ``override_base`` (the current folder), on a remote host it is
     taken as written.  A host spec's own root (``gpu-a:/srv/sglang``) wins.
+    ``cache_dir`` keeps analyses between runs; ``jobs`` parses in that many
+    processes when a batch is large.
     """
 
     def __init__(
@@ -41,13 +44,16 @@ class Runner:
         override_base: Path | None = None,
         targets: Sequence[HostTarget] = (LOCAL_TARGET,),
         remote: RemoteOptions | None = None,
+        cache_dir: Path | None = None,
+        jobs: int = 1,
     ) -> None:
         self.manifest = manifest
         self.root_override = root_override
         self.override_base = override_base or Path.cwd()
         self.targets = {target.label: target for target in targets}
         self.remote = remote or RemoteOptions()
-        self.cache = AnalysisCache()
+        store = AnalysisStore(cache_dir) if cache_dir is not None else None
+        self.cache = AnalysisCache(store, jobs=jobs)
         self._sources: dict[str, Source | SourceError] = {}
         self._results: dict[tuple[str, Check], Result] = {}
 

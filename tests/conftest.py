@@ -3,12 +3,28 @@ the rows its story must produce, and a snapshot to prove a run changed nothing."
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import pytest
+
+from pytest_cleantree.store import CACHE_ENV
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_analysis_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Every run in the suite, subprocesses included, caches analyses in a temporary folder."""
+    previous = os.environ.get(CACHE_ENV)
+    os.environ[CACHE_ENV] = str(tmp_path_factory.mktemp("analysis-cache"))
+    yield
+    if previous is None:
+        del os.environ[CACHE_ENV]
+    else:
+        os.environ[CACHE_ENV] = previous
+
 
 #: The example the README tells: a manifest, a partially reverted tree and a fixed one.
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "sm120"

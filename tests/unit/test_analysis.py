@@ -244,3 +244,19 @@ def test_files_without_the_needle_are_not_parsed() -> None:
     analysis = analyze("m.py", b"def f(:\n", [parse_pattern("sm120")])
     assert analysis.problem is None
     assert analysis.findings == ()
+
+
+def test_a_definition_is_the_qualified_name_only_at_module_level() -> None:
+    source = """\
+        def is_sm120_supported():
+            pass
+        class Checker:
+            def is_sm120_supported(self):
+                pass
+        def helper():
+            pass
+        """
+    path = "srt/utils.py"
+    assert found(source, "sglang.srt.utils.is_sm120_supported", path=path) == {1: {"definition"}}
+    # a module pattern does not flag every definition of the module itself
+    assert found(source, "sglang.srt.utils", path=path) == {}
