@@ -121,6 +121,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "cleantree: a pytest-cleantree check collected from a manifest"
     )
+    # pytest-xdist registers it too; without xdist, --strict-markers must still accept it
+    config.addinivalue_line("markers", "xdist_group(name): run with other items of the group")
     reverted = config.getoption("cleantree_reverted")
     if not (config.getoption("cleantree") or reverted):
         return
@@ -276,6 +278,9 @@ class ManifestFile(pytest.File):
                     self, name=name, nodeid=f"{self.nodeid}::{name}", check=check, host=host
                 )
                 item.add_marker("cleantree")
+                # with `-n N --dist loadgroup`, a manifest's checks share one worker, so each
+                # file is read and parsed once per run
+                item.add_marker(pytest.mark.xdist_group(f"cleantree:{self.nodeid}"))
                 yield item
 
     def repr_failure(  # type: ignore[override, unused-ignore]
