@@ -1,0 +1,261 @@
+"""Remote benchmark: a 1,000-file tree checked over SSH through a slow link.
+
+A real OpenSSH ``sshd`` on 127.0.0.1, reached through a TCP proxy that delays
+every chunk by a fixed time in each direction (default 25 ms, so a 50 ms round
+trip).  In one run, in turns: ``cleantree check --host`` and ``ssh host grep
+-rn`` over the same link.  The proxy counts round trips as the number of times
+the traffic turns from client-to-server to server-to-client.
+
+    python bench/remote.py [--files 1000] [--delay-ms 25] [--rounds 3]
+
+Prints a Markdown table (and writes bench/results-remote.md).  Needs Debian's
+openssh-server and openssh-client (``ssh``); never touches ~/.ssh.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import getpass
+import heapq
+import os
+import platform
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SSHD = shutil.which("sshd") or "/usr/sbin/sshd"
+
+
+class DelayProxy:
+    """Forwards TCP connections to ``target``, delaying each chunk by ``delay`` seconds."""
+
+    def __init__(self, target: tuple[str, int], delay: float) -> None:
+        self.target = target
+        self.delay = delay
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.turns = 0
+        self._last_direction = ""
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def reset(self) -> None:
+        with self._lock:
+            self.turns, self._last_direction = 0, ""
+
+    def _note(self, direction: str) -> None:
+        with self._lock:
+            if direction == "down" and self._last_direction == "up":
+                self.turns += 1
+            self._last_direction = direction
+
+    def _accept(self) -> None:
+        while not self._stop.is_set():
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(self.target)
+            for source, sink, direction in ((client, upstream, "up"), (upstream, client, "down")):
+                threading.Thread(
+                    target=self._pump, args=(source, sink, direction), daemon=True
+                ).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket, direction: str) -> None:
+        """Read as fast as data comes; deliver each chunk ``delay`` after it arrived."""
+        queue: list[tuple[float, int, bytes]] = []
+        ready = threading.Condition()
+        counter = 0
+
+        def deliver() -> None:
+            while True:
+                with ready:
+                    while not queue:
+                        ready.wait()
+                    due, _, chunk = queue[0]
+                    wait = due - time.monotonic()
+                    if wait > 0:
+                        ready.wait(wait)
+                        continue
+                    heapq.heappop(queue)
+                if not chunk:
+                    with contextlib.suppress(OSError):
+                        sink.shutdown(socket.SHUT_WR)
+                    return
+                try:
+                    sink.sendall(chunk)
+                except OSError:
+                    return
+
+        threading.Thread(target=deliver, daemon=True).start()
+        while True:
+            try:
+                chunk = source.recv(65536)
+            except OSError:
+                chunk = b""
+            if chunk:
+                self._note(direction)
+            with ready:
+                counter += 1
+                heapq.heappush(queue, (time.monotonic() + self.delay, counter, chunk))
+                ready.notify()
+            if not chunk:
+                return
+
+    def close(self) -> None:
+        self._stop.set()
+        self.listener.close()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def sshd(folder: Path) -> Iterator[tuple[int, Path, Path, str]]:
+    """A private sshd: yields (port, client key, authorized host key line, user)."""
+    Path("/run/sshd").mkdir(exist_ok=True)
+    host_key, client_key = folder / "host_key", folder / "client_key"
+    for key in (host_key, client_key):
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
+    (folder / "authorized_keys").write_text((folder / "client_key.pub").read_text())
+    port = free_port()
+    config = folder / "sshd_config"
+    config.write_text(
+        f"Port {port}\nListenAddress 127.0.0.1\nHostKey {host_key}\n"
+        f"AuthorizedKeysFile {folder / 'authorized_keys'}\nStrictModes no\n"
+        "PasswordAuthentication no\nKbdInteractiveAuthentication no\nUsePAM no\n"
+        f"PidFile {folder / 'sshd.pid'}\nSubsystem sftp internal-sftp\nPermitRootLogin yes\n"
+    )
+    process = subprocess.Popen([SSHD, "-D", "-e", "-f", str(config)], stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
+                break
+            time.sleep(0.05)
+        host_line = (folder / "host_key.pub").read_text().split()
+        yield port, client_key, f"{host_line[0]} {host_line[1]}", getpass.getuser()
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def make_tree(root: Path, files: int) -> None:
+    for index in range(files):
+        folder = root / f"pkg{index // 50}"
+        folder.mkdir(parents=True, exist_ok=True)
+        body = [f'"""Module {index}."""', "import os", ""]
+        for function in range(20):
+            body += [f"def f{function}(x):", f"    return os.path.join(str(x), '{index}')", ""]
+        if index % 97 == 0:
+            body += ["if is_sm120_supported():", "    pass"]
+        (folder / f"mod{index}.py").write_text("\n".join(body) + "\n")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", type=int, default=1000)
+    parser.add_argument("--delay-ms", type=float, default=25.0)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    if shutil.which("ssh") is None or not Path(SSHD).exists():
+        sys.exit("needs openssh-server and openssh-client (apt-get install openssh-server)")
+    with tempfile.TemporaryDirectory(prefix="cleantree-remote-bench-") as scratch:
+        work = Path(scratch)
+        tree = work / "tree"
+        make_tree(tree, args.files)
+        (work / "cleantree.toml").write_text(
+            '[[rule]]\nid = "sm120"\nfiles = ["**/*.py"]\nforbid = ["sm120"]\n'
+        )
+        with sshd(work) as (port, key, host_line, user):
+            proxy = DelayProxy(("127.0.0.1", port), args.delay_ms / 1000)
+            known = work / "known_hosts"
+            known.write_text(f"[127.0.0.1]:{proxy.port} {host_line}\n")
+            config = work / "ssh_config"
+            config.write_text(
+                f"Host bench\n  HostName 127.0.0.1\n  Port {proxy.port}\n  User {user}\n"
+                f"  IdentityFile {key}\n  IdentitiesOnly yes\n  UserKnownHostsFile {known}\n"
+                "  StrictHostKeyChecking yes\n  ControlMaster no\n"
+            )
+            env = {**os.environ, "CLEANTREE_CACHE_DIR": ""}
+            commands = {
+                "cleantree check --host": [
+                    sys.executable,
+                    "-m",
+                    "pytest_cleantree",
+                    "check",
+                    "--manifest",
+                    str(work / "cleantree.toml"),
+                    "--host",
+                    f"bench:{tree}",
+                    "--ssh-config",
+                    str(config),
+                    "--known-hosts",
+                    str(known),
+                ],
+                "ssh host grep -rn": [
+                    "ssh",
+                    "-F",
+                    str(config),
+                    "bench",
+                    f"grep -rn --include=*.py sm120 {tree}",
+                ],
+            }
+            times: dict[str, list[float]] = {name: [] for name in commands}
+            turns: dict[str, list[int]] = {name: [] for name in commands}
+            hits: dict[str, int] = {}
+            for _ in range(args.rounds):
+                for name, command in commands.items():
+                    proxy.reset()
+                    start = time.perf_counter()
+                    done = subprocess.run(command, capture_output=True, text=True, env=env)
+                    times[name].append(time.perf_counter() - start)
+                    turns[name].append(proxy.turns)
+                    if name.startswith("ssh"):
+                        hits[name] = len(done.stdout.splitlines())
+                    else:
+                        hits[name] = sum(1 for line in done.stdout.splitlines() if ".py:" in line)
+                    if done.returncode not in (0, 1):
+                        sys.exit(f"{name} failed ({done.returncode}): {done.stderr.strip()}")
+            proxy.close()
+    grep = statistics.median(times["ssh host grep -rn"])
+    lines = [
+        "# Remote benchmark",
+        "",
+        f"`python bench/remote.py --files {args.files} --delay-ms {args.delay_ms:g} "
+        f"--rounds {args.rounds}`: {args.files} files through a proxy adding "
+        f"{args.delay_ms:g} ms each way ({2 * args.delay_ms:g} ms per round trip), real sshd "
+        f"on 127.0.0.1; {platform.node() and 'this machine'}, {os.cpu_count()} CPUs, "
+        f"Python {platform.python_version()}; medians of {args.rounds} interleaved rounds; "
+        "cleantree with no analysis cache.",
+        "",
+        "| tool | wall time | x grep | round trips (turns seen by the proxy) | lines found |",
+        "|---|---|---|---|---|",
+    ]
+    for name in commands:
+        median = statistics.median(times[name])
+        lines.append(
+            f"| `{name}` | {median:.2f} s | {median / grep:.2f} | "
+            f"{statistics.median(turns[name]):.0f} | {hits[name]} |"
+        )
+    report = "\n".join(lines) + "\n"
+    print(report)
+    (HERE / "results-remote.md").write_text(report)
+
+
+if __name__ == "__main__":
+    main()
