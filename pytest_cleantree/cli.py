@@ -100,6 +100,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CleanTreeError as exc:
         print(f"cleantree: error: {exc}", file=sys.stderr)
         return EXIT_INCOMPLETE
+    except Exception as exc:  # a bug must never read as "violations" (1), let alone "clean"
+        if os.environ.get("CLEANTREE_DEBUG"):
+            raise
+        print(
+            f"cleantree: internal error: {type(exc).__name__}: {exc} "
+            "(set CLEANTREE_DEBUG=1 for the traceback, and please report it)",
+            file=sys.stderr,
+        )
+        return EXIT_INCOMPLETE
 
 
 def _check(args: argparse.Namespace) -> int:

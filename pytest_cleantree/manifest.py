@@ -83,6 +83,10 @@ def parse_manifest(text: str, path: str) -> Manifest:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ManifestError(path, [f"TOML syntax error: {_locate(str(exc), text)}"]) from None
+    except RecursionError:  # the TOML parser recurses once per nested array or table
+        raise ManifestError(
+            path, [f"TOML syntax error: nested too deeply to read {_deep_nesting(text)}"]
+        ) from None
     if pyproject:
         tool = document.get("tool")
         table = tool.get("cleantree") if isinstance(tool, dict) else None
@@ -116,6 +120,22 @@ def load_manifest(path: Path) -> Manifest:
     return parse_manifest(text, str(path))
 
 
+def _deep_nesting(text: str, limit: int = 100) -> str:
+    """Where brackets and braces first nest past ``limit`` deep: ``(at line L, column C)``."""
+    depth, line, column = 0, 1, 0
+    for char in text:
+        column += 1
+        if char == "\n":
+            line, column = line + 1, 0
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                break
+        elif char in "]}":
+            depth -= 1
+    return f"(at line {line}, column {column})"
+
+
 def find_manifest(folder: Path) -> Path | None:
     """The manifest of ``folder``: its ``cleantree.toml``, else a ``pyproject.toml`` there
     that has a ``[tool.cleantree]`` table, else ``None``.
@@ -135,7 +155,7 @@ def find_manifest(folder: Path) -> Path | None:
         return None
     try:
         document = tomllib.loads(data.decode("utf-8-sig"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
         return pyproject
     tool = document.get("tool")
     if isinstance(tool, dict) and "cleantree" in tool:

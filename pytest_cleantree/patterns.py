@@ -43,6 +43,8 @@ def parse_pattern(text: str) -> Pattern:
             re.compile(body)
         except re.error as exc:
             raise ValueError(f"bad regular expression {body!r}: {exc}") from None
+        except (OverflowError, RecursionError):  # raised by ``re`` itself, not as re.error
+            raise ValueError(f"regular expression {body!r} is too large to compile") from None
         return Pattern(text, PatternTier.REGEX, body)
     if text.startswith("="):
         body = text[1:]

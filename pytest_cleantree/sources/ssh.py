@@ -58,6 +58,11 @@ from pytest_cleantree.sources.local import MODULE_PREFIX
 __all__ = ["SSHSource", "open_ssh_source"]
 
 _log = logging.getLogger(__name__)
+# paramiko logs its transport thread's tracebacks at ERROR: without a handler of its own,
+# Python's last-resort handler prints them on stderr of a program that configured no
+# logging (the CLI), after every fault already reported as a SourceError.  Programs that
+# configure logging still get them, through the root logger.
+logging.getLogger("paramiko").addHandler(logging.NullHandler())
 _T = TypeVar("_T")
 
 _MARK = b"\0CLEANTREE1 "
@@ -267,6 +272,9 @@ class _Completed:
     stdout: bytes
     stderr: bytes
     status: int
+    #: the server answered to the end (EOF, or a refusal): False when the channel was torn
+    #: down under the command, as when the connection dies
+    ended: bool
 
     def why(self, python: str) -> str:
         lines = self.stderr.decode("utf-8", "replace").strip().splitlines()
@@ -483,17 +491,20 @@ class SSHSource:
         completed = self._exec(
             client, f"exec {self._python_word()} -B -c {shlex.quote(_BOOT)}", stdin
         )
+        # paramiko closes a dying transport's channels a moment before it marks the transport
+        # inactive: an output without EOF is a lost connection even while is_active() holds
+        lost = not completed.ended or not _alive(client)
         try:
             records = _parse_records(completed.stdout, nonce)
         except _StreamError as exc:
-            if not _alive(client):
+            if lost:
                 raise _ConnectionLost(f"dropped mid-transfer: {exc}") from None
             raise SourceError(
                 f"{self.host}: the remote helper's output was cut short ({exc}; "
                 f"{completed.why(self._python)})"
             ) from None
         if records is None:
-            if not _alive(client):
+            if lost:
                 raise _ConnectionLost("dropped before the remote helper answered")
             self._exec_failure = completed.why(self._python)
             _log.info("%s: cannot run the helper (%s), using SFTP", self.host, self._exec_failure)
@@ -524,10 +535,12 @@ class SSHSource:
         try:
             try:
                 channel.exec_command(command)
+            except (EOFError, OSError) as exc:  # the transport's own end, re-raised by paramiko
+                raise _ConnectionLost(f"dropped at exec: {exc!r}") from None
             except paramiko.SSHException as exc:
                 if not transport.is_active():
                     raise _ConnectionLost(f"dropped at exec: {exc}") from None
-                return _Completed(b"", f"exec refused: {exc}".encode(), -1)
+                return _Completed(b"", f"exec refused: {exc}".encode(), -1, ended=True)
             out, err = bytearray(), bytearray()
             try:
                 channel.settimeout(self._command_timeout)
@@ -535,14 +548,18 @@ class SSHSource:
                 channel.shutdown_write()
             except TimeoutError:
                 raise self._timeout() from None
-            except OSError:
-                pass  # the command exited without reading: its output says why
+            except (OSError, EOFError):
+                pass  # the command exited without reading, or the connection died: see below
             while True:
-                while channel.recv_ready():
-                    out += channel.recv(1 << 16)
-                while channel.recv_stderr_ready():
-                    chunk = channel.recv_stderr(1 << 16)
-                    err += chunk[: max(0, _STDERR_KEEP - len(err))]
+                try:
+                    while channel.recv_ready():
+                        out += channel.recv(1 << 16)
+                    while channel.recv_stderr_ready():
+                        chunk = channel.recv_stderr(1 << 16)
+                        err += chunk[: max(0, _STDERR_KEEP - len(err))]
+                except (EOFError, OSError):
+                    # reading sends window adjustments: on a dead connection paramiko raises
+                    return _Completed(bytes(out), bytes(err), -1, ended=False)
                 done = channel.eof_received or channel.closed
                 if done and not channel.recv_ready() and not channel.recv_stderr_ready():
                     break
@@ -553,9 +570,11 @@ class SSHSource:
             status = -1
             if channel.status_event.wait(max(0.0, min(deadline - time.monotonic(), 5.0))):
                 status = channel.exit_status
-            return _Completed(bytes(out), bytes(err), status)
+            return _Completed(bytes(out), bytes(err), status, ended=bool(channel.eof_received))
         finally:
-            channel.close()
+            # closing sends a message: on a connection dying under it, paramiko raises EOFError
+            with contextlib.suppress(paramiko.SSHException, EOFError, OSError):
+                channel.close()
 
     def _timeout(self) -> SourceError:
         return SourceError(

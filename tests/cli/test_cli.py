@@ -333,3 +333,21 @@ def test_usage_errors_exit_2(module_cleantree: Callable[..., Run], tmp_path: Pat
 
     assert result.code == 2
     assert "the following arguments are required: command" in result.err
+
+
+def test_an_internal_error_exits_2_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bug must never read as "violations" (1), let alone "clean" (0)."""
+    from pytest_cleantree import cli
+
+    def broken(args: object) -> int:
+        raise RuntimeError("boom")
+
+    monkeypatch.delenv("CLEANTREE_DEBUG", raising=False)
+    monkeypatch.setattr(cli, "_check", broken)
+    assert cli.main(["check"]) == 2
+    assert capsys.readouterr().err.startswith("cleantree: internal error: RuntimeError: boom")
+    monkeypatch.setenv("CLEANTREE_DEBUG", "1")
+    with pytest.raises(RuntimeError, match="boom"):
+        cli.main(["check"])

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -370,11 +371,11 @@ def test_a_connection_dropped_twice_is_an_error(
     source = make_ssh_source(tmp_path, python=_dropping_interpreter(tmp_path, 2))
     with pytest.raises(SourceError) as caught:
         source.read(["big.py"])
-    # under load the first drop may be seen before the helper's first record: either way,
-    # the second drop ends the read with an error that says both happened
+    # The script kills sshd right after ``head`` wrote its 200 bytes: whether sshd forwarded
+    # them first is up to the scheduler, for either drop.  Both are seen as drops, either way.
+    drop = r"dropped (?:mid-transfer: .+|before the remote helper answered)"
     message = _one_line(caught.value)
-    assert "connection lost twice in a row (dropped " in message
-    assert "then dropped mid-transfer" in message
+    assert re.search(rf"connection lost twice in a row \({drop}; then {drop}\)$", message), message
     assert opened == {"connections": 2, "session": 2}
 
 
