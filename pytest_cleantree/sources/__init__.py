@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +24,10 @@ LOCAL = "local"
 
 @dataclass(frozen=True)
 class RemoteOptions:
-    """How to reach remote hosts; the defaults verify host keys against ``~/.ssh/known_hosts``."""
+    """How to reach remote hosts; the defaults verify host keys against ``~/.ssh/known_hosts``.
+
+    The fields are :func:`~pytest_cleantree.sources.ssh.open_ssh_source`'s keyword options.
+    """
 
     known_hosts: Path | None = None
     accept_new_host_key: bool = False
@@ -83,11 +87,6 @@ def open_remote_source(
         target.spec,
         own_root or root,
         label=target.label,
-        known_hosts=options.known_hosts,
-        accept_new_host_key=options.accept_new_host_key,
-        ssh_config=options.ssh_config,
-        connect_timeout=options.connect_timeout,
-        command_timeout=options.command_timeout,
-        python=options.python,
         allow_outside_root=allow_outside_root,
+        **dataclasses.asdict(options),
     )
