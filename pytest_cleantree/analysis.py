@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import ast
 import bisect
+import functools
 import io
 import itertools
 import re
 import sys
 import tokenize
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from pytest_cleantree.model import Kind, Occurrence, Pattern, PatternTier
 from pytest_cleantree.patterns import match_name, match_text, prefilter_needle
@@ -53,9 +54,29 @@ class FileAnalysis:
     lines: tuple[str, ...]
     findings: tuple[Finding, ...]
     problem: str | None = None
+    #: after :meth:`compact`: only the lines that hold findings
+    kept: Mapping[int, str] = field(default_factory=dict)
 
     def source_line(self, line: int) -> str:
+        if line in self.kept:
+            return self.kept[line]
         return self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+
+    @functools.cached_property
+    def patterns_found(self) -> frozenset[str]:
+        """The patterns with at least one finding here (most files have none)."""
+        return frozenset(finding.pattern for finding in self.findings)
+
+    def compact(self) -> FileAnalysis:
+        """The same answers, keeping only the source lines that findings point at.
+
+        A run over tens of thousands of files then holds their findings, not
+        their text: memory stays bounded by what is found.
+        """
+        if not self.lines:
+            return self
+        kept = {f.occurrence.line: self.source_line(f.occurrence.line) for f in self.findings}
+        return replace(self, lines=(), kept=kept)
 
 
 def is_python_path(path: str) -> bool:

@@ -103,7 +103,7 @@ class AnalysisCache:
             if stored is not None:
                 findings, problem = stored
                 analysis = FileAnalysis(path, lines_of(path, data), findings, problem)
-                done[path] = self._memory[key] = analysis
+                done[path] = self._memory[key] = analysis.compact()
                 continue
             todo.append((key, item))
         parse: list[tuple[str, _Work]] = []
@@ -119,9 +119,9 @@ class AnalysisCache:
         else:
             results += [(key, _analyze(item)) for key, item in parse]
         for key, analysis in results:
-            done[analysis.path] = self._memory[key] = analysis
             if self._store is not None:
                 self._store.put(key, analysis.findings, analysis.problem)
+            done[analysis.path] = self._memory[key] = analysis.compact()
         return done
 
 
@@ -162,37 +162,50 @@ def check_all(
     that cannot be read or parsed makes the checks that name it errors.
     """
     cache = cache or AnalysisCache()
+    analyses: dict[str, FileAnalysis | SourceError] = {}
     try:
         expanded = source.expand(sorted({check.entry for check in checks}))
         wanted = _patterns_per_path(checks, expanded)
-        contents = source.read(sorted(wanted)) if wanted else {}
+        paths = sorted(wanted)
+        # files are read and analysed in batches, and only their findings kept: memory
+        # stays bounded on huge trees, and a remote source still answers in few requests
+        for start in range(0, len(paths), READ_BATCH_FILES):
+            batch = paths[start : start + READ_BATCH_FILES]
+            contents = source.read(batch)
+            work: list[_Work] = []
+            for path in batch:
+                data = contents.get(path, SourceError(f"{path}: the source returned nothing"))
+                if isinstance(data, SourceError):
+                    analyses[path] = data
+                else:
+                    work.append((path, data, *wanted[path]))
+            del contents
+            analyses.update(cache.analyze_many(work))
     except SourceError as exc:
         return {check: _failed(check, source, str(exc)) for check in checks}
-    analyses: dict[str, FileAnalysis | SourceError] = {}
-    work: list[_Work] = []
-    for path, (patterns, comments) in wanted.items():
-        data = contents.get(path, SourceError(f"{path}: the source returned nothing"))
-        if isinstance(data, SourceError):
-            analyses[path] = data
-        else:
-            work.append((path, data, patterns, comments))
-    analyses.update(cache.analyze_many(work))
     return {check: _judge(check, source, expanded[check.entry], analyses) for check in checks}
+
+
+#: how many files one read request asks for (one round trip on a remote source)
+READ_BATCH_FILES = 2000
 
 
 def _patterns_per_path(
     checks: Sequence[Check], expanded: Mapping[str, tuple[str, ...]]
 ) -> dict[str, tuple[list[Pattern], bool]]:
     """For each file to read, the union of the patterns of the rules naming it."""
+    per_entry: dict[str, dict[str, Pattern]] = defaultdict(dict)
+    comments_per_entry: dict[str, bool] = defaultdict(bool)
+    for check in checks:
+        if not check.absent:
+            per_entry[check.entry].update((p.text, p) for p in check.rule.patterns)
+            comments_per_entry[check.entry] |= Kind.COMMENT in check.rule.kinds
     patterns: dict[str, dict[str, Pattern]] = defaultdict(dict)
     comments: dict[str, bool] = defaultdict(bool)
-    for check in checks:
-        if check.absent:
-            continue
-        for path in expanded.get(check.entry, ()):
-            for pattern in check.rule.patterns:
-                patterns[path][pattern.text] = pattern
-            comments[path] |= Kind.COMMENT in check.rule.kinds
+    for entry, found in per_entry.items():
+        for path in expanded.get(entry, ()):
+            patterns[path].update(found)
+            comments[path] |= comments_per_entry[entry]
     return {path: (list(found.values()), comments[path]) for path, found in patterns.items()}
 
 
@@ -218,6 +231,7 @@ def _judge(
     hits: list[Hit] = []
     missing: list[Missing] = []
     problems: list[str] = []
+    forbidden = frozenset(p.text for p in rule.forbid)
     for path in paths:
         analysis = analyses[path]
         if isinstance(analysis, SourceError):
@@ -225,8 +239,10 @@ def _judge(
             continue
         if analysis.problem:
             problems.append(f"{path}: {analysis.problem}")
-        hits.extend(_hits(rule, analysis))
-        missing.extend(_missing(rule, analysis))
+        if forbidden & analysis.patterns_found:
+            hits.extend(_hits(rule, forbidden, analysis))
+        if rule.expect:
+            missing.extend(_missing(rule, analysis))
     return Result(
         rule,
         check.label,
@@ -242,9 +258,8 @@ def _allowed(rule: Rule, kind: Kind) -> bool:
     return kind is Kind.TEXT or kind in rule.kinds
 
 
-def _hits(rule: Rule, analysis: FileAnalysis) -> Iterator[Hit]:
+def _hits(rule: Rule, forbidden: frozenset[str], analysis: FileAnalysis) -> Iterator[Hit]:
     """Forbidden findings, one per line, with all of that line's kinds and patterns."""
-    forbidden = {p.text for p in rule.forbid}
     by_line: dict[int, list[tuple[Kind, int, str]]] = defaultdict(list)
     for finding in analysis.findings:
         occurrence = finding.occurrence

@@ -52,7 +52,8 @@ def render_json(results: Sequence[Result], *, manifest: str, root: str) -> str:
                 "host": result.host,
                 "why": result.rule.why,
                 "ok": result.ok,
-                "files": list(result.files),
+                # a count, not the list: rules x files would grow without bound on big trees
+                "checked": len(result.files),
                 "hits": [
                     {
                         "file": hit.path,
