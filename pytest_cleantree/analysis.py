@@ -22,6 +22,7 @@ import itertools
 import re
 import sys
 import tokenize
+import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -98,23 +99,51 @@ def decode_python(data: bytes) -> str:
     return data.decode(encoding)
 
 
-#: escapes that can spell letters inside a string literal (``"\\x73m120"`` is ``"sm120"``)
-_LETTER_ESCAPE = re.compile(r"\\(?:[xuUN0-7])")
+#: escapes that can spell a character inside a string literal (``"\\x73m120"`` is ``"sm120"``)
+_ESCAPE = re.compile(
+    r"\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|N\{([^}\n]+)\}|([0-7]{1,3}))"
+)
 
 
-def could_match(text: str, patterns: Sequence[Pattern]) -> bool:
-    """Cheap test: can any pattern match anything in this text?  False only when certain.
+def _unescape(match: re.Match[str]) -> str:
+    hex2, hex4, hex8, named, octal = match.groups()
+    try:
+        if named:
+            return unicodedata.lookup(named)
+        return chr(int(hex2 or hex4 or hex8, 16) if not octal else int(octal, 8))
+    except (KeyError, ValueError, OverflowError):
+        return match.group(0)
 
-    A file whose text lacks every pattern's needle cannot match, unless one of
-    its string literals spells letters with escapes: such files are analysed.
+
+def present_patterns(text: str, patterns: Sequence[Pattern]) -> list[Pattern]:
+    """The patterns that can match something in this text; the others certainly cannot.
+
+    A pattern's needle must be in the text, or in the text with its escapes
+    decoded (a string literal may spell a name with ``\\x`` escapes).  A regex
+    has no needle and is always kept.
     """
-    if _LETTER_ESCAPE.search(text):
-        return True
+    unescaped: str | None = None
+    kept: list[Pattern] = []
     for pattern in patterns:
         needle = prefilter_needle(pattern)
         if needle is None or needle in text:
-            return True
-    return False
+            kept.append(pattern)
+            continue
+        if unescaped is None:
+            unescaped = _ESCAPE.sub(_unescape, text) if "\\" in text else text
+        if needle in unescaped:
+            kept.append(pattern)
+    return kept
+
+
+def could_match(text: str, patterns: Sequence[Pattern]) -> bool:
+    """Cheap test: can any pattern match anything in this text?  False only when certain."""
+    return bool(present_patterns(text, patterns))
+
+
+def _needs_escape_lines(text: str, patterns: Sequence[Pattern]) -> bool:
+    """Is some kept pattern spelt only through escapes?  Then escape lines are candidates."""
+    return any((needle := prefilter_needle(p)) is not None and needle not in text for p in patterns)
 
 
 def lines_of(path: str, data: bytes) -> tuple[str, ...]:
@@ -158,7 +187,8 @@ def analyze(
         problem = f"cannot decode as Python source: {_reason(exc)}"
         return FileAnalysis(path, lines, tuple(_text_findings(lines, patterns)), problem)
     lines = split_lines(text)
-    if not could_match(text, patterns):
+    patterns = present_patterns(text, patterns)  # each file is scanned only for what it spells
+    if not patterns:
         return FileAnalysis(path, lines, ())
     if len(data) > MAX_PARSE_BYTES:
         return _too_large(path, len(data), lines, patterns)
@@ -226,7 +256,8 @@ def candidate_lines(
         while index != -1:
             offsets.add(index)
             index = text.find(needle, index + 1)
-    offsets.update(m.start() for m in _LETTER_ESCAPE.finditer(text))
+    if _needs_escape_lines(text, patterns):
+        offsets.update(m.start() for m in _ESCAPE.finditer(text))
     found = {bisect.bisect_right(starts, offset) for offset in offsets}
     for _, line, _, end_line, _ in resolved:
         found.update(range(line, (end_line or line) + 1))

@@ -17,15 +17,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pytest_cleantree.errors import CleanTreeError
-from pytest_cleantree.fromdiff import (
-    FromDiffError,
-    derive_manifest,
-    images_from_patch,
-    images_from_rev,
-    patch_subjects,
-    repository_top,
-)
-from pytest_cleantree.manifest import parse_manifest
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
@@ -128,6 +119,16 @@ def run_from_diff(args: argparse.Namespace) -> int:
 
 
 def _derive(args: argparse.Namespace) -> str:
+    from pytest_cleantree.fromdiff import (
+        FromDiffError,
+        derive_manifest,
+        images_from_patch,
+        images_from_rev,
+        patch_subjects,
+        repository_top,
+    )
+    from pytest_cleantree.manifest import parse_manifest
+
     repo = Path(args.repo)
     if not repo.is_dir():
         raise FromDiffError(f"--repo {args.repo}: no such folder")
@@ -155,6 +156,8 @@ def _derive(args: argparse.Namespace) -> str:
 
 
 def _read_patch(name: str) -> tuple[str, bytes]:
+    from pytest_cleantree.fromdiff import FromDiffError
+
     if name == "-":
         return "<stdin>", sys.stdin.buffer.read()
     try:

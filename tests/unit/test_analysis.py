@@ -260,3 +260,15 @@ def test_a_definition_is_the_qualified_name_only_at_module_level() -> None:
     assert found(source, "sglang.srt.utils.is_sm120_supported", path=path) == {1: {"definition"}}
     # a module pattern does not flag every definition of the module itself
     assert found(source, "sglang.srt.utils", path=path) == {}
+
+
+@pytest.mark.parametrize(
+    "literal", ['"\\x73m120"', '"\\u0073m120"', '"\\N{LATIN SMALL LETTER S}m120"', '"\\163m120"']
+)
+def test_names_spelt_with_escapes_are_found(literal: str) -> None:
+    assert found(f"x = 1\ny = {literal}\n", "sm120") == {2: {"string"}}
+
+
+def test_escapes_that_spell_no_needle_do_not_force_a_parse() -> None:
+    analysis = analyze("m.py", b'x = "\\x41"\ndef f(:\n', [parse_pattern("sm120")])
+    assert (analysis.problem, analysis.findings) == (None, ())
