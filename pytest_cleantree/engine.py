@@ -113,7 +113,8 @@ class AnalysisCache:
                 parse.append((key, item))
             else:  # a text file, or nothing to find: cheap, no parse
                 results.append((key, _analyze(item)))
-        if self._jobs > 1 and len(parse) >= PARALLEL_MIN_FILES:
+        size = sum(len(item[1]) for _, item in parse)
+        if self._jobs > 1 and len(parse) >= PARALLEL_MIN_FILES and size >= PARALLEL_MIN_BYTES:
             analysed = _parallel([item for _, item in parse], self._jobs)
             results += zip([key for key, _ in parse], analysed, strict=True)
         else:
@@ -125,8 +126,9 @@ class AnalysisCache:
         return done
 
 
-#: below this many files to parse, worker processes cost more than they save
+#: below this much to parse, starting worker processes costs more than it saves
 PARALLEL_MIN_FILES = 64
+PARALLEL_MIN_BYTES = 4 * 2**20
 
 _Work = tuple[str, bytes, list[Pattern], bool]
 

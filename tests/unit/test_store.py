@@ -62,7 +62,10 @@ def test_a_corrupt_entry_is_ignored(tree: Path, tmp_path: Path) -> None:
     assert all(json.loads(entry.read_text()) for entry in entries)  # rewritten
 
 
-def test_parallel_analysis_agrees_with_serial(tmp_path: Path) -> None:
+def test_parallel_analysis_agrees_with_serial(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("pytest_cleantree.engine.PARALLEL_MIN_BYTES", 0)
     tree = tmp_path / "many"
     tree.mkdir()
     for index in range(80):
