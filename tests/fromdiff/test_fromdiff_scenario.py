@@ -405,7 +405,7 @@ def test_pytest_cleantree_reverted_in_one_line(repo: Repo) -> None:
     """`pytest --cleantree-reverted REV` runs only the derived checks, as test items."""
     (repo.path / "test_would_fail.py").write_text("def test_x():\n    assert False\n")
     edit(repo.path / PARTIAL[0], PARTIAL[1], PARTIAL[2])
-    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q"]
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--rootdir", "."]
     done = subprocess.run(
         [*command, "--cleantree-reverted", "experiment"],
         cwd=repo.path,

@@ -133,6 +133,8 @@ def test_pytest_items_per_host_and_xdist(example_tree: Path, fleet: Fleet) -> No
         "cleantree.toml",
         "-p",
         "no:cacheprovider",
+        "--rootdir",
+        ".",
         "-rA",
         "-q",
         "--cleantree-host",
