@@ -3,7 +3,7 @@
 The unit of work is a :class:`Check`: one rule on one manifest entry (a path
 or glob from ``files``, or a path from ``absent``).  Checks are what pytest
 collects, so they are derived from the manifest alone, without I/O; the
-source is asked for files only when checks run, all at once.
+source is asked for files only when checks run, in a few large batches.
 """
 
 from __future__ import annotations
