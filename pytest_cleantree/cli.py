@@ -18,11 +18,11 @@ if TYPE_CHECKING:
     from pytest_cleantree.model import Result
 
 EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_INCOMPLETE = 0, 1, 2
-FORMATS = ("text", "json", "github", "sarif")
 
 
 def build_parser() -> argparse.ArgumentParser:
     from pytest_cleantree.cli_fromdiff import add_from_diff_commands
+    from pytest_cleantree.formats import FORMATS
 
     parser = argparse.ArgumentParser(
         prog="cleantree", description="Check that a tree holds no forbidden symbols."

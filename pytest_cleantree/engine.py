@@ -88,11 +88,6 @@ class AnalysisCache:
         self._store = store
         self._jobs = jobs
 
-    def analyze(
-        self, path: str, data: bytes, patterns: Sequence[Pattern], *, comments: bool
-    ) -> FileAnalysis:
-        return self.analyze_many([(path, data, list(patterns), comments)])[path]
-
     def analyze_many(self, work: Sequence[_Work]) -> dict[str, FileAnalysis]:
         """Analyses of many files: from memory, from the store, else computed (in parallel)."""
         done: dict[str, FileAnalysis] = {}

@@ -65,7 +65,7 @@ class Runner:
     def source(self, host: str = "") -> Source | SourceError:
         if host not in self._sources:
             try:
-                self._sources[host] = self._open(self.targets.get(host, HostTarget(host, host)))
+                self._sources[host] = self._open(self.targets[host])
             except SourceError as exc:
                 self._sources[host] = exc
         return self._sources[host]
