@@ -22,8 +22,8 @@ from pytest_cleantree.analysis import (
     FileAnalysis,
     Finding,
     analyze,
-    could_match_file,
     lines_of,
+    parse_worthy,
 )
 from pytest_cleantree.errors import SourceError
 from pytest_cleantree.model import Hit, Kind, Missing, Pattern, Result, Rule
@@ -112,10 +112,14 @@ class AnalysisCache:
         parse: list[tuple[str, _Work]] = []
         results: list[tuple[str, FileAnalysis]] = []
         for key, item in todo:
-            if could_match_file(*item[:3]):
-                parse.append((key, item))
+            path, data, patterns, comments = item
+            present = parse_worthy(path, data, patterns)
+            if present:
+                parse.append((key, (path, data, present, comments)))
             else:  # a text file, or nothing to find: cheap, no parse
-                results.append((key, _analyze(item)))
+                results.append(
+                    (key, _analyze(item if present is None else (*item[:2], [], comments)))
+                )
         size = sum(len(item[1]) for _, item in parse)
         if self._jobs > 1 and len(parse) >= PARALLEL_MIN_FILES and size >= PARALLEL_MIN_BYTES:
             analysed = _parallel([item for _, item in parse], self._jobs)

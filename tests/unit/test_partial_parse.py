@@ -1,0 +1,156 @@
+"""Partial parsing: only the top-level units that can hold an occurrence are parsed.
+
+The answer must be the one a whole-file parse gives; these tests pin down
+where units start, what is kept, and that every way of getting it wrong
+falls back to the whole file.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from pytest_cleantree import analysis
+from pytest_cleantree.analysis import (
+    analyze,
+    import_binders,
+    parse_needed,
+    split_lines,
+    top_level_units,
+)
+from pytest_cleantree.patterns import parse_pattern
+
+
+def units(source: str) -> list[int]:
+    return top_level_units(textwrap.dedent(source))
+
+
+def parsed_lines(source: str, *patterns: str) -> set[int]:
+    """The lines of the top-level statements that the partial parse kept."""
+    text = textwrap.dedent(source)
+    parsed = [parse_pattern(p) for p in patterns]
+    binders = import_binders(parsed, "m", is_package=False)
+    tree = parse_needed(text, split_lines(text), "m.py", parsed, binders)
+    return {stmt.lineno for stmt in tree.body}
+
+
+def test_units_start_at_defs_classes_and_the_first_decorator() -> None:
+    source = """\
+        import os
+        x = 1
+        @deco
+        @deco2(
+            arg,
+        )
+        def f():
+            pass
+        y = 2
+        class C:
+            def method(self):
+                pass
+        async def g():
+            pass
+        """
+    assert units(source) == [1, 3, 10, 13]
+
+
+def test_starts_inside_strings_and_comments_are_not_units() -> None:
+    source = '''\
+        x = """
+        def not_a_function():
+        """
+        y = 'a' # def nor this
+        z = """escaped \\"""
+        class NotAClass: pass
+        """
+        def real():
+            pass
+        '''
+    assert units(source) == [1, 8]
+
+
+def test_only_units_spelling_a_needle_are_parsed() -> None:
+    source = """\
+        import os
+        def a():
+            return 1
+        def b():
+            return sm120()
+        class C:
+            pass
+        """
+    assert parsed_lines(source, "sm120") == {1, 4}
+
+
+def test_a_file_whose_kept_units_do_not_parse_is_parsed_whole() -> None:
+    text = "import os\ndef a(:\n    sm120\ndef b():\n    pass\n"
+    with pytest.raises(SyntaxError) as raised:
+        parse_needed(text, split_lines(text), "m.py", [parse_pattern("sm120")])
+    assert raised.value.lineno == 2
+
+
+def test_a_syntax_error_elsewhere_is_reported_when_the_whole_file_is_needed() -> None:
+    # the error stands in a unit that spells nothing: that unit is not parsed, as a file
+    # that spells nothing is not parsed; the lines that spell the needle are still judged
+    data = b"def a():\n    return sm120\ndef b(:\n    pass\n"
+    result = analyze("m.py", data, [parse_pattern("sm120")])
+    assert result.problem is None
+    assert [(f.occurrence.line, f.occurrence.kind.value) for f in result.findings] == [
+        (2, "reference")
+    ]
+
+
+def test_aliases_pull_in_the_units_that_use_them() -> None:
+    source = """\
+        def setup():
+            pass
+        from subprocess import Popen as launch
+        def a():
+            return 1
+        def b():
+            return launch()
+        def c():
+            launch = None
+            return launch
+        """
+    assert parsed_lines(source, "subprocess.Popen") == {1, 3, 6, 8}
+    found = analyze("m.py", textwrap.dedent(source).encode(), [parse_pattern("subprocess.Popen")])
+    assert {(f.occurrence.line, f.occurrence.kind.value) for f in found.findings} == {
+        (3, "import"),
+        (7, "call"),
+    }
+
+
+def test_an_import_in_a_unit_that_spells_no_needle_is_still_seen() -> None:
+    source = """\
+        def helper():
+            from sglang.srt import utils as u
+            return u
+        def use():
+            return u.is_sm120_supported()
+        """
+    # ``u`` is bound in helper's scope only: use() does not see it, whatever is parsed
+    assert parsed_lines(source, "sglang.srt.utils.is_sm120_supported") == {1, 4}
+
+
+STDLIB_FILES = [
+    Path(ast.__file__).parent / name
+    for name in ("argparse.py", "typing.py", "dataclasses.py", "inspect.py", "subprocess.py")
+]
+
+
+@pytest.mark.parametrize("path", STDLIB_FILES, ids=lambda p: p.name)
+def test_partial_equals_whole_on_real_files(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    patterns = [
+        parse_pattern(p)
+        for p in ("warnings.warn", "os.path.join", "sys.exc_info", "Error", "_fields", "encod")
+    ]
+    data = path.read_bytes()
+    partial = analyze(path.name, data, patterns)
+    monkeypatch.setattr(analysis, "parse_needed", lambda text, *_: analysis.parse_python(text, ""))
+    whole = analyze(path.name, data, patterns)
+    assert whole.findings
+    assert sorted(partial.findings, key=repr) == sorted(whole.findings, key=repr)

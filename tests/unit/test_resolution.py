@@ -1,0 +1,150 @@
+"""Resolving names through imports: the ``ast`` fast path against astroid's lookup.
+
+Most imported names are bound once, by imports of one target, and by nothing
+else; :func:`resolve_qualified` resolves those from the ``ast`` and leaves
+every other name to astroid.  astroid is the reference: on real code, every
+use it resolves is resolved to the same names by the fast path.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_cleantree.analysis import (
+    _astroid_resolve,
+    decode_python,
+    import_bound_names,
+    module_name_for,
+    resolve_qualified,
+)
+from pytest_cleantree.patterns import parse_pattern
+
+STDLIB = Path(ast.__file__).parent
+#: real code nobody here wrote: a third of the standard library's top-level modules, and packages
+REAL_FILES = sorted(STDLIB.glob("[a-h]*.py")) + sorted((STDLIB / "email").glob("*.py"))
+QUALIFIED = (
+    "os.path.join",
+    "sys.exit",
+    "sys.stderr",
+    "warnings.warn",
+    "re.compile",
+    "subprocess.Popen",
+    "typing.Any",
+    "collections.abc.Mapping",
+    "functools.partial",
+    "email.utils",
+    "io.StringIO",
+)
+
+
+Resolved = dict[Any, tuple[str, ...]]
+
+
+def resolve_both(text: str, path: str) -> tuple[Resolved, Resolved]:
+    tree = ast.parse(text)
+    module, is_package = module_name_for(path), path.endswith("__init__.py")
+    patterns = [parse_pattern(q) for q in QUALIFIED]
+    fast = resolve_qualified(text, tree, module, patterns, is_package=is_package)
+    names = import_bound_names(tree, module=module, is_package=is_package, wanted=QUALIFIED)
+    reference = _astroid_resolve(text, tree, module, QUALIFIED, names, is_package=is_package)
+    return dict(fast), dict(reference)
+
+
+def stored_attributes(text: str) -> set[tuple[object, ...]]:
+    """Keys of attributes that are assigned or deleted (``sys.stderr = x``)."""
+    return {
+        ("Attribute", n.lineno, n.col_offset, n.end_lineno, n.end_col_offset)
+        for n in ast.walk(ast.parse(text))
+        if isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load)
+    }
+
+
+@pytest.mark.parametrize("path", REAL_FILES, ids=lambda p: str(p.relative_to(STDLIB)))
+def test_fast_path_agrees_with_astroid_on_real_code(path: Path) -> None:
+    text = decode_python(path.read_bytes())
+    rel = str(path.relative_to(STDLIB))
+    fast, reference = resolve_both(text, rel)
+    for key, names in reference.items():
+        assert set(fast.get(key, ())) == set(names), (rel, key)
+    # astroid's lookup stops at assignment targets; the fast path also resolves
+    # ``sys.stderr = x`` (an assignment to the qualified name), and nothing else
+    assert set(fast) - set(reference) <= stored_attributes(text)
+
+
+def resolved_lines(source: str, pattern: str) -> dict[int, tuple[str, ...]]:
+    text = textwrap.dedent(source)
+    resolved = resolve_qualified(
+        text, ast.parse(text), "pkg.mod", [parse_pattern(pattern)], is_package=False
+    )
+    return {line: names for (kind, line, *_), names in resolved.items() if kind == "Name"}
+
+
+def test_module_import_is_seen_everywhere_after_it_and_in_every_function() -> None:
+    source = """\
+        before = Popen
+        from subprocess import Popen
+        def f():
+            return Popen
+        class C:
+            attr = Popen
+        after = [Popen for _ in ()]
+        """
+    assert resolved_lines(source, "subprocess.Popen") == {
+        4: ("subprocess.Popen",),
+        6: ("subprocess.Popen",),
+        7: ("subprocess.Popen",),
+    }
+
+
+def test_function_import_is_seen_in_its_function_and_nested_ones_only() -> None:
+    source = """\
+        def f():
+            early = warn
+            from warnings import warn
+            def inner():
+                return warn
+            return warn
+        def g():
+            return warn
+        """
+    assert resolved_lines(source, "warnings.warn") == {
+        5: ("warnings.warn",),
+        6: ("warnings.warn",),
+    }
+
+
+def test_rebound_names_are_left_to_astroid_which_follows_the_rebinding() -> None:
+    source = """\
+        from subprocess import Popen
+        Popen()
+        Popen = None
+        Popen()
+        """
+    assert resolved_lines(source, "subprocess.Popen") == {2: ("subprocess.Popen",)}
+
+
+def test_two_targets_for_one_name_are_left_to_astroid() -> None:
+    source = """\
+        try:
+            from json import loads
+        except ImportError:
+            from simplejson import loads
+        loads("")
+        """
+    assert resolved_lines(source, "json.loads") == {5: ("json.loads", "simplejson.loads")}
+
+
+def test_a_class_body_import_is_left_to_astroid() -> None:
+    source = """\
+        class C:
+            from os import path
+            here = path
+            def m(self):
+                return path
+        """
+    assert resolved_lines(source, "os.path") == {3: ("os.path",)}
