@@ -58,6 +58,7 @@ class LocalSource:
         self._real_root = os.path.realpath(root)
         self._allow_outside_root = allow_outside_root
         self.root = str(root)
+        self._real_folders: dict[str, str] = {}
 
     def expand(self, entries: Sequence[str]) -> Mapping[str, tuple[str, ...]]:
         if not self._root.is_dir():
@@ -71,13 +72,19 @@ class LocalSource:
         base = glob_base(entry)
         start = self._root / base if base else self._root
         found: list[str] = []
-        for folder, dirnames, filenames in os.walk(start):
-            rel_folder = os.path.relpath(folder, self._root).replace(os.sep, "/")
-            prefix = "" if rel_folder == "." else rel_folder + "/"
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-            for name in filenames:
-                rel = prefix + name
-                if regex.match(rel) and _is_file(os.path.join(folder, name)):
+        folders = [(str(start), base + "/" if base else "")]
+        while folders:  # os.walk, keeping scandir's entries: their types cost no stat
+            folder, prefix = folders.pop()
+            try:
+                items = list(os.scandir(folder))
+            except OSError:
+                continue  # as os.walk: an unreadable folder lists nothing
+            for item in items:
+                rel = prefix + item.name
+                if _is_dir(item):
+                    if not item.name.startswith(".") and not item.is_symlink():
+                        folders.append((item.path, rel + "/"))
+                elif regex.match(rel) and _is_file(item):
                     found.append(rel)
         return tuple(sorted(found))
 
@@ -88,7 +95,7 @@ class LocalSource:
         full = os.path.join(self._root, path)
         try:
             if not self._allow_outside_root:
-                real = os.path.realpath(full)
+                real = self._real_path(full)
                 if os.path.commonpath([real, self._real_root]) != self._real_root:
                     return SourceError(
                         f"{path}: leads outside the root (to {real}); "
@@ -113,12 +120,30 @@ class LocalSource:
             except OSError as exc:
                 return SourceError(f"{path}: cannot read: {exc.strerror or exc}")
 
+    def _real_path(self, full: str) -> str:
+        """``os.path.realpath``, resolving each folder once (most files are no links)."""
+        folder, name = os.path.split(full)
+        real_folder = self._real_folders.get(folder)
+        if real_folder is None:
+            real_folder = self._real_folders[folder] = os.path.realpath(folder)
+        if os.path.islink(full):
+            return os.path.realpath(full)
+        return os.path.join(real_folder, name)
+
     def close(self) -> None:
         """Nothing to release."""
 
 
-def _is_file(path: str) -> bool:
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    """A regular file, or a link to one (as ``os.walk`` lists it)."""
     try:
-        return stat.S_ISREG(os.stat(path).st_mode)
+        return entry.is_file()
+    except OSError:
+        return False
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
     except OSError:
         return False
