@@ -27,7 +27,6 @@ import ast
 import bisect
 import functools
 import gc
-import heapq
 import io
 import itertools
 import re
@@ -39,7 +38,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from pytest_cleantree.model import Kind, Occurrence, Pattern, PatternTier
-from pytest_cleantree.patterns import match_name, match_text, prefilter_needle
+from pytest_cleantree.patterns import covers, match_name, match_text, prefilter_needle
 
 PYTHON_SUFFIXES = (".py", ".pyi", ".pyw")
 #: larger Python files are matched as text: ``ast`` needs ~100x the file's size in memory
@@ -309,10 +308,12 @@ def _line_numbers(text: str, offsets: Sequence[int]) -> list[int]:
 
 # --------------------------------------------------------------------------- partial parse
 
-#: a line that starts a top-level ``def`` or ``class``, or the decorators of one
-_UNIT_START = re.compile(r"^(?:@|def\b|class\b|async[ \t]+def\b)", re.M)
+#: a line that starts a ``def`` or ``class``, or the decorators of one
+_BLOCK_START = re.compile(r"^([ \t]*)(?:@|def\b|class\b|async[ \t]+def\b)", re.M)
+#: a line of code at column 0 (not blank, not a comment): the end of any block above it
+_COLUMN_ZERO = re.compile(r"^[^\s#]", re.M)
 #: comments and string literals as the tokenizer reads them (tokenize's own expressions);
-#: a unit start inside one of them starts nothing
+#: a block start inside one of them starts nothing
 _STRING_OR_COMMENT = re.compile(
     r"""
     \#[^\r\n]*
@@ -323,33 +324,101 @@ _STRING_OR_COMMENT = re.compile(
     """,
     re.X,
 )
-_IMPORT_WORD = re.compile(r"\bimport\b")
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A module cut into pieces that can each be parsed or left out.
+
+    A top-level piece runs from a ``def`` or ``class`` at column 0 (from the
+    first of its decorators) to the line before the next one: a run of whole
+    top-level statements.  A top-level class is cut further at its members
+    (``def``, ``class`` and decorators at its body's indentation), up to its
+    last line.  A member left out becomes a ``pass`` at its indentation, so
+    the class keeps a body and no later string becomes its docstring.
+    """
+
+    #: the first line of each piece, ascending, from line 1
+    starts: list[int]
+    #: the index of the top-level piece each piece belongs to (its own for a top-level one)
+    top: list[int]
+    #: for a class member, the indentation its ``pass`` takes; ``None`` for the others
+    indent: list[str | None]
+    #: the ``class`` line of each class cut into members
+    classes: tuple[int, ...] = ()
+
+    def pieces_of(self, lines: Iterable[int]) -> set[int]:
+        """The indexes of the pieces that hold these lines."""
+        return {bisect.bisect_right(self.starts, line) - 1 for line in lines}
+
+
+def layout(text: str) -> Layout:
+    """Where the pieces of a module start (see :class:`Layout`)."""
+    blocks = [(m.start(), m.group(1)) for m in _BLOCK_START.finditer(text)]
+    if not blocks:
+        return Layout([1], [0], [None])
+    spans = [(m.start(), m.end()) for m in _STRING_OR_COMMENT.finditer(text)]
+    span_starts = [start for start, _ in spans]
+
+    def in_string(offset: int) -> bool:
+        index = bisect.bisect_right(span_starts, offset) - 1
+        return index >= 0 and spans[index][1] > offset
+
+    blocks = [(offset, indent) for offset, indent in blocks if not in_string(offset)]
+    tops = _block_runs(text, [(offset, "") for offset, indent in blocks if not indent])
+    starts: list[int] = [0]  # offsets, then lines
+    top: list[int] = [0]
+    indent_of: list[str | None] = [None]
+    classes: list[int] = []
+    ends = [offset for offset, _ in tops[1:]] + [len(text)] if tops else []
+    for (first, header), end in zip(tops, ends, strict=True):
+        if first > 0:
+            starts.append(first)
+            top.append(len(starts) - 1)
+            indent_of.append(None)
+        if not text.startswith("class", header):
+            continue
+        newline = text.find("\n", header)
+        body = _COLUMN_ZERO.finditer(text, end if newline == -1 else newline + 1, end)
+        body_end = next((m.start() for m in body if not in_string(m.start())), end)
+        inner = [(o, i) for o, i in blocks if header < o < body_end and i]
+        if not inner:
+            continue
+        body_indent = min((i for _, i in inner), key=len)
+        members = _block_runs(text, [(o, i) for o, i in inner if i == body_indent])
+        classes.append(header)
+        owner = top[-1]
+        for member, _ in members:
+            starts.append(member)
+            top.append(owner)
+            indent_of.append(body_indent)
+        if body_end < end:
+            starts.append(body_end)
+            top.append(owner)
+            indent_of.append(None)
+    lines = [1, *_line_numbers(text, starts[1:])]
+    return Layout(lines, top, indent_of, tuple(_line_numbers(text, classes)))
+
+
+def _block_runs(text: str, blocks: Sequence[tuple[int, str]]) -> list[tuple[int, int]]:
+    """Merge decorator runs: ``(first offset, offset of the def or class line)`` per block."""
+    runs: list[tuple[int, int]] = []
+    decorators = False  # inside a decorator run: its def or class starts nothing new
+    for offset, indent in blocks:
+        decorator = text.startswith("@", offset + len(indent))
+        if decorators:
+            if not decorator:
+                runs[-1] = (runs[-1][0], offset)
+        else:
+            runs.append((offset, offset))
+        decorators = decorator
+    return runs
 
 
 def top_level_units(text: str) -> list[int]:
-    """The first lines of the module's top-level units, ascending, from line 1.
-
-    A unit runs from a ``def`` or ``class`` at column 0 (from the first of its
-    decorators) to the line before the next one: it is a run of whole
-    top-level statements, so blanking it leaves the other statements exactly
-    as they were.  Starts inside strings and comments are not starts.
-    """
-    starts = [m.start() for m in _UNIT_START.finditer(text)]
-    if not starts:
-        return [1]
-    spans = [(m.start(), m.end()) for m in _STRING_OR_COMMENT.finditer(text, 0, starts[-1])]
-    span_starts = [start for start, _ in spans]
-    firsts: list[int] = []
-    decorators = False  # inside a decorator run: its def or class starts nothing new
-    for offset in starts:
-        index = bisect.bisect_right(span_starts, offset) - 1
-        if index >= 0 and spans[index][1] > offset:
-            continue
-        decorator = text.startswith("@", offset)
-        if not decorators:
-            firsts.append(offset)
-        decorators = decorator
-    return [1, *(line for line in _line_numbers(text, firsts) if line > 1)]
+    """The first lines of the module's top-level pieces (see :class:`Layout`)."""
+    cut = layout(text)
+    return [start for index, start in enumerate(cut.starts) if cut.top[index] == index]
 
 
 def parse_needed(
@@ -359,50 +428,71 @@ def parse_needed(
     patterns: Sequence[Pattern],
     binders: Callable[[ast.Module], set[str]] | None = None,
 ) -> ast.Module:
-    """Parse the top-level units that can hold an occurrence, with the others blanked.
+    """Parse the pieces of the module that can hold an occurrence, the others left out.
 
-    Kept: the first unit (docstring, ``__future__``), and every unit that spells
-    a needle (see :func:`candidate_lines`).  With ``binders``, the names bound
-    by imports on a qualified pattern's path, every unit that imports is kept,
-    then every unit that spells a name they bind, until nothing changes: a use
-    of an alias, or a rebinding of it, is never blanked.
+    Kept: the first piece (docstring, ``__future__``), and every piece that
+    spells a needle (see :func:`candidate_lines`); with the pieces of a class,
+    the class's own first and last lines.  With ``binders``, the names that
+    imports bind to a qualified pattern (or to something inside one), every
+    piece that imports is kept, then every piece that spells a name they bind,
+    until nothing changes: a use of an alias is never left out.
 
-    Blanked lines stay as empty lines, so every kept line keeps its number and
-    columns.  Syntax is thus checked in the kept units only; when they do not
-    parse, the whole file is parsed, so the error reported is the file's first.
+    Left-out lines stay as empty lines, so every kept line keeps its number
+    and columns.  Syntax is thus checked in the kept pieces; when they do not
+    parse, or a ``pass`` left for a member did not land in its class's body,
+    the whole file is parsed, so the error reported is the file's first.
     """
     spelling = _spelling_lines(text, patterns)
-    units = top_level_units(text) if spelling is not None else [1]
-    if spelling is None or len(units) == 1:
+    cut = layout(text) if spelling is not None and "\r" not in text else None
+    if spelling is None or cut is None or len(cut.starts) == 1:
         return parse_python(text, path)
-    if binders is not None:  # the imports that bind names, and what spells those names
-        spelling |= _lines_at(text, (m.start() for m in _IMPORT_WORD.finditer(text)))
-    pending = {0} | _units_of(units, spelling)
-    bounds = [*units, len(lines) + 1]
-    tree: ast.Module | None = None
-    parsed: set[int] = set()
+    if binders is not None:  # the imports that bind names: their names are then followed
+        spelling |= _lines_at(text, word_offsets(text, ["import"]))
+    keep = {0} | cut.pieces_of(spelling)
     seen: set[str] = set()
-    while pending:
-        if tree is None and len(pending) == len(units):
+    while True:
+        keep |= {cut.top[piece] for piece in keep}
+        if len(keep) == len(cut.starts):
             return parse_python(text, path)
-        kept: list[str] = []
-        for index, (first, end) in enumerate(itertools.pairwise(bounds)):
-            kept += lines[first - 1 : end - 1] if index in pending else [""] * (end - first)
-        try:
-            part = parse_python("\n".join(kept), path)
-        except (SyntaxError, ValueError):
-            return parse_python(text, path)  # the whole file: its tree, or its own first error
+        tree = _parse_pieces(text, lines, path, cut, keep)
         if tree is None:
-            tree = part
-        else:  # whole top-level statements, in line order
-            tree.body = list(heapq.merge(tree.body, part.body, key=lambda stmt: stmt.lineno))
-        parsed |= pending
-        names = binders(part) - seen if binders is not None else set()
+            return parse_python(text, path)
+        names = binders(tree) - seen if binders is not None else set()
         seen |= names
-        pending = _units_of(units, _lines_at(text, word_offsets(text, names))) if names else set()
-        pending -= parsed
-    assert tree is not None
-    return tree
+        more = cut.pieces_of(_lines_at(text, word_offsets(text, names))) - keep
+        if not more:
+            return tree
+        keep |= more
+
+
+def _parse_pieces(
+    text: str, lines: Sequence[str], path: str, cut: Layout, keep: set[int]
+) -> ast.Module | None:
+    """The module with only the ``keep`` pieces; ``None`` when that does not parse as cut."""
+    kept: list[str] = []
+    passes: set[tuple[int, int]] = set()
+    bounds = [*cut.starts, len(lines) + 1]
+    for index, (first, end) in enumerate(itertools.pairwise(bounds)):
+        indent = cut.indent[index]
+        if index in keep:
+            kept += lines[first - 1 : end - 1]
+        elif indent is not None and cut.top[index] in keep:
+            kept += [indent + "pass"] + [""] * (end - first - 1)
+            passes.add((first, len(indent)))
+        else:
+            kept += [""] * (end - first)
+    try:
+        tree = parse_python("\n".join(kept), path)
+    except (SyntaxError, ValueError):
+        return None
+    landed = {
+        (stmt.lineno, stmt.col_offset)
+        for node in tree.body
+        if isinstance(node, ast.ClassDef) and node.lineno in cut.classes
+        for stmt in node.body
+        if isinstance(stmt, ast.Pass)
+    }
+    return tree if passes <= landed else None
 
 
 def parse_python(text: str, path: str) -> ast.Module:
@@ -438,11 +528,6 @@ def word_offsets(text: str, names: Iterable[str]) -> list[int]:
 
 def _is_word_char(char: str) -> bool:
     return char.isalnum() or char == "_"
-
-
-def _units_of(units: Sequence[int], lines: Iterable[int]) -> set[int]:
-    """The indexes of the units that hold these lines."""
-    return {bisect.bisect_right(units, line) - 1 for line in lines}
 
 
 def _reason(exc: BaseException) -> str:
@@ -555,7 +640,7 @@ def resolve_qualified(
     resolved = bindings.resolved()
     hard = names - bindings.simple
     if hard:
-        resolved.update(_astroid_resolve(text, parsed, module, wanted, hard, is_package=is_package))
+        resolved.update(_astroid_resolve(text, parsed, module, hard, is_package=is_package))
     return resolved
 
 
@@ -751,13 +836,7 @@ _TYPE_PARAMS = frozenset({"TypeVar", "ParamSpec", "TypeVarTuple"})
 
 
 def _astroid_resolve(
-    text: str,
-    parsed: ast.Module,
-    module: str,
-    wanted: Sequence[str],
-    only: set[str],
-    *,
-    is_package: bool,
+    text: str, parsed: ast.Module, module: str, only: set[str], *, is_package: bool
 ) -> dict[_Key, tuple[str, ...]]:
     """Resolve the names in ``only`` with astroid's lookup, which follows every rebinding."""
     from astroid import nodes
@@ -766,17 +845,11 @@ def _astroid_resolve(
     from astroid.rebuilder import TreeRebuilder
 
     class Recorder(TreeRebuilder):  # type: ignore[misc]
-        """The rebuilder, noting imports and names as it meets them (no second walk)."""
+        """The rebuilder, noting names as it meets them (no second walk)."""
 
         def __init__(self, manager: AstroidManager, data: str) -> None:
             super().__init__(manager, data)
-            self.imports: list[nodes.Import] = []
             self.names: list[nodes.Name] = []
-
-        def visit_import(self, node: ast.Import, parent: nodes.NodeNG) -> nodes.Import:
-            built = super().visit_import(node, parent)
-            self.imports.append(built)
-            return built
 
         def visit_name(self, node: ast.Name, parent: nodes.NodeNG) -> nodes.NodeNG:
             built = super().visit_name(node, parent)
@@ -792,11 +865,7 @@ def _astroid_resolve(
         manager.bootstrap()
     builder = Recorder(manager, text)
     tree = builder.visit_module(parsed, f"__cleantree_target_{next(_UNIQUE)}__", "", is_package)
-    relevant: set[str] = set()
-    for from_node, global_names in builder._import_from_nodes:
-        base = absolute_module(
-            module, from_node.level or 0, from_node.modname, is_package=is_package
-        )
+    for from_node, global_names in builder._import_from_nodes:  # what the builder would do
         for name, asname in from_node.names:
             bound = asname or name
             if name == "*":
@@ -804,12 +873,6 @@ def _astroid_resolve(
             target = tree if bound in global_names else from_node.parent
             target.set_local(bound, from_node)
             target.scope().locals[bound].sort(key=lambda n: n.fromlineno or 0)
-            if _on_path(f"{base}.{name}" if base else name, tuple(wanted)):
-                relevant.add(bound)
-    for import_node in builder.imports:
-        for name, asname in import_node.names:
-            if _on_path(name, tuple(wanted)):
-                relevant.add(asname or name.split(".", 1)[0])
 
     def qualify(node: nodes.Name) -> tuple[str, ...]:
         _, assigned = node.lookup(node.name)
@@ -827,10 +890,9 @@ def _astroid_resolve(
                 names.append(real)
         return tuple(names)
 
-    relevant &= only
     resolved: dict[_Key, tuple[str, ...]] = {}
     for name_node in builder.names:
-        if name_node.name not in relevant:
+        if name_node.name not in only:
             continue
         found = qualify(name_node)
         node: nodes.NodeNG = name_node
@@ -850,29 +912,48 @@ def _astroid_resolve(
 def import_binders(
     patterns: Sequence[Pattern], module: str, *, is_package: bool
 ) -> Callable[[ast.Module], set[str]]:
-    """What :func:`parse_needed` asks of each part it parses: the names its imports bind."""
+    """What :func:`parse_needed` asks of what it parsed: the names that can stand for a pattern.
+
+    Only names bound to a pattern, or to something inside one (``from
+    subprocess import Popen as launch``): a use of a name bound to a module
+    on the way (``import subprocess``) spells the rest, needle included.
+    """
     wanted = [p.body for p in patterns if p.tier is PatternTier.QUALIFIED]
     return functools.partial(
-        import_bound_names, module=module, is_package=is_package, wanted=wanted
+        import_bound_names, module=module, is_package=is_package, wanted=wanted, covering=True
     )
 
 
 def import_bound_names(
-    tree: ast.Module, *, module: str, is_package: bool, wanted: Sequence[str]
+    tree: ast.Module,
+    *,
+    module: str,
+    is_package: bool,
+    wanted: Sequence[str],
+    covering: bool = False,
 ) -> set[str]:
-    """The local names that the file's imports bind to something on a wanted name's path."""
+    """The local names that the file's imports bind to something on a wanted name's path.
+
+    With ``covering``, only those bound to a wanted name or to something inside one.
+    """
     targets = tuple(wanted)
+
+    def relevant(target: str) -> bool:
+        if covering:
+            return any(covers(name, target) for name in targets)
+        return _on_path(target, targets)
+
     bound: set[str] = set()
     for stmt in _imports(tree.body):
         if isinstance(stmt, ast.Import):
             for alias in stmt.names:
-                if _on_path(alias.name, targets):
+                if relevant(alias.name if alias.asname else alias.name.split(".", 1)[0]):
                     bound.add(alias.asname or alias.name.split(".", 1)[0])
             continue
         base = absolute_module(module, stmt.level, stmt.module, is_package=is_package)
         for alias in stmt.names:
             qualified = f"{base}.{alias.name}" if base else alias.name
-            if alias.name != "*" and _on_path(qualified, targets):
+            if alias.name != "*" and relevant(qualified):
                 bound.add(alias.asname or alias.name)
     return bound
 
@@ -953,6 +1034,7 @@ class _Scanner:
         #: lines where an occurrence can stand (see :func:`candidate_lines`); None: any line
         self.candidates: list[int] | None = None
         self._name_cache: dict[str, tuple[Pattern, ...]] = {}
+        self._qualified_cache: dict[tuple[str, tuple[str, ...], bool], tuple[Pattern, ...]] = {}
         self._qualified = [p for p in patterns if p.tier is PatternTier.QUALIFIED]
         self._plain = [p for p in patterns if p.tier is not PatternTier.QUALIFIED]
 
@@ -967,9 +1049,14 @@ class _Scanner:
             self._name_cache[name] = matched
         if qualified:
             inside = kind is not Kind.DEFINITION
-            matched += tuple(
-                p for p in self._qualified if match_name(p, name, qualified, inside=inside)
-            )
+            key = (name, qualified, inside)
+            through = self._qualified_cache.get(key)
+            if through is None:
+                through = tuple(
+                    p for p in self._qualified if match_name(p, name, qualified, inside=inside)
+                )
+                self._qualified_cache[key] = through
+            matched += through
         if matched:
             col = self._char_col(line, col)
         for pattern in matched:

@@ -149,9 +149,16 @@ def _parallel(items: list[_Work], jobs: int) -> list[FileAnalysis]:
     """Analyse in worker processes (forkserver/spawn: safe beside paramiko's threads)."""
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if isinstance(context, multiprocessing.context.ForkServerContext):
+        context.set_forkserver_preload(["pytest_cleantree.engine"])  # imported once, not per worker
     chunk = max(1, len(items) // (jobs * 8))
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        return list(pool.map(_analyze, items, chunksize=chunk))
+        return list(pool.map(_analyze_compact, items, chunksize=chunk))
+
+
+def _analyze_compact(item: _Work) -> FileAnalysis:
+    """In a worker: only the lines that findings point at travel back."""
+    return _analyze(item).compact()
 
 
 def default_jobs() -> int:

@@ -90,7 +90,7 @@ def match_name(
     if tier is PatternTier.EXACT:
         return name == pattern.body
     if inside:
-        return any(_covers(pattern.body, target) for target in qualified)
+        return any(covers(pattern.body, target) for target in qualified)
     return any(_names(pattern.body, target) for target in qualified)
 
 
@@ -101,7 +101,7 @@ def _names(wanted: str, resolved: str) -> bool:
     return resolved == wanted
 
 
-def _covers(wanted: str, resolved: str) -> bool:
+def covers(wanted: str, resolved: str) -> bool:
     """``resolved`` is ``wanted`` or something inside it (``wanted.attr``).
 
     A ``resolved`` that starts with ``.`` lacks an unknown package prefix: it

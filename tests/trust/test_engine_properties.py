@@ -74,7 +74,11 @@ SNIPPETS = (
 @st.composite
 def modules(draw: st.DrawFn) -> tuple[bytes, set[tuple[int, str]]]:
     chosen = draw(st.lists(st.sampled_from(SNIPPETS), min_size=1, max_size=6))
-    indent = draw(st.sampled_from(["", "    ", "\t"]))
+    # at top level, in a block, or in a class body: the partial parse leaves out the
+    # fillers (they spell no marker), as whole top-level pieces or as class members
+    wrapper = draw(st.sampled_from(["", "if True:", "class Holder:"]))
+    indent = draw(st.sampled_from(["    ", "\t"])) if wrapper else ""
+    fillers = draw(st.lists(st.booleans(), min_size=len(chosen) + 1, max_size=len(chosen) + 1))
     newline = draw(st.sampled_from(["\n", "\r\n"]))
     bom = draw(st.booleans())
     coding = draw(st.sampled_from([None, "utf-8", "latin-1"]))
@@ -83,10 +87,14 @@ def modules(draw: st.DrawFn) -> tuple[bytes, set[tuple[int, str]]]:
     lines: list[str] = []
     if coding:
         lines.append(f"# -*- coding: {coding} -*-")
-    if indent:
-        lines.append("if True:")
+    if wrapper:
+        lines.append(wrapper)
     expected: set[tuple[int, str]] = set()
-    for snippet in chosen:
+    for number, (snippet, filler) in enumerate(zip([*chosen, None], fillers, strict=True)):
+        if filler:
+            lines += [f"{indent}def filler_{number}(self):", f"{indent}    return {number}"]
+        if snippet is None:
+            break
         base = len(lines) + 1
         lines.extend(indent + line for line in snippet.lines)
         expected |= {(base + offset, kind) for offset, kind in snippet.expected}

@@ -17,6 +17,7 @@ from pytest_cleantree import analysis
 from pytest_cleantree.analysis import (
     analyze,
     import_binders,
+    layout,
     parse_needed,
     split_lines,
     top_level_units,
@@ -136,21 +137,77 @@ def test_an_import_in_a_unit_that_spells_no_needle_is_still_seen() -> None:
     assert parsed_lines(source, "sglang.srt.utils.is_sm120_supported") == {1, 4}
 
 
-STDLIB_FILES = [
-    Path(ast.__file__).parent / name
-    for name in ("argparse.py", "typing.py", "dataclasses.py", "inspect.py", "subprocess.py")
-]
+STDLIB = Path(ast.__file__).parent
+#: real code nobody here wrote: big classes, decorators, nested imports, odd strings
+REAL_FILES = sorted(STDLIB.glob("[a-f]*.py")) + sorted((STDLIB / "unittest").glob("*.py"))
+REAL_PATTERNS = ("warnings.warn", "os.path.join", "sys.exc_info", "Error", "_fields", "encod")
 
 
-@pytest.mark.parametrize("path", STDLIB_FILES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", REAL_FILES, ids=lambda p: str(p.relative_to(STDLIB)))
 def test_partial_equals_whole_on_real_files(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    patterns = [
-        parse_pattern(p)
-        for p in ("warnings.warn", "os.path.join", "sys.exc_info", "Error", "_fields", "encod")
-    ]
+    patterns = [parse_pattern(p) for p in REAL_PATTERNS]
     data = path.read_bytes()
     partial = analyze(path.name, data, patterns)
     monkeypatch.setattr(analysis, "parse_needed", lambda text, *_: analysis.parse_python(text, ""))
     whole = analyze(path.name, data, patterns)
-    assert whole.findings
+    assert partial.problem == whole.problem
     assert sorted(partial.findings, key=repr) == sorted(whole.findings, key=repr)
+
+
+def test_class_members_are_pieces_and_a_left_out_member_leaves_a_pass() -> None:
+    source = """\
+        class C:
+            \"\"\"The docstring.\"\"\"
+            def a(self):
+                return 1
+            "sm120 in a string after a member"
+            def b(self):
+                return sm120()
+        if True:
+            def helper():
+                return 2
+        """
+    text = textwrap.dedent(source)
+    cut = layout(text)
+    assert cut.starts == [1, 3, 6, 8]
+    assert cut.indent == [None, "    ", "    ", None]
+    assert cut.classes == (1,)
+    found = analyze("m.py", text.encode(), [parse_pattern("sm120")])
+    # not promoted to a docstring by the member left out before it
+    assert {(f.occurrence.line, f.occurrence.kind.value) for f in found.findings} == {
+        (5, "string"),
+        (7, "call"),
+    }
+
+
+def test_a_class_ends_at_its_first_line_of_code_at_column_zero() -> None:
+    source = '''\
+        class C:
+            x = """
+        def inside_a_string(): pass
+        """
+            def a(self):
+                pass
+        if sm120:
+            def b():
+                pass
+        '''
+    cut = layout(textwrap.dedent(source))
+    assert cut.starts == [1, 5, 7]
+    assert cut.indent == [None, "    ", None]
+
+
+def test_members_found_only_inside_nested_blocks_fall_back_to_the_whole_file() -> None:
+    source = """\
+        class C:
+            if True:
+                def a(self):
+                    pass
+                def b(self):
+                    return sm120
+        """
+    text = textwrap.dedent(source)
+    # the pieces are cut at the deeper level; the ``pass`` left for ``a`` would not be a
+    # statement of the class body, so the cut is refused and the whole file is parsed
+    tree = parse_needed(text, split_lines(text), "m.py", [parse_pattern("sm120")])
+    assert ast.dump(tree) == ast.dump(ast.parse(text))

@@ -17,6 +17,7 @@ import pytest
 
 from pytest_cleantree.analysis import (
     _astroid_resolve,
+    analyze,
     decode_python,
     import_bound_names,
     module_name_for,
@@ -51,7 +52,7 @@ def resolve_both(text: str, path: str) -> tuple[Resolved, Resolved]:
     patterns = [parse_pattern(q) for q in QUALIFIED]
     fast = resolve_qualified(text, tree, module, patterns, is_package=is_package)
     names = import_bound_names(tree, module=module, is_package=is_package, wanted=QUALIFIED)
-    reference = _astroid_resolve(text, tree, module, QUALIFIED, names, is_package=is_package)
+    reference = _astroid_resolve(text, tree, module, names, is_package=is_package)
     return dict(fast), dict(reference)
 
 
@@ -148,3 +149,20 @@ def test_a_class_body_import_is_left_to_astroid() -> None:
                 return path
         """
     assert resolved_lines(source, "os.path") == {3: ("os.path",)}
+
+
+def test_import_of_a_submodule_binds_the_package_for_the_package_names() -> None:
+    source = """\
+        import os.path
+        os.getcwd()
+        """
+    assert resolved_lines(source, "os.getcwd") == {2: ("os",)}
+
+
+def test_an_assignment_to_a_qualified_attribute_is_an_occurrence() -> None:
+    data = b"import sys\nsys.stderr = None\nprint(sys.stderr)\n"
+    analysis = analyze("m.py", data, [parse_pattern("sys.stderr")])
+    assert {(f.occurrence.line, f.occurrence.kind.value) for f in analysis.findings} == {
+        (2, "assignment"),
+        (3, "reference"),
+    }
