@@ -157,16 +157,6 @@ def _needs_escape_lines(text: str, patterns: Sequence[Pattern]) -> bool:
     return any((needle := prefilter_needle(p)) is not None and needle not in text for p in patterns)
 
 
-def lines_of(path: str, data: bytes) -> tuple[str, ...]:
-    """A file's lines, decoded as :func:`analyze` decodes them."""
-    if is_python_path(path):
-        try:
-            return split_lines(decode_python(data))
-        except (SyntaxError, UnicodeDecodeError):
-            pass
-    return split_lines(data.decode("utf-8", errors="surrogateescape"))
-
-
 def parse_worthy(path: str, data: bytes, patterns: Sequence[Pattern]) -> list[Pattern] | None:
     """The patterns that :func:`analyze` would parse this file for (often none).
 

@@ -10,19 +10,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
 import os
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Protocol
 
 from pytest_cleantree.analysis import (
     FileAnalysis,
-    Finding,
     analyze,
-    lines_of,
     parse_worthy,
 )
 from pytest_cleantree.errors import SourceError
@@ -59,9 +55,9 @@ def iter_checks(rules: Iterable[Rule]) -> Iterator[Check]:
 class FindingStore(Protocol):
     """Where analyses persist between runs (see :class:`pytest_cleantree.store.AnalysisStore`)."""
 
-    def get(self, key: str) -> tuple[tuple[Finding, ...], str | None] | None: ...
+    def get(self, key: str, path: str) -> FileAnalysis | None: ...
 
-    def put(self, key: str, findings: Sequence[Finding], problem: str | None) -> None: ...
+    def put(self, key: str, analysis: FileAnalysis) -> None: ...
 
 
 def _patterns_key(patterns: Sequence[Pattern]) -> str:
@@ -71,8 +67,8 @@ def _patterns_key(patterns: Sequence[Pattern]) -> str:
 
 def _key(path: str, digest: str, patterns_key: str, comments: bool) -> str:
     """Everything an analysis depends on besides the analyser's own code."""
-    material = json.dumps([path, digest, patterns_key, comments])
-    return hashlib.blake2b(material.encode(), digest_size=20).hexdigest()
+    material = "\0".join((path, digest, patterns_key, "comments" if comments else ""))
+    return hashlib.blake2b(material.encode("utf-8", "surrogateescape"), digest_size=20).hexdigest()
 
 
 class AnalysisCache:
@@ -102,11 +98,9 @@ class AnalysisCache:
             if key in self._memory:
                 done[path] = self._memory[key]
                 continue
-            stored = self._store.get(key) if self._store else None
+            stored = self._store.get(key, path) if self._store else None
             if stored is not None:
-                findings, problem = stored
-                analysis = FileAnalysis(path, lines_of(path, data), findings, problem)
-                done[path] = self._memory[key] = analysis.compact()
+                done[path] = self._memory[key] = stored
                 continue
             todo.append((key, item))
         parse: list[tuple[str, _Work]] = []
@@ -127,9 +121,10 @@ class AnalysisCache:
         else:
             results += [(key, _analyze(item)) for key, item in parse]
         for key, analysis in results:
+            compact = analysis.compact()
             if self._store is not None:
-                self._store.put(key, analysis.findings, analysis.problem)
-            done[analysis.path] = self._memory[key] = analysis.compact()
+                self._store.put(key, compact)
+            done[analysis.path] = self._memory[key] = compact
         return done
 
 
@@ -147,6 +142,9 @@ def _analyze(item: _Work) -> FileAnalysis:
 
 def _parallel(items: list[_Work], jobs: int) -> list[FileAnalysis]:
     """Analyse in worker processes (forkserver/spawn: safe beside paramiko's threads)."""
+    import multiprocessing  # here: most runs never start a worker, and these cost 20 ms
+    from concurrent.futures import ProcessPoolExecutor
+
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     if isinstance(context, multiprocessing.context.ForkServerContext):

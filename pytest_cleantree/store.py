@@ -16,11 +16,10 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Sequence
 from pathlib import Path
 
 from pytest_cleantree import __version__
-from pytest_cleantree.analysis import Finding
+from pytest_cleantree.analysis import FileAnalysis, Finding
 from pytest_cleantree.model import Kind, Occurrence
 
 #: set to a folder to move the cache, or to an empty string to disable it
@@ -47,31 +46,38 @@ def _code_digest() -> str:
     here = Path(__file__).parent
     material = f"{__version__} {sys.version_info[:3]} {astroid_version}"
     digest = hashlib.blake2b(material.encode(), digest_size=8)
-    for name in ("analysis.py", "patterns.py", "model.py"):
+    for name in ("analysis.py", "patterns.py", "model.py", "store.py"):
         digest.update((here / name).read_bytes())
     return digest.hexdigest()
 
 
 class AnalysisStore:
-    """Findings on disk, keyed by everything they depend on."""
+    """Compact analyses on disk, keyed by everything they depend on.
+
+    An entry holds the findings, the problem, and the source lines the
+    findings point at, so a warm run neither parses nor decodes a file.
+    """
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder / _code_digest()
+        self._base = str(self.folder)
 
-    def get(self, key: str) -> tuple[tuple[Finding, ...], str | None] | None:
+    def get(self, key: str, path: str) -> FileAnalysis | None:
         try:
-            with open(self.folder / key[:2] / key, encoding="utf-8") as handle:
+            with open(os.path.join(self._base, key[:2], key), encoding="utf-8") as handle:
                 entry = json.load(handle)
             findings = tuple(
                 Finding(pattern, Occurrence(line, col, Kind(kind), name, tuple(qualified)))
                 for pattern, line, col, kind, name, qualified in entry["findings"]
             )
             problem: str | None = entry["problem"]
-        except (OSError, ValueError, KeyError, TypeError):
+            kept = {int(line): str(text) for line, text in entry["lines"].items()}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None  # missing, or unreadable: analyse again
-        return findings, problem
+        return FileAnalysis(path, (), findings, problem, kept)
 
-    def put(self, key: str, findings: Sequence[Finding], problem: str | None) -> None:
+    def put(self, key: str, analysis: FileAnalysis) -> None:
+        """Store a compact analysis (see :meth:`FileAnalysis.compact`)."""
         entry = {
             "findings": [
                 [
@@ -82,18 +88,19 @@ class AnalysisStore:
                     f.occurrence.name,
                     list(f.occurrence.qualified),
                 ]
-                for f in findings
+                for f in analysis.findings
             ],
-            "problem": problem,
+            "problem": analysis.problem,
+            "lines": {str(line): text for line, text in analysis.kept.items()},
         }
-        folder = self.folder / key[:2]
+        folder = os.path.join(self._base, key[:2])
         temporary = None
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            os.makedirs(folder, exist_ok=True)
             fd, temporary = tempfile.mkstemp(dir=folder, prefix=".tmp-")
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 json.dump(entry, handle, ensure_ascii=False)
-            os.replace(temporary, folder / key)
+            os.replace(temporary, os.path.join(folder, key))
             temporary = None
         except OSError:
             pass  # a cache that cannot be written only costs time
