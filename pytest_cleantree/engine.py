@@ -55,9 +55,11 @@ def iter_checks(rules: Iterable[Rule]) -> Iterator[Check]:
 class FindingStore(Protocol):
     """Where analyses persist between runs (see :class:`pytest_cleantree.store.AnalysisStore`)."""
 
-    def get(self, key: str, path: str) -> FileAnalysis | None: ...
+    def get(self, pack: str, path: str, digest: str) -> FileAnalysis | None: ...
 
-    def put(self, key: str, analysis: FileAnalysis) -> None: ...
+    def put(self, pack: str, path: str, digest: str, analysis: FileAnalysis) -> None: ...
+
+    def flush(self) -> None: ...
 
 
 def _patterns_key(patterns: Sequence[Pattern]) -> str:
@@ -65,10 +67,9 @@ def _patterns_key(patterns: Sequence[Pattern]) -> str:
     return hashlib.blake2b(material.encode(), digest_size=20).hexdigest()
 
 
-def _key(path: str, digest: str, patterns_key: str, comments: bool) -> str:
+def _key(path: str, digest: str, pack: str) -> str:
     """Everything an analysis depends on besides the analyser's own code."""
-    material = "\0".join((path, digest, patterns_key, "comments" if comments else ""))
-    return hashlib.blake2b(material.encode("utf-8", "surrogateescape"), digest_size=20).hexdigest()
+    return f"{pack}\0{digest}\0{path}"
 
 
 class AnalysisCache:
@@ -88,20 +89,23 @@ class AnalysisCache:
         """Analyses of many files: from memory, from the store, else computed (in parallel)."""
         done: dict[str, FileAnalysis] = {}
         todo: list[tuple[str, _Work]] = []
+        stored_as: dict[str, tuple[str, str]] = {}  # key -> (pack, digest)
         pattern_keys: dict[int, str] = {}  # lists are shared between files: key them once
         for item in work:
             path, data, patterns, comments = item
             digest = hashlib.blake2b(data, digest_size=16).hexdigest()
             if id(patterns) not in pattern_keys:
                 pattern_keys[id(patterns)] = _patterns_key(patterns)
-            key = _key(path, digest, pattern_keys[id(patterns)], comments)
+            pack = pattern_keys[id(patterns)] + ("-comments" if comments else "")
+            key = _key(path, digest, pack)
             if key in self._memory:
                 done[path] = self._memory[key]
                 continue
-            stored = self._store.get(key, path) if self._store else None
+            stored = self._store.get(pack, path, digest) if self._store else None
             if stored is not None:
                 done[path] = self._memory[key] = stored
                 continue
+            stored_as[key] = (pack, digest)
             todo.append((key, item))
         parse: list[tuple[str, _Work]] = []
         results: list[tuple[str, FileAnalysis]] = []
@@ -123,9 +127,15 @@ class AnalysisCache:
         for key, analysis in results:
             compact = analysis.compact()
             if self._store is not None:
-                self._store.put(key, compact)
+                pack, digest = stored_as[key]
+                self._store.put(pack, analysis.path, digest, compact)
             done[analysis.path] = self._memory[key] = compact
         return done
+
+    def flush(self) -> None:
+        """Persist what this run analysed (one write per pack, not one per file)."""
+        if self._store is not None:
+            self._store.flush()
 
 
 #: below this much to parse, starting worker processes costs more than it saves
@@ -197,6 +207,8 @@ def check_all(
             analyses.update(cache.analyze_many(work))
     except SourceError as exc:
         return {check: _failed(check, source, str(exc)) for check in checks}
+    finally:
+        cache.flush()
     return {check: _judge(check, source, expanded[check.entry], analyses) for check in checks}
 
 

@@ -16,7 +16,9 @@ import json
 import os
 import sys
 import tempfile
+import threading
 from pathlib import Path
+from typing import Any
 
 from pytest_cleantree import __version__
 from pytest_cleantree.analysis import FileAnalysis, Finding
@@ -52,57 +54,90 @@ def _code_digest() -> str:
 
 
 class AnalysisStore:
-    """Compact analyses on disk, keyed by everything they depend on.
+    """Compact analyses on disk, one pack per set of patterns asked for.
 
-    An entry holds the findings, the problem, and the source lines the
-    findings point at, so a warm run neither parses nor decodes a file.
+    A pack maps each file's path to the digest of the content it was
+    analysed with, and what was found: the findings, the problem, and the
+    source lines the findings point at, so a warm run neither parses nor
+    decodes a file.  A pack is read once, on first use, and written once per
+    run (:meth:`flush`): a path has one entry, its latest content's, so a pack
+    grows with the tree, not with its history.  Another run writing the same
+    pack meanwhile is merged with, entry by entry.
     """
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder / _code_digest()
-        self._base = str(self.folder)
+        self._packs: dict[str, dict[str, Any]] = {}
+        self._written: dict[str, dict[str, Any]] = {}
+        self._lock = threading.Lock()  # a fleet's hosts are checked in threads
 
-    def get(self, key: str, path: str) -> FileAnalysis | None:
+    def get(self, pack: str, path: str, digest: str) -> FileAnalysis | None:
+        with self._lock:
+            entries = self._packs.get(pack)
+            if entries is None:
+                entries = self._packs[pack] = self._load(pack)
+        entry = entries.get(path)
         try:
-            with open(os.path.join(self._base, key[:2], key), encoding="utf-8") as handle:
-                entry = json.load(handle)
+            if entry is None or entry[0] != digest:
+                return None
+            _, found, problem, kept = entry
             findings = tuple(
                 Finding(pattern, Occurrence(line, col, Kind(kind), name, tuple(qualified)))
-                for pattern, line, col, kind, name, qualified in entry["findings"]
+                for pattern, line, col, kind, name, qualified in found
             )
-            problem: str | None = entry["problem"]
-            kept = {int(line): str(text) for line, text in entry["lines"].items()}
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            return None  # missing, or unreadable: analyse again
-        return FileAnalysis(path, (), findings, problem, kept)
+            lines = {int(line): str(text) for line, text in kept.items()}
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return None  # an entry of another shape: analyse again
+        return FileAnalysis(path, (), findings, problem, lines)
 
-    def put(self, key: str, analysis: FileAnalysis) -> None:
-        """Store a compact analysis (see :meth:`FileAnalysis.compact`)."""
-        entry = {
-            "findings": [
-                [
-                    f.pattern,
-                    f.occurrence.line,
-                    f.occurrence.col,
-                    f.occurrence.kind.value,
-                    f.occurrence.name,
-                    list(f.occurrence.qualified),
-                ]
-                for f in analysis.findings
-            ],
-            "problem": analysis.problem,
-            "lines": {str(line): text for line, text in analysis.kept.items()},
-        }
-        folder = os.path.join(self._base, key[:2])
+    def put(self, pack: str, path: str, digest: str, analysis: FileAnalysis) -> None:
+        """Keep a compact analysis (see :meth:`FileAnalysis.compact`) until :meth:`flush`."""
+        found = [
+            [
+                f.pattern,
+                f.occurrence.line,
+                f.occurrence.col,
+                f.occurrence.kind.value,
+                f.occurrence.name,
+                list(f.occurrence.qualified),
+            ]
+            for f in analysis.findings
+        ]
+        kept = {str(line): text for line, text in analysis.kept.items()}
+        entry = [digest, found, analysis.problem, kept]
+        with self._lock:
+            self._packs.setdefault(pack, {})[path] = entry
+            self._written.setdefault(pack, {})[path] = entry
+
+    def flush(self) -> None:
+        """Write the packs this run added to, merged with what is on disk now."""
+        with self._lock:
+            written, self._written = self._written, {}
+            for pack, entries in written.items():
+                merged = {**self._load(pack), **entries}
+                self._save(pack, merged)
+
+    def _file(self, pack: str) -> str:
+        return os.path.join(self.folder, pack + ".json")
+
+    def _load(self, pack: str) -> dict[str, Any]:
+        try:
+            with open(self._file(pack), encoding="utf-8") as handle:
+                entries = json.load(handle)
+        except (OSError, ValueError):
+            return {}  # none yet, or unreadable: analyse again
+        return entries if isinstance(entries, dict) else {}
+
+    def _save(self, pack: str, entries: dict[str, Any]) -> None:
         temporary = None
         try:
-            os.makedirs(folder, exist_ok=True)
-            fd, temporary = tempfile.mkstemp(dir=folder, prefix=".tmp-")
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(entry, handle, ensure_ascii=False)
-            os.replace(temporary, os.path.join(folder, key))
+            os.makedirs(self.folder, exist_ok=True)
+            fd, temporary = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
+            with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as handle:
+                json.dump(entries, handle, ensure_ascii=False, separators=(",", ":"))
+            os.replace(temporary, self._file(pack))
             temporary = None
-        except OSError:
+        except (OSError, ValueError):
             pass  # a cache that cannot be written only costs time
         finally:
             if temporary is not None:

@@ -40,8 +40,8 @@ def test_a_warm_run_reads_the_store_and_agrees(
         "pytest_cleantree.engine.analyze",
         lambda path, *a, **k: calls.append(path),  # would crash the run if it were used
     )
-    assert lines(tree, AnalysisCache(store)) == cold
-    assert calls == []  # every answer came from the store
+    assert lines(tree, AnalysisCache(AnalysisStore(tmp_path / "cache"))) == cold
+    assert calls == []  # every answer came from the store, as a new run reads it
 
 
 def test_a_changed_file_is_analysed_again(tree: Path, tmp_path: Path) -> None:
@@ -58,7 +58,8 @@ def test_a_corrupt_entry_is_ignored(tree: Path, tmp_path: Path) -> None:
     assert entries
     for entry in entries:
         entry.write_text("{not json")
-    assert lines(tree, AnalysisCache(store)) == expected
+    next_run = AnalysisStore(tmp_path / "cache")
+    assert lines(tree, AnalysisCache(next_run)) == expected
     assert all(json.loads(entry.read_text()) for entry in entries)  # rewritten
 
 
@@ -73,3 +74,21 @@ def test_parallel_analysis_agrees_with_serial(
     serial = lines(tree, AnalysisCache(jobs=1))
     assert len(serial) == 80
     assert lines(tree, AnalysisCache(jobs=2)) == serial
+
+
+def test_a_pack_keeps_one_entry_per_path_and_merges_with_a_concurrent_run(
+    tree: Path, tmp_path: Path
+) -> None:
+    first, second = AnalysisStore(tmp_path / "cache"), AnalysisStore(tmp_path / "cache")
+    lines(tree, AnalysisCache(first))
+    (tree / "c.py").write_text("sm120()\n")
+    lines(tree, AnalysisCache(second))  # adds c.py
+    (tree / "a.py").write_text("x = sm120\n")
+    lines(tree, AnalysisCache(first))  # its in-memory pack predates c.py: merged, not lost
+    (pack,) = [p for p in (tmp_path / "cache").rglob("*.json")]
+    entries = json.loads(pack.read_text())
+    assert sorted(entries) == ["a.py", "b.py", "c.py"]
+    assert lines(tree, AnalysisCache(AnalysisStore(tmp_path / "cache"))) == [
+        ("a.py", 1, "x = sm120"),
+        ("c.py", 1, "sm120()"),
+    ]
