@@ -140,7 +140,7 @@ class AnalysisCache:
 
 #: below this much to parse, starting worker processes costs more than it saves
 PARALLEL_MIN_FILES = 64
-PARALLEL_MIN_BYTES = 4 * 2**20
+PARALLEL_MIN_BYTES = 2**20
 
 _Work = tuple[str, bytes, list[Pattern], bool]
 
@@ -151,12 +151,22 @@ def _analyze(item: _Work) -> FileAnalysis:
 
 
 def _parallel(items: list[_Work], jobs: int) -> list[FileAnalysis]:
-    """Analyse in worker processes (forkserver/spawn: safe beside paramiko's threads)."""
+    """Analyse in worker processes.
+
+    ``fork`` when this process runs no other thread (it is the cheapest start,
+    and safe then); else ``forkserver`` (safe beside paramiko's threads), else
+    ``spawn``.
+    """
     import multiprocessing  # here: most runs never start a worker, and these cost 20 ms
+    import threading
     from concurrent.futures import ProcessPoolExecutor
 
     methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if "fork" in methods and threading.active_count() == 1:
+        method = "fork"
+    else:
+        method = "forkserver" if "forkserver" in methods else "spawn"
+    context = multiprocessing.get_context(method)
     if isinstance(context, multiprocessing.context.ForkServerContext):
         context.set_forkserver_preload(["pytest_cleantree.engine"])  # imported once, not per worker
     chunk = max(1, len(items) // (jobs * 8))
