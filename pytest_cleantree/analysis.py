@@ -502,18 +502,20 @@ def parse_python(text: str, path: str) -> ast.Module:
 
 
 def word_offsets(text: str, names: Iterable[str]) -> list[int]:
-    """Where these identifiers stand as whole words (``str.find`` runs in C; regexes crawl)."""
-    offsets: list[int] = []
-    for name in names:
-        index = text.find(name)
-        while index != -1:
-            end = index + len(name)
-            before = text[index - 1] if index else " "
-            after = text[end] if end < len(text) else " "
-            if not _is_word_char(before) and not _is_word_char(after):
-                offsets.append(index)
-            index = text.find(name, index + 1)
-    return offsets
+    """Where these identifiers stand as whole words."""
+    return [offset for name in names for offset in _word_positions(text, name)]
+
+
+def _word_positions(text: str, name: str) -> Iterator[int]:
+    """Each offset where ``name`` stands as a whole word (``str.find`` runs in C; regexes crawl)."""
+    index = text.find(name)
+    while index != -1:
+        end = index + len(name)
+        before = text[index - 1] if index else " "
+        after = text[end] if end < len(text) else " "
+        if not _is_word_char(before) and not _is_word_char(after):
+            yield index
+        index = text.find(name, index + 1)
 
 
 def _is_word_char(char: str) -> bool:
@@ -578,9 +580,14 @@ def _needs_resolution(text: str, patterns: Sequence[Pattern]) -> bool:
             continue
         first, _, rest = pattern.body.partition(".")
         last = rest.rsplit(".", 1)[-1]
-        if last in text and (relative or re.search(rf"\b{re.escape(first)}\b", text)):
+        if last in text and (relative or _spells_word(text, first)):
             return True
     return False
+
+
+def _spells_word(text: str, word: str) -> bool:
+    """Does ``word`` stand in the text as a whole word?"""
+    return next(_word_positions(text, word), None) is not None
 
 
 def absolute_module(module: str, level: int, target: str | None, *, is_package: bool) -> str:
