@@ -299,9 +299,12 @@ def _line_numbers(text: str, offsets: Sequence[int]) -> list[int]:
 # --------------------------------------------------------------------------- partial parse
 
 #: a line that starts a ``def`` or ``class``, or the decorators of one
-_BLOCK_START = re.compile(r"^([ \t]*)(?:@|def\b|class\b|async[ \t]+def\b)", re.M)
+_BLOCK = r"([ \t]*)(?:@|def\b|class\b|async[ \t]+def\b)"
+_BLOCK_AT_START = re.compile(_BLOCK)
+#: after a newline, not ``^`` with re.M: a literal first character is searched for in C
+_BLOCK_AFTER_NEWLINE = re.compile("\n" + _BLOCK)
 #: a line of code at column 0 (not blank, not a comment): the end of any block above it
-_COLUMN_ZERO = re.compile(r"^[^\s#]", re.M)
+_COLUMN_ZERO = re.compile(r"\n[^\s#]")
 #: comments and string literals as the tokenizer reads them (tokenize's own expressions);
 #: a block start inside one of them starts nothing
 _STRING_OR_COMMENT = re.compile(
@@ -344,7 +347,9 @@ class Layout:
 
 def layout(text: str) -> Layout:
     """Where the pieces of a module start (see :class:`Layout`)."""
-    blocks = [(m.start(), m.group(1)) for m in _BLOCK_START.finditer(text)]
+    at_start = _BLOCK_AT_START.match(text)
+    blocks = [(0, at_start.group(1))] if at_start else []
+    blocks += [(m.start() + 1, m.group(1)) for m in _BLOCK_AFTER_NEWLINE.finditer(text)]
     if not blocks:
         return Layout([1], [0], [None])
     spans = [(m.start(), m.end()) for m in _STRING_OR_COMMENT.finditer(text)]
@@ -369,8 +374,8 @@ def layout(text: str) -> Layout:
         if not text.startswith("class", header):
             continue
         newline = text.find("\n", header)
-        body = _COLUMN_ZERO.finditer(text, end if newline == -1 else newline + 1, end)
-        body_end = next((m.start() for m in body if not in_string(m.start())), end)
+        body = _COLUMN_ZERO.finditer(text, end if newline == -1 else newline, end)
+        body_end = next((m.start() + 1 for m in body if not in_string(m.start() + 1)), end)
         inner = [(o, i) for o, i in blocks if header < o < body_end and i]
         if not inner:
             continue
