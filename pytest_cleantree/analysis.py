@@ -359,8 +359,8 @@ def layout(text: str) -> Layout:
         index = bisect.bisect_right(span_starts, offset) - 1
         return index >= 0 and spans[index][1] > offset
 
-    blocks = [(offset, indent) for offset, indent in blocks if not in_string(offset)]
-    tops = _block_runs(text, [(offset, "") for offset, indent in blocks if not indent])
+    offsets = [offset for offset, _ in blocks]
+    tops = _block_runs(text, [(o, "") for o, indent in blocks if not indent and not in_string(o)])
     starts: list[int] = [0]  # offsets, then lines
     top: list[int] = [0]
     indent_of: list[str | None] = [None]
@@ -376,11 +376,16 @@ def layout(text: str) -> Layout:
         newline = text.find("\n", header)
         body = _COLUMN_ZERO.finditer(text, end if newline == -1 else newline, end)
         body_end = next((m.start() + 1 for m in body if not in_string(m.start() + 1)), end)
-        inner = [(o, i) for o, i in blocks if header < o < body_end and i]
-        if not inner:
+        inside = blocks[
+            bisect.bisect_right(offsets, header) : bisect.bisect_left(offsets, body_end)
+        ]
+        for body_indent in sorted({indent for _, indent in inside if indent}, key=len):
+            level = [(o, i) for o, i in inside if i == body_indent and not in_string(o)]
+            if level:  # the shallowest blocks that are code: the class's members
+                break
+        else:
             continue
-        body_indent = min((i for _, i in inner), key=len)
-        members = _block_runs(text, [(o, i) for o, i in inner if i == body_indent])
+        members = _block_runs(text, level)
         classes.append(header)
         owner = top[-1]
         for member, _ in members:
@@ -941,9 +946,7 @@ def import_bound_names(
     targets = tuple(wanted)
 
     def relevant(target: str) -> bool:
-        if covering:
-            return any(covers(name, target) for name in targets)
-        return _on_path(target, targets)
+        return _covers_any(target, targets) if covering else _on_path(target, targets)
 
     bound: set[str] = set()
     for stmt in _imports(tree.body):
@@ -988,6 +991,12 @@ _COMPOUND = (
     ast.match_case,
     *(getattr(ast, name) for name in ("TryStar",) if hasattr(ast, name)),  # 3.11+
 )
+
+
+@functools.lru_cache(maxsize=8192)
+def _covers_any(imported: str, wanted: tuple[str, ...]) -> bool:
+    """Is the imported name a wanted name, or something inside one?"""
+    return any(covers(name, imported) for name in wanted)
 
 
 @functools.lru_cache(maxsize=8192)
