@@ -800,28 +800,25 @@ class _NameBindings(ast.NodeVisitor):
 
     visit_Nonlocal = visit_Global
 
-    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
-        if node.name:
-            self._bind(node.name)
-        self.generic_visit(node)
-
-    def visit_MatchAs(self, node: ast.MatchAs | ast.MatchStar) -> None:
-        if node.name:
-            self._bind(node.name)
-        self.generic_visit(node)
-
-    visit_MatchStar = visit_MatchAs
-
-    def visit_MatchMapping(self, node: ast.MatchMapping) -> None:
-        if node.rest:
-            self._bind(node.rest)
-        self.generic_visit(node)
-
     def generic_visit(self, node: ast.AST) -> None:
-        name = getattr(node, "name", None)  # PEP 695 type parameters bind their name
-        if isinstance(name, str) and type(node).__name__ in _TYPE_PARAMS:
-            self._bind(name)
+        field_name = _BINDING_FIELD.get(type(node).__name__)
+        bound = getattr(node, field_name, None) if field_name else None
+        if isinstance(bound, str):
+            self._bind(bound)
         super().generic_visit(node)
+
+
+#: nodes that bind a name held in a field (``except E as name``, ``case [*rest]``,
+#: ``case {**rest}``, PEP 695 ``class C[T]``), by node type
+_BINDING_FIELD = {
+    "ExceptHandler": "name",
+    "MatchAs": "name",
+    "MatchStar": "name",
+    "MatchMapping": "rest",
+    "TypeVar": "name",
+    "ParamSpec": "name",
+    "TypeVarTuple": "name",
+}
 
 
 def _key_of(node: ast.Name | ast.Attribute) -> _Key:
@@ -837,9 +834,6 @@ def _spans(node: ast.stmt, lines: Sequence[int]) -> bool:
         first = min(first, decorator.lineno)
     index = bisect.bisect_left(lines, first)
     return index < len(lines) and lines[index] <= (node.end_lineno or node.lineno)
-
-
-_TYPE_PARAMS = frozenset({"TypeVar", "ParamSpec", "TypeVarTuple"})
 
 
 def _astroid_resolve(

@@ -17,6 +17,7 @@ import pytest
 
 from pytest_cleantree.analysis import (
     _astroid_resolve,
+    _NameBindings,
     analyze,
     decode_python,
     import_bound_names,
@@ -166,3 +167,28 @@ def test_an_assignment_to_a_qualified_attribute_is_an_occurrence() -> None:
         (2, "assignment"),
         (3, "reference"),
     }
+
+
+@pytest.mark.parametrize(
+    "binding",
+    [
+        "try:\n    pass\nexcept ValueError as Popen:\n    pass",
+        "match x:\n    case [*Popen]:\n        pass",
+        "match x:\n    case {**Popen}:\n        pass",
+        "match x:\n    case Popen:\n        pass",
+        "def f(Popen):\n    pass",
+        "for Popen in ():\n    pass",
+        "del Popen",
+    ],
+)
+def test_any_other_binding_leaves_the_name_to_astroid(binding: str) -> None:
+    source = f"from subprocess import Popen\n{binding}\ndef g():\n    return Popen\n"
+    tree = ast.parse(source)
+    patterns = [parse_pattern("subprocess.Popen")]
+    bindings = _NameBindings({"Popen"}, "m", is_package=False)
+    bindings.lines = list(range(1, source.count("\n") + 2))
+    bindings.visit(tree)
+    assert bindings.simple == set()
+    # and astroid still answers: a function's use sees the module's last binding
+    resolved = resolve_qualified(source, tree, "m", patterns, is_package=False)
+    assert all(names == ("subprocess.Popen",) for names in resolved.values())
