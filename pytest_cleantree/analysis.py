@@ -6,9 +6,9 @@ and, since Python 3.10, it keeps a position for every imported name.
 
 What costs time is parsing, so as little is parsed as possible: a file whose
 text spells no pattern is not parsed at all, and in the others only the
-top-level units (a ``def`` or ``class`` and what follows it up to the next)
-that spell a pattern, or import or use a name bound on a qualified pattern's
-path, are parsed (:func:`parse_needed`).
+pieces (a top-level ``def`` or ``class`` up to the next one, a method of a
+top-level class) that spell a pattern, import, or use an alias of a qualified
+pattern are parsed (:func:`layout`, :func:`parse_needed`).
 
 Qualified patterns resolve names through imports and aliases.  A name bound
 only by imports of one target is resolved from ``ast``, scope by scope; any
@@ -630,12 +630,12 @@ def resolve_qualified(
 ) -> dict[_Key, tuple[str, ...]]:
     """Map Name/Attribute uses to what they resolve to through imports.
 
-    Only names bound by an import on a pattern's path matter.  Most of them
-    are bound once, by module-level imports of one target, and by nothing
-    else: those are resolved here from the ``ast`` alone.  A name also bound
-    any other way (an assignment, a parameter, a nested import, ``global``,
-    two different imports) is left to astroid's scope-by-scope lookup, which
-    follows the rebindings.
+    Only names bound by an import on a pattern's path matter.  Nearly all of
+    them are bound by imports of one target in module or function scopes, and
+    by nothing else: those are resolved here from the ``ast`` alone (see
+    :class:`_NameBindings`).  A name also bound any other way (an assignment,
+    a parameter, an import in a class body, ``global``, two different targets)
+    is left to astroid's scope-by-scope lookup, which follows the rebindings.
     """
     wanted = [p.body for p in patterns if p.tier is PatternTier.QUALIFIED]
     names = import_bound_names(parsed, module=module, is_package=is_package, wanted=wanted)
