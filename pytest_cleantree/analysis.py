@@ -128,21 +128,31 @@ def _unescape(match: re.Match[str]) -> str:
         return match.group(0)
 
 
-_needle = functools.lru_cache(maxsize=4096)(prefilter_needle)
-
-
 def present_patterns(text: str, patterns: Sequence[Pattern]) -> list[Pattern]:
     """The patterns that can match something in this text; the others certainly cannot.
 
     A pattern's needle must be in the text, or in the text with its escapes
-    decoded (a string literal may spell a name with ``\\x`` escapes).  A regex
-    has no needle and is always kept.
+    decoded (a string literal may spell a name with ``\\x`` escapes).  An exact
+    pattern on a plain name must be one of the text's words: one set lookup,
+    however many such rules (a revert guard writes one per name).  A regex has
+    no needle and is always kept.
     """
+    words: set[str] | None = None
     unescaped: str | None = None
     kept: list[Pattern] = []
-    for pattern in patterns:
-        needle = _needle(pattern)
-        if needle is None or needle in text:
+    for pattern, needle, whole_word in _needles(patterns):
+        if needle is None:
+            kept.append(pattern)
+            continue
+        if whole_word:
+            if words is None:
+                words = set(_NAME_WORD.findall(text))
+                if "\\" in text:
+                    words.update(_NAME_WORD.findall(_ESCAPE.sub(_unescape, text)))
+            if needle in words:
+                kept.append(pattern)
+            continue
+        if needle in text:
             kept.append(pattern)
             continue
         if unescaped is None:
@@ -150,6 +160,33 @@ def present_patterns(text: str, patterns: Sequence[Pattern]) -> list[Pattern]:
         if needle in unescaped:
             kept.append(pattern)
     return kept
+
+
+#: a run of name characters that does not start with a digit: the words an exact pattern
+#: can match (as a name, or as a word of a string, comment or text line)
+_NAME_WORD = re.compile(r"[^\W\d]\w*")
+
+
+def _needles(patterns: Sequence[Pattern]) -> list[tuple[Pattern, str | None, bool]]:
+    """Each pattern's needle, and whether it must stand as a whole word.
+
+    A list of patterns is shared by every file its rules name: worked out once per list.
+    """
+    cached = _NEEDLES.get(id(patterns))
+    if cached is not None and cached[0] is patterns:
+        return cached[1]
+    needles = []
+    for pattern in patterns:
+        needle = prefilter_needle(pattern)
+        word = pattern.tier is PatternTier.EXACT and bool(_NAME_WORD.fullmatch(needle or ""))
+        needles.append((pattern, needle, word))
+    if len(_NEEDLES) > 64:
+        _NEEDLES.clear()
+    _NEEDLES[id(patterns)] = (patterns, needles)
+    return needles
+
+
+_NEEDLES: dict[int, tuple[Sequence[Pattern], list[tuple[Pattern, str | None, bool]]]] = {}
 
 
 def _needs_escape_lines(text: str, patterns: Sequence[Pattern]) -> bool:

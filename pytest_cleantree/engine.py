@@ -219,7 +219,8 @@ def check_all(
         return {check: _failed(check, source, str(exc)) for check in checks}
     finally:
         cache.flush()
-    return {check: _judge(check, source, expanded[check.entry], analyses) for check in checks}
+    found = _Found(analyses)
+    return {check: _judge(check, source, expanded[check.entry], found) for check in checks}
 
 
 #: how many files one read request asks for (one round trip on a remote source)
@@ -262,12 +263,40 @@ def _failed(check: Check, source: Source, problem: str) -> Result:
     return Result(check.rule, check.label, source.host, problems=(problem,))
 
 
-def _judge(
-    check: Check,
-    source: Source,
-    paths: tuple[str, ...],
-    analyses: Mapping[str, FileAnalysis | SourceError],
-) -> Result:
+class _Found:
+    """The analyses of one run, indexed by pattern: most rules hold in most files.
+
+    A rule with no ``expect`` is judged on the files where one of its
+    patterns was found, or that could not be read or parsed, not on every
+    file it names: 2,000 rules over 20,000 files is 40 million pairs.
+    """
+
+    def __init__(self, analyses: Mapping[str, FileAnalysis | SourceError]) -> None:
+        self.analyses = analyses
+        self.with_pattern: dict[str, set[str]] = defaultdict(set)
+        self.troubled: set[str] = set()
+        for path, analysis in analyses.items():
+            if isinstance(analysis, SourceError) or analysis.problem:
+                self.troubled.add(path)
+            else:
+                for pattern in analysis.patterns_found:
+                    self.with_pattern[pattern].add(path)
+        self._sets: dict[int, tuple[tuple[str, ...], frozenset[str]]] = {}
+
+    def to_judge(self, rule: Rule, paths: tuple[str, ...]) -> Sequence[str]:
+        """The files among ``paths`` whose analysis can change the rule's result, in order."""
+        if rule.expect:
+            return paths
+        known = self._sets.get(id(paths))
+        if known is None or known[0] is not paths:  # entries share their tuple of paths
+            known = self._sets[id(paths)] = (paths, frozenset(paths))
+        candidates = set(self.troubled)
+        for pattern in rule.forbid:
+            candidates |= self.with_pattern.get(pattern.text, set())
+        return sorted(candidates & known[1])
+
+
+def _judge(check: Check, source: Source, paths: tuple[str, ...], found: _Found) -> Result:
     rule = check.rule
     if check.absent:
         return Result(rule, check.label, source.host, present=paths, files=paths)
@@ -281,8 +310,8 @@ def _judge(
     missing: list[Missing] = []
     problems: list[str] = []
     forbidden = frozenset(p.text for p in rule.forbid)
-    for path in paths:
-        analysis = analyses[path]
+    for path in found.to_judge(rule, paths):
+        analysis = found.analyses[path]
         if isinstance(analysis, SourceError):
             problems.append(str(analysis))
             continue

@@ -55,6 +55,10 @@ class Pattern:
     #: the part matched against names: the text less any ``re:``/``=`` prefix
     body: str
 
+    def __hash__(self) -> int:
+        """The text decides the rest: hashing it alone is cheap (a str caches its hash)."""
+        return hash(self.text)
+
 
 @dataclass(frozen=True)
 class Rule:

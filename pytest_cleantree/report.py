@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from pytest_cleantree.model import Result
@@ -66,7 +67,10 @@ def render_report(results: Sequence[Result]) -> str:
 def render_summary(results: Sequence[Result]) -> str:
     """One line: clean, or how many lines remain, and whether the check was complete."""
     rules = len({result.rule.id for result in results})
-    files = len({(result.host, path) for result in results for path in result.files})
+    per_host: dict[str, set[str]] = defaultdict(set)
+    for host, paths in {(r.host, id(r.files)): (r.host, r.files) for r in results}.values():
+        per_host[host].update(paths)  # many results share one tuple of files: count it once
+    files = sum(len(paths) for paths in per_host.values())
     hits = sum(len(result.hits) for result in results)
     other = sum(len(result.missing) + len(result.present) for result in results)
     errors = sum(len(result.problems) for result in results)

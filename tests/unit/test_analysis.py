@@ -272,3 +272,27 @@ def test_names_spelt_with_escapes_are_found(literal: str) -> None:
 def test_escapes_that_spell_no_needle_do_not_force_a_parse() -> None:
     analysis = analyze("m.py", b'x = "\\x41"\ndef f(:\n', [parse_pattern("sm120")])
     assert (analysis.problem, analysis.findings) == (None, ())
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "obj.sym_x()\n",
+        "# 9sym_x in a comment\n",
+        "s = '\\x73ym_x'\n",
+        "s = 'a sym_x b'\n",
+        "import pkg.sym_x\n",
+        "xsym_x = sym_xy = 1\n",
+        "def f(sym_x): pass\n",
+    ],
+)
+def test_the_exact_word_prefilter_never_changes_an_answer(
+    source: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    patterns = [parse_pattern("=sym_x"), parse_pattern("=pkg.sym_x")]
+    filtered = analyze("m.py", source.encode(), patterns)
+    monkeypatch.setattr(
+        "pytest_cleantree.analysis.present_patterns", lambda text, patterns: list(patterns)
+    )
+    unfiltered = analyze("m.py", source.encode(), patterns)
+    assert filtered.findings == unfiltered.findings
