@@ -239,8 +239,9 @@ def analyze(
     is_package = path.rsplit("/", 1)[-1].startswith("__init__.")
     needs_resolution = _needs_resolution(text, patterns)
     binders = import_binders(patterns, module, is_package=is_package) if needs_resolution else None
+    spelling = spelling_lines(text, patterns)
     try:
-        tree = parse_needed(text, lines, path, patterns, binders)
+        tree = parse_needed(text, lines, path, spelling, binders)
     except (SyntaxError, ValueError) as exc:
         problem = _parse_problem(exc)
         return FileAnalysis(path, lines, tuple(_text_findings(lines, patterns)), problem)
@@ -251,7 +252,7 @@ def analyze(
             resolved = resolve_qualified(text, tree, module, patterns, is_package=is_package)
         except Exception as exc:  # astroid is third-party code: any failure is reported
             unresolved = f"qualified names could not be resolved through imports ({exc!r})"
-    candidates = candidate_lines(text, patterns, resolved)
+    candidates = candidate_lines(spelling, resolved)
     scanner = _Scanner(lines, patterns, module, resolved, is_package=is_package)
     scanner.candidates = candidates
     scanner.scan(tree)
@@ -280,24 +281,23 @@ def _too_large(
 
 
 def candidate_lines(
-    text: str, patterns: Sequence[Pattern], resolved: dict[_Key, tuple[str, ...]]
+    spelling: set[int] | None, resolved: dict[_Key, tuple[str, ...]]
 ) -> list[int] | None:
     """The sorted lines where an occurrence can stand, or ``None`` when any line can.
 
-    A name is reported on a line that spells it, so a pattern's needle is on
-    that line; string literals with letter escapes and names resolved through
-    imports (an alias spells nothing of the qualified name) are added.
-    Statements that span none of these lines are not walked.
+    A name is reported on a line that spells it (see :func:`spelling_lines`);
+    the names resolved through imports are added (an alias spells nothing of
+    the qualified name).  Statements that span none of these lines are not walked.
     """
-    found = _spelling_lines(text, patterns)
-    if found is None:
+    if spelling is None:
         return None
+    found = set(spelling)
     for _, line, _, end_line, _ in resolved:
         found.update(range(line, (end_line or line) + 1))
     return sorted(found)
 
 
-def _spelling_lines(text: str, patterns: Sequence[Pattern]) -> set[int] | None:
+def spelling_lines(text: str, patterns: Sequence[Pattern]) -> set[int] | None:
     """The lines that spell a needle (or hold an escape that may); ``None``: any line may."""
     needles = [prefilter_needle(pattern) for pattern in patterns]
     if any(needle is None for needle in needles):
@@ -462,30 +462,30 @@ def parse_needed(
     text: str,
     lines: Sequence[str],
     path: str,
-    patterns: Sequence[Pattern],
+    spelling: set[int] | None,
     binders: Callable[[ast.Module], set[str]] | None = None,
 ) -> ast.Module:
     """Parse the pieces of the module that can hold an occurrence, the others left out.
 
-    Kept: the first piece (docstring, ``__future__``), and every piece that
-    spells a needle (see :func:`candidate_lines`); with the pieces of a class,
-    the class's own first and last lines.  With ``binders``, the names that
-    imports bind to a qualified pattern (or to something inside one), every
-    piece that imports is kept, then every piece that spells a name they bind,
-    until nothing changes: a use of an alias is never left out.
+    Kept: the first piece (docstring, ``__future__``), and every piece with a
+    line of ``spelling`` (see :func:`spelling_lines`; ``None``: parse it all);
+    with the pieces of a class, the class's own first and last lines.  With
+    ``binders``, the names that imports bind to a qualified pattern (or to
+    something inside one), every piece that imports is kept, then every piece
+    that spells a name they bind, until nothing changes: a use of an alias is
+    never left out.
 
     Left-out lines stay as empty lines, so every kept line keeps its number
     and columns.  Syntax is thus checked in the kept pieces; when they do not
     parse, or a ``pass`` left for a member did not land in its class's body,
     the whole file is parsed, so the error reported is the file's first.
     """
-    spelling = _spelling_lines(text, patterns)
     cut = layout(text) if spelling is not None and "\r" not in text else None
     if spelling is None or cut is None or len(cut.starts) == 1:
         return parse_python(text, path)
-    if binders is not None:  # the imports that bind names: their names are then followed
-        spelling |= _lines_at(text, word_offsets(text, ["import"]))
     keep = {0} | cut.pieces_of(spelling)
+    if binders is not None:  # the imports that bind names: their names are then followed
+        keep |= cut.pieces_of(_lines_at(text, word_offsets(text, ["import"])))
     seen: set[str] = set()
     while True:
         keep |= {cut.top[piece] for piece in keep}

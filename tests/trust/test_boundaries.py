@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from runs import cleantree, run_module
 
 from pytest_cleantree.errors import ManifestError
 from pytest_cleantree.manifest import parse_manifest
@@ -140,22 +141,6 @@ def audit(tmp_path: Path) -> Callable[[Path], Audit]:
     return make
 
 
-def cli(
-    *args: str, cwd: Path, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    completed = subprocess.run(
-        [sys.executable, "-m", "pytest_cleantree", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=env,
-        timeout=120,
-        check=False,
-    )
-    assert "Traceback" not in completed.stderr + completed.stdout, completed.stderr
-    return completed
-
-
 def remote_options(setup: SSHClientSetup, python: str, *, pytest_form: bool = False) -> list[str]:
     options = {
         "--ssh-config": str(setup.ssh_config),
@@ -215,7 +200,7 @@ def test_an_entry_leaving_the_root_is_refused_unless_allowed(
 
     (folder / "cleantree.toml").write_text(manifest_text(key, entry, allow=False))
     watched = audit(folder)  # the whole folder: the tree, and what is beside it
-    refused = cli("check", cwd=folder, env=watched.env())
+    refused = cleantree("check", cwd=folder, env=watched.env())
     assert refused.returncode == 2, refused.stdout
     assert f"{key}[{index}]: '{entry}' {why}" in refused.stderr
     opened = {Path(name).name for event, name, _ in watched.events() if event == "open"}
@@ -242,7 +227,7 @@ def test_allowed_entries_outside_the_root_are_read(
         setup = request.getfixturevalue("ssh_setup")
         args += ["--host", f"{setup.alias}:{allowed / 'tree'}"]
         args += remote_options(setup, sys.executable)
-    completed = cli(*args, cwd=allowed)
+    completed = cleantree(*args, cwd=allowed)
     assert completed.returncode == 1, completed.stdout + completed.stderr
     results = json.loads(completed.stdout)["results"]
     assert [result["problems"] for result in results] == [[]] * 4
@@ -264,7 +249,7 @@ def test_a_link_out_of_the_root_is_refused_unless_allowed(
         setup = request.getfixturevalue("ssh_setup")
         args += ["--host", f"{setup.alias}:{outside_tree}"]
         args += remote_options(setup, sys.executable)
-    completed = cli(*args, cwd=folder)
+    completed = cleantree(*args, cwd=folder)
     assert completed.returncode == 2, completed.stdout + completed.stderr
     assert re.search(r"link\.py: leads outside the root \(to .*outside\.py\)", completed.stdout)
     assert not re.search(r"link\.py:\d+ ", completed.stdout), "a link out of the root was read"
@@ -280,15 +265,7 @@ PYTEST_QUIET = ("-p", "no:cacheprovider", "-p", "no:benchmark", "-q")
 def pytest_run(
     *args: str, cwd: Path, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "--cleantree", *PYTEST_QUIET, *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    return run_module("pytest", "--cleantree", *PYTEST_QUIET, *args, cwd=cwd, env=env)
 
 
 @pytest.mark.parametrize("front", ["cli", "pytest"])
@@ -314,7 +291,7 @@ def test_a_run_leaves_the_tree_byte_for_byte_unchanged(
         remote = remote_options(setup, watched.interpreter(), pytest_form=front == "pytest")
         args = [("--cleantree-host" if front == "pytest" else "--host"), host, *remote]
     if front == "cli":
-        completed = cli("check", *args, cwd=example_tree, env=watched.env())
+        completed = cleantree("check", *args, cwd=example_tree, env=watched.env())
     else:
         completed = pytest_run(*args, cwd=example_tree, env=watched.env())
     assert completed.returncode == 1, completed.stdout + completed.stderr

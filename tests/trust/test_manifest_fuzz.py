@@ -26,7 +26,6 @@ import datetime
 import math
 import re
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +34,7 @@ import tomllib
 from budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from runs import run_module
 
 from pytest_cleantree.errors import ManifestError
 from pytest_cleantree.manifest import load_manifest, parse_manifest
@@ -503,13 +503,8 @@ def cli_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def run_cli(folder: Path, manifest: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pytest_cleantree", "check", "--manifest", str(manifest)],
-        capture_output=True,
-        text=True,
-        cwd=folder,
-        timeout=60,
-        check=False,
+    return run_module(
+        "pytest_cleantree", "check", "--manifest", str(manifest), cwd=folder, timeout=60
     )
 
 

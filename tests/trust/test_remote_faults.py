@@ -37,6 +37,7 @@ from budget import examples
 from faultproxy import FaultProxy, Plan
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from runs import cleantree
 
 from pytest_cleantree.errors import SourceError
 from pytest_cleantree.hosts import parse_host_spec
@@ -432,17 +433,7 @@ def test_a_proxy_that_resets_every_connection(line: Line) -> None:
 def cli(
     *args: str, cwd: Path, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    completed = subprocess.run(
-        [sys.executable, "-m", "pytest_cleantree", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=env,
-        timeout=HANG,
-        check=False,
-    )
-    assert "Traceback" not in completed.stderr + completed.stdout, completed.stderr
-    return completed
+    return cleantree(*args, cwd=cwd, env=env, timeout=HANG)
 
 
 def hits_by_host(document: dict[str, Any]) -> dict[str, list[tuple[str, int]]]:

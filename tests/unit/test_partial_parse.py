@@ -19,6 +19,7 @@ from pytest_cleantree.analysis import (
     import_binders,
     layout,
     parse_needed,
+    spelling_lines,
     split_lines,
     top_level_units,
 )
@@ -34,7 +35,8 @@ def parsed_lines(source: str, *patterns: str) -> set[int]:
     text = textwrap.dedent(source)
     parsed = [parse_pattern(p) for p in patterns]
     binders = import_binders(parsed, "m", is_package=False)
-    tree = parse_needed(text, split_lines(text), "m.py", parsed, binders)
+    spelling = spelling_lines(text, parsed)
+    tree = parse_needed(text, split_lines(text), "m.py", spelling, binders)
     return {stmt.lineno for stmt in tree.body}
 
 
@@ -89,7 +91,9 @@ def test_only_units_spelling_a_needle_are_parsed() -> None:
 def test_a_file_whose_kept_units_do_not_parse_is_parsed_whole() -> None:
     text = "import os\ndef a(:\n    sm120\ndef b():\n    pass\n"
     with pytest.raises(SyntaxError) as raised:
-        parse_needed(text, split_lines(text), "m.py", [parse_pattern("sm120")])
+        parse_needed(
+            text, split_lines(text), "m.py", spelling_lines(text, [parse_pattern("sm120")])
+        )
     assert raised.value.lineno == 2
 
 
@@ -209,5 +213,6 @@ def test_members_found_only_inside_nested_blocks_fall_back_to_the_whole_file() -
     text = textwrap.dedent(source)
     # the pieces are cut at the deeper level; the ``pass`` left for ``a`` would not be a
     # statement of the class body, so the cut is refused and the whole file is parsed
-    tree = parse_needed(text, split_lines(text), "m.py", [parse_pattern("sm120")])
+    spelling = spelling_lines(text, [parse_pattern("sm120")])
+    tree = parse_needed(text, split_lines(text), "m.py", spelling)
     assert ast.dump(tree) == ast.dump(ast.parse(text))
