@@ -24,6 +24,9 @@ import re
 from pytest_cleantree.model import Pattern, PatternTier
 
 _IDENTIFIER = r"[^\W\d]\w*"
+#: a run of name characters that does not start with a digit: what Python calls an identifier
+#: (before NFKC normalisation), and the words an exact pattern can match
+IDENTIFIER = re.compile(_IDENTIFIER)
 _QUALIFIED = re.compile(rf"{_IDENTIFIER}(\.{_IDENTIFIER})+")
 _WORD = re.compile(r"[^\W\d][\w.]*")
 _GLOB_CHARS = frozenset("*?[")

@@ -45,12 +45,57 @@ def _code_digest() -> str:
         astroid_version = version("astroid")
     except PackageNotFoundError:  # pragma: no cover - astroid is a dependency
         astroid_version = "?"
-    here = Path(__file__).parent
     material = f"{__version__} {sys.version_info[:3]} {astroid_version}"
     digest = hashlib.blake2b(material.encode(), digest_size=8)
-    for name in ("analysis.py", "patterns.py", "model.py", "store.py"):
-        digest.update((here / name).read_bytes())
+    for path in findings_code():
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()
+
+
+def findings_code() -> list[Path]:
+    """The source files whose code decides findings: this module and all that analysis imports.
+
+    Found by following the package's own imports from :mod:`pytest_cleantree.analysis`,
+    not by a hand-kept list: a helper moved to another module is still in the key.
+    """
+    package = Path(__file__).parent
+    todo = ["pytest_cleantree.analysis", "pytest_cleantree.store"]
+    seen: dict[str, Path] = {}
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        relative = Path(*name.split(".")[1:])
+        path = package / relative / "__init__.py"
+        if not path.is_file():
+            path = (package / relative).with_suffix(".py")
+            if not path.is_file():
+                continue  # a name imported from a module, not a module
+        seen[name] = path
+        todo += _imported_modules(name, path)
+    return sorted(seen.values())
+
+
+def _imported_modules(name: str, path: Path) -> list[str]:
+    """The ``pytest_cleantree`` modules a module imports (``from m import x`` gives m and m.x)."""
+    import ast
+
+    tree = ast.parse(path.read_bytes())
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parts = parts[: len(parts) - (node.level - 1)]
+                base = ".".join([*parts, base] if base else parts)
+            found.append(base)
+            found += [f"{base}.{alias.name}" for alias in node.names]
+    return [module for module in found if module.split(".")[0] == "pytest_cleantree"]
 
 
 class AnalysisStore:

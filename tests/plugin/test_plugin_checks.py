@@ -131,7 +131,7 @@ def test_an_unparseable_file_fails_and_still_shows_its_matching_lines(
         [
             "legacy/broken.py:2  text   use_sm120 = True",
             "legacy/broken.py:4  text   launch_sm120()",
-            "error: legacy/broken.py: cannot parse with Python *invalid syntax at line 3*",
+            "error: legacy/broken.py: not valid Python *invalid syntax at line 3*",
         ]
     )
 

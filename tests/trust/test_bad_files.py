@@ -32,8 +32,8 @@ def write(root: Path, name: str, data: bytes) -> str:
 
 
 BAD_FILES: dict[str, tuple[Callable[[Path], str], str]] = {
-    "syntax error": (lambda r: write(r, "a.py", b"def f(:\n    sm120()\n"), "cannot parse"),
-    "null bytes": (lambda r: write(r, "a.py", b"x = 1\x00\nsm120 = 2\n"), "cannot parse"),
+    "syntax error": (lambda r: write(r, "a.py", b"def f(:\n    sm120()\n"), "not valid Python"),
+    "null bytes": (lambda r: write(r, "a.py", b"x = 1\x00\nsm120 = 2\n"), "not valid Python"),
     "invalid utf-8": (lambda r: write(r, "a.py", b"x = '\xff'\nsm120 = 1\n"), "cannot decode"),
     "wrong coding line": (
         lambda r: write(r, "a.py", b"# coding: ascii\nx = '\xc3\xa9'\nsm120 = 1\n"),
@@ -164,7 +164,7 @@ def test_unreadable_file_without_root_privileges(tmp_path: Path) -> None:
 def test_too_large_file_with_a_qualified_pattern_is_incomplete(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("pytest_cleantree.analysis.MAX_PARSE_BYTES", 1024)
+    monkeypatch.setattr("pytest_cleantree.analysis.text.MAX_PARSE_BYTES", 1024)
     data = b"from a.b import c as alias\n" + b"x = 1\n" * 400 + b"alias()\n"
     write(tmp_path, "big.py", data)
     qualified = run_rule(tmp_path, "big.py", forbid="a.b.c")

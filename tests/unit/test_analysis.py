@@ -7,7 +7,13 @@ import textwrap
 
 import pytest
 
-from pytest_cleantree.analysis import absolute_module, analyze, module_name_for, split_lines
+from pytest_cleantree.analysis import (
+    absolute_module,
+    analyze,
+    analyze_reference,
+    module_name_for,
+    split_lines,
+)
 from pytest_cleantree.model import Kind
 from pytest_cleantree.patterns import parse_pattern
 
@@ -201,9 +207,9 @@ def test_form_feed_is_not_a_line_break() -> None:
 @pytest.mark.parametrize(
     ("data", "expected"),
     [
-        (b"def f(:\n    sm120()\n", "cannot parse"),
-        (b"  x = 1\nsm120 = 2\n", "cannot parse"),
-        (b"x = 1\x00\nsm120 = 2\n", "cannot parse"),
+        (b"def f(:\n    sm120()\n", "not valid Python"),
+        (b"  x = 1\nsm120 = 2\n", "not valid Python"),
+        (b"x = 1\x00\nsm120 = 2\n", "not valid Python"),
         (b"s = '\xff\xfe'\nsm120 = 1\n", "cannot decode"),
         (b"# coding: no-such-codec\nsm120 = 1\n", "cannot decode"),
     ],
@@ -223,7 +229,7 @@ def test_pep695_on_an_older_python_names_the_python_and_the_remedy() -> None:
     analysis = analyze("m.py", data, [parse_pattern("sm120")])
     assert analysis.problem is not None
     assert f"Python {sys.version_info[0]}.{sys.version_info[1]}" in analysis.problem
-    assert "newer Python" in analysis.problem
+    assert "another Python" in analysis.problem
 
 
 @pytest.mark.skipif(sys.version_info < (3, 12), reason="PEP 695 needs 3.12+")
@@ -286,13 +292,8 @@ def test_escapes_that_spell_no_needle_do_not_force_a_parse() -> None:
         "def f(sym_x): pass\n",
     ],
 )
-def test_the_exact_word_prefilter_never_changes_an_answer(
-    source: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_exact_word_prefilter_never_changes_an_answer(source: str) -> None:
     patterns = [parse_pattern("=sym_x"), parse_pattern("=pkg.sym_x")]
     filtered = analyze("m.py", source.encode(), patterns)
-    monkeypatch.setattr(
-        "pytest_cleantree.analysis.present_patterns", lambda text, patterns: list(patterns)
-    )
-    unfiltered = analyze("m.py", source.encode(), patterns)
+    unfiltered = analyze_reference("m.py", source.encode(), patterns)
     assert filtered.findings == unfiltered.findings

@@ -15,15 +15,14 @@ from typing import Any
 
 import pytest
 
-from pytest_cleantree.analysis import (
-    _astroid_resolve,
+from pytest_cleantree.analysis import analyze, decode_python, module_name_for
+from pytest_cleantree.analysis.resolve import (
     _NameBindings,
-    analyze,
-    decode_python,
+    astroid_resolve,
     import_bound_names,
-    module_name_for,
     resolve_qualified,
 )
+from pytest_cleantree.analysis.text import PatternSet
 from pytest_cleantree.patterns import parse_pattern
 
 STDLIB = Path(ast.__file__).parent
@@ -50,10 +49,10 @@ Resolved = dict[Any, tuple[str, ...]]
 def resolve_both(text: str, path: str) -> tuple[Resolved, Resolved]:
     tree = ast.parse(text)
     module, is_package = module_name_for(path), path.endswith("__init__.py")
-    patterns = [parse_pattern(q) for q in QUALIFIED]
+    patterns = PatternSet.of([parse_pattern(q) for q in QUALIFIED])
     fast = resolve_qualified(text, tree, module, patterns, is_package=is_package)
     names = import_bound_names(tree, module=module, is_package=is_package, wanted=QUALIFIED)
-    reference = _astroid_resolve(text, tree, module, names, is_package=is_package)
+    reference = astroid_resolve(text, tree, module, names, is_package=is_package)
     return dict(fast), dict(reference)
 
 
@@ -81,7 +80,7 @@ def test_fast_path_agrees_with_astroid_on_real_code(path: Path) -> None:
 def resolved_lines(source: str, pattern: str) -> dict[int, tuple[str, ...]]:
     text = textwrap.dedent(source)
     resolved = resolve_qualified(
-        text, ast.parse(text), "pkg.mod", [parse_pattern(pattern)], is_package=False
+        text, ast.parse(text), "pkg.mod", PatternSet.of([parse_pattern(pattern)]), is_package=False
     )
     return {line: names for (kind, line, *_), names in resolved.items() if kind == "Name"}
 
@@ -184,11 +183,12 @@ def test_an_assignment_to_a_qualified_attribute_is_an_occurrence() -> None:
 def test_any_other_binding_leaves_the_name_to_astroid(binding: str) -> None:
     source = f"from subprocess import Popen\n{binding}\ndef g():\n    return Popen\n"
     tree = ast.parse(source)
-    patterns = [parse_pattern("subprocess.Popen")]
-    bindings = _NameBindings({"Popen"}, "m", is_package=False)
-    bindings.lines = list(range(1, source.count("\n") + 2))
+    patterns = PatternSet.of([parse_pattern("subprocess.Popen")])
+    bindings = _NameBindings(
+        {"Popen"}, "m", list(range(1, source.count("\n") + 2)), is_package=False
+    )
     bindings.visit(tree)
     assert bindings.simple == set()
     # and the answer is astroid's, which follows the rebinding
     resolved = resolve_qualified(source, tree, "m", patterns, is_package=False)
-    assert resolved == _astroid_resolve(source, tree, "m", {"Popen"}, is_package=False)
+    assert resolved == astroid_resolve(source, tree, "m", {"Popen"}, is_package=False)

@@ -1,0 +1,60 @@
+"""Where do a file's names stand, and what is each occurrence?
+
+The package is layered, each layer importing only those below it:
+
+- :mod:`.text`: decoding, lines, pattern sets, and the text views in which a
+  pattern can be spelt (the prefilter);
+- :mod:`.pieces`: the partial parse (cut a module, parse what can hold an occurrence);
+- :mod:`.resolve`: qualified names through imports (the only astroid importer);
+- :mod:`.scan`: the occurrence scan (one ``ast`` walk, kinds and exact positions);
+- :mod:`.reference`: decode, parse it all, walk it all: the oracle;
+- :mod:`.fast`: the reference's answer with the shortcuts; what runs by default.
+
+``CLEANTREE_ENGINE=reference`` runs the reference path instead (for
+debugging: when a result looks wrong, it rules the shortcuts out).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from pytest_cleantree.model import Pattern
+
+from .fast import analyze_fast, parse_worthy
+from .records import FileAnalysis, Finding
+from .reference import analyze_reference
+from .resolve import absolute_module, module_name_for
+from .text import MAX_PARSE_BYTES, decode_python, is_python_path, split_lines
+
+__all__ = [
+    "ENGINE_ENV",
+    "MAX_PARSE_BYTES",
+    "FileAnalysis",
+    "Finding",
+    "absolute_module",
+    "analyze",
+    "analyze_fast",
+    "analyze_reference",
+    "decode_python",
+    "is_python_path",
+    "module_name_for",
+    "parse_worthy",
+    "split_lines",
+]
+
+#: set to ``reference`` to analyse every file on the reference path
+ENGINE_ENV = "CLEANTREE_ENGINE"
+
+
+def analyze(
+    path: str, data: bytes, patterns: Sequence[Pattern], *, comments: bool = True
+) -> FileAnalysis:
+    """Find every occurrence of ``patterns`` in one file's bytes.
+
+    Python files are analysed by syntax; other files line by line (kind
+    ``text``).  A Python file that cannot be decoded or parsed gets a
+    ``problem`` and text findings.
+    """
+    engine = analyze_reference if os.environ.get(ENGINE_ENV) == "reference" else analyze_fast
+    return engine(path, data, patterns, comments=comments)

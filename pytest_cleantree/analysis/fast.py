@@ -1,0 +1,90 @@
+"""The fast path: the reference's answer, with as little parsed and walked as possible.
+
+A file whose text (in any view, see :class:`.text.TextViews`) spells no
+pattern is not parsed at all; in the others only the pieces that can hold an
+occurrence are parsed (:func:`.pieces.parse_needed`) and only the statements
+on candidate lines are walked.  Each shortcut is an over-approximation; where
+one cannot decide, it steps aside (a whole parse, every line a candidate).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pytest_cleantree.model import Pattern
+
+from .deep import deep_enough
+from .pieces import parse_needed
+from .records import FileAnalysis
+from .reference import PARSE_ERRORS, module_of, prepare, too_large, unparsed
+from .resolve import _Key, import_binders, needs_resolution, resolve_qualified
+from .scan import Scanner, candidate_lines
+from .text import (
+    DECODE_ERRORS,
+    PatternSet,
+    TextViews,
+    compile_patterns,
+    decode_python,
+    is_python_path,
+    present_patterns,
+    spelling_lines,
+    split_lines,
+    too_large_to_parse,
+)
+
+
+def parse_worthy(path: str, data: bytes, patterns: Sequence[Pattern]) -> list[Pattern] | None:
+    """The patterns that :func:`analyze_fast` would parse this file for (often none).
+
+    ``None`` for a file that is not parsed whatever it holds (not Python, too
+    large, undecodable): analyse it with every pattern, it is cheap.  Passing
+    the returned list to :func:`analyze_fast` gives the same answer as the full one.
+    """
+    if not is_python_path(path) or too_large_to_parse(len(data)):
+        return None
+    try:
+        text = decode_python(data)
+    except DECODE_ERRORS:
+        return None
+    return present_patterns(TextViews(text, split_lines(text)), compile_patterns(patterns))
+
+
+@deep_enough
+def analyze_fast(
+    path: str, data: bytes, patterns: Sequence[Pattern], *, comments: bool = True
+) -> FileAnalysis:
+    """Find every occurrence of ``patterns`` in one file's bytes (see the module doc)."""
+    prepared = prepare(path, data, patterns)
+    if isinstance(prepared, FileAnalysis):
+        return prepared
+    text, lines = prepared
+    views = TextViews(text, lines)
+    present = present_patterns(views, compile_patterns(patterns))
+    if not present:  # each file is scanned only for what it can spell
+        return FileAnalysis(path, lines, ())
+    if too_large_to_parse(len(data)):
+        return too_large(path, len(data), lines, present)
+    spelt = PatternSet.of(present)
+    module, is_package = module_of(path)
+    resolving = needs_resolution(text, views.norm, spelt)
+    binders = import_binders(spelt, module, is_package=is_package) if resolving else None
+    spelling = spelling_lines(views, spelt)
+    try:
+        tree = parse_needed(text, lines, path, spelling, binders, views.norm)
+    except PARSE_ERRORS as exc:
+        return unparsed(path, lines, present, exc)
+    resolved: dict[_Key, tuple[str, ...]] = {}
+    unresolved: str | None = None
+    if resolving:
+        try:
+            resolved = resolve_qualified(
+                text, tree, module, spelt, is_package=is_package, norm=views.norm
+            )
+        except Exception as exc:  # astroid is third-party code: any failure is reported
+            unresolved = f"qualified names could not be resolved through imports ({exc!r})"
+    candidates = candidate_lines(spelling, resolved)
+    scanner = Scanner(lines, spelt, module, resolved, candidates, is_package=is_package)
+    scanner.scan(tree)
+    if comments:
+        scanner.scan_comments(text)
+    return FileAnalysis(path, lines, tuple(scanner.findings), unresolved)

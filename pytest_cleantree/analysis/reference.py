@@ -1,0 +1,120 @@
+"""The reference path: decode as Python does, parse it all, walk it all.
+
+No prefilter, no partial parse, no text heuristics: obviously correct, and
+slow.  It is the oracle the fast path (:mod:`.fast`) is held to, finding for
+finding, by the differential tests; set ``CLEANTREE_ENGINE=reference`` to run
+a check on it (to rule the shortcuts out when a result looks wrong).
+
+Its building blocks (:func:`prepare`, :func:`too_large`, :func:`unparsed`)
+are shared with the fast path, so the two differ only in their shortcuts.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Sequence
+
+from pytest_cleantree.model import Pattern, PatternTier
+
+from . import text as text_module
+from .deep import deep_enough
+from .pieces import parse_python
+from .records import FileAnalysis, decode_problem, parse_problem
+from .resolve import module_name_for, resolve_reference
+from .scan import Scanner
+from .text import (
+    DECODE_ERRORS,
+    compile_patterns,
+    decode_python,
+    is_python_path,
+    split_lines,
+    text_findings,
+    too_large_to_parse,
+)
+
+#: what ``ast.parse`` raises for text it cannot turn into a tree
+PARSE_ERRORS = (SyntaxError, ValueError, RecursionError, MemoryError)
+
+
+def prepare(
+    path: str, data: bytes, patterns: Sequence[Pattern]
+) -> tuple[str, tuple[str, ...]] | FileAnalysis:
+    """The file's text and lines, or its whole analysis when it is not Python source.
+
+    A file that is not Python is matched line by line (kind ``text``); a
+    Python file whose bytes do not decode gets a problem and text findings.
+    """
+    if not is_python_path(path):
+        text = data.decode("utf-8", errors="surrogateescape")
+        lines = split_lines(text)
+        return FileAnalysis(path, lines, tuple(text_findings(lines, patterns)))
+    try:
+        text = decode_python(data)
+    except DECODE_ERRORS as exc:
+        lines = split_lines(data.decode("utf-8", errors="surrogateescape"))
+        return FileAnalysis(path, lines, tuple(text_findings(lines, patterns)), decode_problem(exc))
+    return text, split_lines(text)
+
+
+def too_large(
+    path: str, size: int, lines: tuple[str, ...], patterns: Sequence[Pattern]
+) -> FileAnalysis:
+    """A file too large to parse in bounded memory is matched line by line, as grep would.
+
+    Text matching finds every line a substring, glob or exact pattern can
+    match (as kind ``text``); only a qualified pattern can hide behind an
+    alias, so only then is the check incomplete.
+    """
+    findings = tuple(text_findings(lines, patterns))
+    if any(p.tier is PatternTier.QUALIFIED for p in patterns):
+        problem = (
+            f"{size / 2**20:.0f} MiB is over the {text_module.MAX_PARSE_BYTES // 2**20} MiB "
+            "parse limit: "
+            "matched as text, so aliases of qualified names are not resolved"
+        )
+        return FileAnalysis(path, lines, findings, problem)
+    return FileAnalysis(path, lines, findings)
+
+
+def unparsed(
+    path: str, lines: tuple[str, ...], patterns: Sequence[Pattern], exc: BaseException
+) -> FileAnalysis:
+    """A file that does not parse: the problem, and the lines whose text matches."""
+    assert isinstance(exc, PARSE_ERRORS)
+    return FileAnalysis(path, lines, tuple(text_findings(lines, patterns)), parse_problem(exc))
+
+
+def module_of(path: str) -> tuple[str, bool]:
+    """The file's dotted module name and whether it is a package's ``__init__``."""
+    return module_name_for(path), path.rsplit("/", 1)[-1].startswith("__init__.")
+
+
+@deep_enough
+def analyze_reference(
+    path: str, data: bytes, patterns: Sequence[Pattern], *, comments: bool = True
+) -> FileAnalysis:
+    """Every occurrence of ``patterns`` in one file, the obviously correct way."""
+    prepared = prepare(path, data, patterns)
+    if isinstance(prepared, FileAnalysis):
+        return prepared
+    text, lines = prepared
+    if too_large_to_parse(len(data)):
+        return too_large(path, len(data), lines, patterns)
+    try:
+        tree: ast.Module = parse_python(text, path)
+    except PARSE_ERRORS as exc:
+        return unparsed(path, lines, patterns, exc)
+    compiled = compile_patterns(patterns)
+    module, is_package = module_of(path)
+    resolved = {}
+    unresolved: str | None = None
+    if compiled.qualified:
+        try:
+            resolved = resolve_reference(text, tree, module, compiled, is_package=is_package)
+        except Exception as exc:  # astroid is third-party code: any failure is reported
+            unresolved = f"qualified names could not be resolved through imports ({exc!r})"
+    scanner = Scanner(lines, compiled, module, resolved, None, is_package=is_package)
+    scanner.scan(tree)
+    if comments:
+        scanner.scan_comments(text)
+    return FileAnalysis(path, lines, tuple(scanner.findings), unresolved)

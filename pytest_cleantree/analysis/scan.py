@@ -1,0 +1,489 @@
+"""The occurrence scan: one walk of a module, classifying each name that matches a pattern.
+
+A visitor per node kind, each delegating to :meth:`Scanner._emit` with the
+node's own position.  Positions are always taken from nodes (or from the
+tokens of the one statement concerned), never guessed from the statement's
+first line: in ``from x import (\\n a,\\n b,\\n)`` the line of ``b`` is ``b``'s
+own line.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+import unicodedata
+from collections.abc import Sequence
+
+from pytest_cleantree.model import Kind, Occurrence, Pattern
+from pytest_cleantree.patterns import match_name, match_text, prefilter_needle
+
+from .records import Finding
+from .resolve import _Key, absolute_module, key_of, spans
+from .text import PatternSet, column
+
+
+def candidate_lines(
+    spelling: set[int] | None, resolved: dict[_Key, tuple[str, ...]]
+) -> list[int] | None:
+    """The sorted lines where an occurrence can stand, or ``None`` when any line can.
+
+    A name is reported on a line that spells it (see :func:`.text.spelling_lines`);
+    the names resolved through imports are added (an alias spells nothing of
+    the qualified name).  Statements that span none of these lines are not walked.
+    """
+    if spelling is None:
+        return None
+    found = set(spelling)
+    for _, line, _, end_line, _ in resolved:
+        found.update(range(line, (end_line or line) + 1))
+    return sorted(found)
+
+
+class Scanner:
+    """Walks a module once, classifying each name that matches a pattern.
+
+    ``condition`` is true inside the test of an
+    if/elif/while/assert/ternary/comprehension-if/match guard.  ``candidates``
+    are the lines where an occurrence can stand (see :func:`candidate_lines`;
+    ``None``: any line, as on the reference path): statements that span none
+    of them are not walked.
+    """
+
+    def __init__(
+        self,
+        lines: Sequence[str],
+        patterns: PatternSet,
+        module: str,
+        resolved: dict[_Key, tuple[str, ...]],
+        candidates: list[int] | None,
+        *,
+        is_package: bool = False,
+    ) -> None:
+        self.lines = lines
+        self.is_package = is_package
+        self.patterns = patterns.patterns
+        self.module = module
+        self.resolved = resolved
+        self.candidates = candidates
+        self.findings: list[Finding] = []
+        #: how many def/class bodies enclose the node being visited
+        self._depth = 0
+        self._name_cache: dict[str, tuple[Pattern, ...]] = {}
+        self._qualified_cache: dict[tuple[str, tuple[str, ...], bool], tuple[Pattern, ...]] = {}
+        self._qualified = patterns.qualified
+        self._plain = patterns.plain
+
+    # -- matching
+
+    def _emit(
+        self, name: str, line: int, col: int, kind: Kind, qualified: tuple[str, ...] = ()
+    ) -> None:
+        matched = self._name_cache.get(name)
+        if matched is None:
+            matched = tuple(p for p in self._plain if match_name(p, name))
+            self._name_cache[name] = matched
+        if qualified:
+            inside = kind is not Kind.DEFINITION
+            key = (name, qualified, inside)
+            through = self._qualified_cache.get(key)
+            if through is None:
+                through = tuple(
+                    p for p in self._qualified if match_name(p, name, qualified, inside=inside)
+                )
+                self._qualified_cache[key] = through
+            matched += through
+        if matched:
+            col = self._char_col(line, col)
+        for pattern in matched:
+            self.findings.append(
+                Finding(pattern.text, Occurrence(line, col, kind, name, qualified))
+            )
+
+    def _char_col(self, line: int, byte_col: int) -> int:
+        """``ast`` columns count UTF-8 bytes; reports count characters."""
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        if text.isascii():
+            return byte_col
+        return len(text.encode("utf-8")[:byte_col].decode("utf-8", errors="replace"))
+
+    def _emit_located(
+        self, name: str, kind: Kind, start: tuple[int, int], qualified: tuple[str, ...] = ()
+    ) -> None:
+        """Emit a name the AST gives no position for, found among the statement's tokens."""
+        if not self._wanted(name, qualified):
+            return
+        line, col = self._locate(name, start)
+        self._emit(name, line, col, kind, qualified)
+
+    def _dotted_at(self, dotted: str, start: tuple[int, int]) -> tuple[int, int]:
+        """Where a dotted name that may be split over lines (``os.\\`` newline ``sm120``) stands.
+
+        The line of the first part that spells a needle of a pattern it
+        matches; else the first part's.  A continued name is thus reported on
+        the line where the matching part itself stands.
+        """
+        parts = dotted.split(".")
+        needles = [prefilter_needle(p) for p in self.patterns if match_name(p, dotted, (dotted,))]
+        first = self._locate(parts[0], start)
+        for part in parts:
+            if any(needle and needle in part for needle in needles):
+                return self._locate(part, first)
+        return first
+
+    def _wanted(self, name: str, qualified: tuple[str, ...]) -> bool:
+        return any(match_name(p, name, qualified) for p in self.patterns)
+
+    def _locate(self, name: str, start: tuple[int, int]) -> tuple[int, int]:
+        """Where the first NAME token ``name`` (its first dotted part) stands at or after ``start``.
+
+        Positions in and out are ``ast``'s (1-based line, UTF-8 byte column).
+        """
+        first = name.split(".", 1)[0]
+        line_no, byte_col = start
+        head = _slice_utf8(self.lines[line_no - 1], byte_col, None)
+        readline = iter([head + "\n"] + [line + "\n" for line in self.lines[line_no:]]).__next__
+        try:
+            for token in tokenize.generate_tokens(readline):
+                if token.type == tokenize.NAME and _identifier(token.string) == first:
+                    row, col = token.start
+                    if row == 1:
+                        return line_no, byte_col + len(head[:col].encode("utf-8"))
+                    text = self.lines[line_no + row - 2]
+                    return line_no + row - 1, len(text[:col].encode("utf-8"))
+        except (tokenize.TokenError, SyntaxError, StopIteration):
+            pass
+        return start
+
+    # -- walking
+
+    def scan(self, tree: ast.Module) -> None:
+        self._body(tree.body, docstring_allowed=True)
+
+    def _body(self, body: Sequence[ast.stmt], *, docstring_allowed: bool) -> None:
+        for index, stmt in enumerate(body):
+            if (
+                docstring_allowed
+                and index == 0
+                and isinstance(stmt, ast.Expr)
+                and isinstance(stmt.value, ast.Constant)
+                and isinstance(stmt.value.value, str)
+            ):
+                self._string(stmt.value, Kind.DOCSTRING)
+            else:
+                self.visit(stmt, condition=False)
+
+    def visit(self, node: ast.AST, *, condition: bool, callee: bool = False) -> None:
+        if isinstance(node, ast.stmt) and not self._may_hold(node):
+            return
+        method = getattr(self, "visit_" + type(node).__name__, None)
+        if method is not None:
+            method(node, condition=condition, callee=callee)
+        else:
+            self._children(node, condition=condition)
+
+    def _may_hold(self, node: ast.stmt) -> bool:
+        """Does the statement (decorators included) span a candidate line?"""
+        return self.candidates is None or spans(node, self.candidates)
+
+    def _children(self, node: ast.AST, *, condition: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            self.visit(child, condition=condition)
+
+    def _use_kind(self, ctx: ast.expr_context, *, condition: bool, callee: bool) -> Kind:
+        if isinstance(ctx, ast.Store):
+            return Kind.ASSIGNMENT
+        if condition:
+            return Kind.CONDITION
+        return Kind.CALL if callee else Kind.REFERENCE
+
+    # imports
+
+    def visit_Import(self, node: ast.Import, **_: bool) -> None:
+        for alias in node.names:
+            start = (alias.lineno, alias.col_offset)
+            if (alias.end_lineno or alias.lineno) > alias.lineno and "." in alias.name:
+                start = self._dotted_at(alias.name, start)
+            self._emit(alias.name, *start, Kind.IMPORT, (alias.name,))
+            if alias.asname:
+                end = (alias.end_lineno or alias.lineno, 0)
+                self._emit_located(
+                    alias.asname, Kind.IMPORT, self._after_as(start, end), (alias.name,)
+                )
+
+    def visit_ImportFrom(self, node: ast.ImportFrom, **_: bool) -> None:
+        base = absolute_module(self.module, node.level, node.module, is_package=self.is_package)
+        if node.module and self._wanted(node.module, (base,)):
+            start = (node.lineno, node.col_offset + 4)
+            self._emit(node.module, *self._dotted_at(node.module, start), Kind.IMPORT, (base,))
+        for alias in node.names:
+            if alias.name == "*":
+                continue
+            qualified = (f"{base}.{alias.name}" if base else alias.name,)
+            start = (alias.lineno, alias.col_offset)
+            self._emit(alias.name, *start, Kind.IMPORT, qualified)
+            if alias.asname:
+                end = (alias.end_lineno or alias.lineno, 0)
+                self._emit_located(alias.asname, Kind.IMPORT, self._after_as(start, end), qualified)
+
+    def _after_as(self, start: tuple[int, int], end: tuple[int, int]) -> tuple[int, int]:
+        """Where to look for an alias's ``asname``: after the ``as`` keyword."""
+        line_no, col = start
+        while line_no <= end[0]:
+            text = self.lines[line_no - 1]
+            match = re.search(r"\bas\b", text[col:])
+            if match:
+                return line_no, col + match.end()
+            line_no, col = line_no + 1, 0
+        return start
+
+    # definitions
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef, **_: bool) -> None:
+        for decorator in node.decorator_list:
+            self.visit(decorator, condition=False)
+        self._definition_name(node)
+        self._type_params(node)
+        self.visit(node.args, condition=False)
+        if node.returns:
+            self.visit(node.returns, condition=False)
+        self._nested_body(node.body)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_ClassDef(self, node: ast.ClassDef, **_: bool) -> None:
+        for decorator in node.decorator_list:
+            self.visit(decorator, condition=False)
+        self._definition_name(node)
+        self._type_params(node)
+        for base in node.bases:
+            self.visit(base, condition=False)
+        for keyword in node.keywords:
+            self.visit(keyword, condition=False)
+        self._nested_body(node.body)
+
+    def _nested_body(self, body: Sequence[ast.stmt]) -> None:
+        self._depth += 1
+        try:
+            self._body(body, docstring_allowed=True)
+        finally:
+            self._depth -= 1
+
+    def _definition_name(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
+        """A module-level def or class *is* the qualified name ``module.name``."""
+        top_level = self._depth == 0 and self.module
+        qualified = (f".{self.module}.{node.name}",) if top_level else ()
+        self._emit_located(node.name, Kind.DEFINITION, (node.lineno, node.col_offset), qualified)
+
+    def _type_params(self, node: ast.AST) -> None:
+        for param in getattr(node, "type_params", ()):
+            self.visit(param, condition=False)
+
+    def visit_TypeVar(self, node: ast.AST, **_: bool) -> None:
+        """PEP 695 type parameters (``class C[T]``), Python 3.12+."""
+        name: str = getattr(node, "name", "")
+        line: int = getattr(node, "lineno", 0)
+        self._emit_located(name, Kind.DEFINITION, (line, getattr(node, "col_offset", 0)))
+        self._children(node, condition=False)
+
+    visit_ParamSpec = visit_TypeVar
+    visit_TypeVarTuple = visit_TypeVar
+
+    def visit_arg(self, node: ast.arg, **_: bool) -> None:
+        self._emit(node.arg, node.lineno, node.col_offset, Kind.DEFINITION)
+        if node.annotation:
+            self.visit(node.annotation, condition=False)
+
+    def visit_Lambda(self, node: ast.Lambda, *, condition: bool, **_: bool) -> None:
+        self.visit(node.args, condition=False)
+        self.visit(node.body, condition=condition)
+
+    # names and attributes
+
+    def visit_Name(self, node: ast.Name, *, condition: bool, callee: bool) -> None:
+        kind = self._use_kind(node.ctx, condition=condition, callee=callee)
+        resolved = self.resolved.get(key_of(node), ())
+        self._emit(node.id, node.lineno, node.col_offset, kind, resolved)
+
+    def visit_Attribute(self, node: ast.Attribute, *, condition: bool, callee: bool) -> None:
+        kind = self._use_kind(node.ctx, condition=condition, callee=callee)
+        line = node.end_lineno or node.lineno
+        col = (node.end_col_offset or 0) - len(node.attr)
+        self._emit(node.attr, line, max(col, 0), kind, self.resolved.get(key_of(node), ()))
+        self.visit(node.value, condition=condition)
+
+    def visit_Call(self, node: ast.Call, *, condition: bool, **_: bool) -> None:
+        self.visit(node.func, condition=condition, callee=True)
+        for arg in node.args:
+            self.visit(arg, condition=condition)
+        for keyword in node.keywords:
+            self.visit(keyword, condition=condition)
+
+    def visit_keyword(self, node: ast.keyword, *, condition: bool, **_: bool) -> None:
+        if node.arg is not None:
+            kind = Kind.CONDITION if condition else Kind.REFERENCE
+            self._emit(node.arg, node.lineno, node.col_offset, kind)
+        self.visit(node.value, condition=condition)
+
+    def visit_Global(self, node: ast.Global | ast.Nonlocal, **_: bool) -> None:
+        for name in node.names:
+            self._emit_located(name, Kind.REFERENCE, (node.lineno, node.col_offset + 6))
+
+    visit_Nonlocal = visit_Global
+
+    def visit_ExceptHandler(self, node: ast.ExceptHandler, **_: bool) -> None:
+        if node.type:
+            self.visit(node.type, condition=False)
+        if node.name:
+            after = (
+                (node.type.end_lineno or node.lineno, node.type.end_col_offset or 0)
+                if node.type
+                else (node.lineno, node.col_offset)
+            )
+            self._emit_located(node.name, Kind.ASSIGNMENT, after)
+        self._body(node.body, docstring_allowed=False)
+
+    # conditions
+
+    def visit_If(self, node: ast.If | ast.While, **_: bool) -> None:
+        self.visit(node.test, condition=True)
+        self._body(node.body, docstring_allowed=False)
+        self._body(node.orelse, docstring_allowed=False)
+
+    visit_While = visit_If
+
+    def visit_Assert(self, node: ast.Assert, **_: bool) -> None:
+        self.visit(node.test, condition=True)
+        if node.msg:
+            self.visit(node.msg, condition=False)
+
+    def visit_IfExp(self, node: ast.IfExp, *, condition: bool, **_: bool) -> None:
+        self.visit(node.test, condition=True)
+        self.visit(node.body, condition=condition)
+        self.visit(node.orelse, condition=condition)
+
+    def visit_comprehension(self, node: ast.comprehension, *, condition: bool, **_: bool) -> None:
+        self.visit(node.target, condition=condition)
+        self.visit(node.iter, condition=condition)
+        for test in node.ifs:
+            self.visit(test, condition=True)
+
+    def visit_match_case(self, node: ast.match_case, **_: bool) -> None:
+        self.visit(node.pattern, condition=False)
+        if node.guard:
+            self.visit(node.guard, condition=True)
+        self._body(node.body, docstring_allowed=False)
+
+    def visit_MatchAs(self, node: ast.MatchAs | ast.MatchStar, **_: bool) -> None:
+        if isinstance(node, ast.MatchAs) and node.pattern:
+            self.visit(node.pattern, condition=False)
+        if node.name:
+            line = node.end_lineno or node.lineno
+            col = (node.end_col_offset or 0) - len(node.name)
+            self._emit(node.name, line, max(col, 0), Kind.ASSIGNMENT)
+
+    visit_MatchStar = visit_MatchAs
+
+    def visit_MatchMapping(self, node: ast.MatchMapping, **_: bool) -> None:
+        self._children(node, condition=False)
+        if node.rest:
+            start = node.patterns[-1] if node.patterns else node
+            position = (start.end_lineno or start.lineno, start.end_col_offset or 0)
+            if start is node:
+                position = (node.lineno, node.col_offset)
+            self._emit_located(node.rest, Kind.ASSIGNMENT, position)
+
+    def visit_MatchClass(self, node: ast.MatchClass, **_: bool) -> None:
+        self.visit(node.cls, condition=False)
+        for pattern in node.patterns:
+            self.visit(pattern, condition=False)
+        for attr, pattern in zip(node.kwd_attrs, node.kwd_patterns, strict=True):
+            position = (node.cls.end_lineno or node.lineno, node.cls.end_col_offset or 0)
+            self._emit_located(attr, Kind.REFERENCE, position)
+            self.visit(pattern, condition=False)
+
+    # strings
+
+    def visit_Constant(self, node: ast.Constant, *, condition: bool, **_: bool) -> None:
+        if isinstance(node.value, (str, bytes)):
+            self._string(node, Kind.STRING)
+
+    def visit_JoinedStr(self, node: ast.JoinedStr, *, condition: bool, **_: bool) -> None:
+        for value in node.values:
+            if isinstance(value, ast.FormattedValue):
+                self.visit(value, condition=condition)
+            elif isinstance(value, ast.Constant):
+                self._string(value, Kind.STRING)
+
+    def _string(self, node: ast.Constant, kind: Kind) -> None:
+        """Emit a string literal at the line(s) of its source where the pattern stands.
+
+        The decoded value decides *whether* it matches; the raw source lines
+        decide *where*.  When no raw line shows the match (escapes, implicit
+        concatenation over lines), the literal's first line is reported.
+        """
+        value = node.value
+        if isinstance(value, bytes):
+            text = value.decode("latin-1")
+        elif isinstance(value, str):
+            text = value
+        else:
+            return
+        first, last = node.lineno, node.end_lineno or node.lineno
+        for pattern in self.patterns:
+            if not match_text(pattern, text):
+                continue
+            placed = False
+            for line_no in range(first, last + 1):
+                raw = self._segment_line(node, line_no)
+                if match_text(pattern, raw):
+                    offset = self._char_col(first, node.col_offset) if line_no == first else 0
+                    col = column(pattern, raw) + offset
+                    self.findings.append(
+                        Finding(pattern.text, Occurrence(line_no, col, kind, text))
+                    )
+                    placed = True
+            if not placed:
+                occurrence = Occurrence(first, self._char_col(first, node.col_offset), kind, text)
+                self.findings.append(Finding(pattern.text, occurrence))
+
+    def _segment_line(self, node: ast.expr, line_no: int) -> str:
+        text = self.lines[line_no - 1] if line_no <= len(self.lines) else ""
+        if line_no == (node.end_lineno or node.lineno) and node.end_col_offset is not None:
+            text = _slice_utf8(text, None, node.end_col_offset)
+        if line_no == node.lineno:
+            text = _slice_utf8(text, node.col_offset, None)
+        return text
+
+    # comments
+
+    def scan_comments(self, text: str) -> None:
+        if "#" not in text:
+            return
+        if self.candidates is not None and not any(
+            "#" in self.lines[line - 1] for line in self.candidates if line <= len(self.lines)
+        ):
+            return
+        try:
+            for token in tokenize.generate_tokens(io.StringIO(text).readline):
+                if token.type == tokenize.COMMENT:
+                    line, col = token.start
+                    for pattern in self.patterns:
+                        if match_text(pattern, token.string):
+                            occurrence = Occurrence(line, col, Kind.COMMENT, token.string)
+                            self.findings.append(Finding(pattern.text, occurrence))
+        except (tokenize.TokenError, SyntaxError):
+            return
+
+
+def _identifier(token: str) -> str:
+    """A NAME token as the parser holds it (NFKC-normalised)."""
+    return token if token.isascii() else unicodedata.normalize("NFKC", token)
+
+
+def _slice_utf8(text: str, start: int | None, end: int | None) -> str:
+    """Slice by the UTF-8 byte offsets that ``ast`` uses for columns."""
+    if text.isascii():
+        return text[start:end]
+    return text.encode("utf-8")[start:end].decode("utf-8", errors="replace")

@@ -1,0 +1,443 @@
+"""A file as text: decoding, lines, and where a pattern can possibly stand.
+
+Everything here is an *over-approximation* of what the parser sees, used to
+skip work: a file whose text cannot spell a pattern is not parsed, and only
+the lines that can are walked.  To stay sound it models what Python's
+tokenizer does to text before names and strings reach the AST:
+
+- identifiers are NFKC-normalised (a name in fullwidth letters is the ASCII name);
+- string escapes spell characters (``"\\x73m120"``), and a backslash-newline
+  inside a string disappears (``"sm\\`` + newline + ``120"``);
+- adjacent string literals are joined (``"sm" "120"``).
+
+Each of these gives a *view* of the text in which needles are looked for; a
+needle found in any view counts.  What no view models (form feeds,
+unterminated strings, f-strings whose nesting a regex cannot follow on 3.12+)
+makes :func:`unmodelled` true, and the caller falls back to the reference path.
+"""
+
+from __future__ import annotations
+
+import bisect
+import io
+import re
+import tokenize
+import unicodedata
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from pytest_cleantree.model import Kind, Occurrence, Pattern, PatternTier
+from pytest_cleantree.patterns import IDENTIFIER, match_text, prefilter_needle
+
+from .records import Finding
+
+PYTHON_SUFFIXES = (".py", ".pyi", ".pyw")
+#: larger Python files are matched as text: ``ast`` needs ~100x the file's size in memory
+MAX_PARSE_BYTES = 8 * 2**20
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+def too_large_to_parse(size: int) -> bool:
+    """Is a file of ``size`` bytes over :data:`MAX_PARSE_BYTES` (read at call time)?"""
+    return size > MAX_PARSE_BYTES
+
+
+def is_python_path(path: str) -> bool:
+    return path.endswith(PYTHON_SUFFIXES)
+
+
+def split_lines(text: str) -> tuple[str, ...]:
+    """Split as Python's tokenizer counts lines (``\\f`` and ``\\u2028`` are not line breaks)."""
+    if "\r" not in text:
+        return tuple(text.split("\n"))
+    return tuple(_NEWLINE.split(text))
+
+
+def decode_python(data: bytes) -> str:
+    """Decode a Python file by PEP 263 (BOM, coding line, else UTF-8).
+
+    Raises ``SyntaxError`` for an unknown coding, ``UnicodeDecodeError`` for
+    bytes that do not decode, and ``LookupError`` for a coding that names a
+    codec that is not a text encoding (``rot13``, ``base64``): Python itself
+    refuses such a file with "encoding problem".
+    """
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    try:
+        return data.decode(encoding)
+    except TypeError as exc:  # a bytes-to-bytes codec
+        raise LookupError(f"{encoding!r} is not a text encoding") from exc
+
+
+#: Exceptions :func:`decode_python` raises for bytes that are not Python source text.
+DECODE_ERRORS = (SyntaxError, UnicodeDecodeError, LookupError)
+
+
+# --------------------------------------------------------------------------- pattern sets
+
+
+@dataclass(frozen=True, eq=False)
+class PatternSet:
+    """A list of patterns with everything the analysis derives from it, worked out once.
+
+    A list is shared by every file its rules name (see the engine), so its
+    set is compiled once per run, not once per file.
+    """
+
+    patterns: tuple[Pattern, ...]
+    #: per pattern: the string its every match contains (``None``: unknown), and whether it
+    #: must stand as a whole word (an exact pattern on a plain name)
+    needles: tuple[tuple[Pattern, str | None, bool], ...]
+    qualified: tuple[Pattern, ...]
+    #: the patterns matched against names without resolution
+    plain: tuple[Pattern, ...]
+
+    @property
+    def qualified_bodies(self) -> tuple[str, ...]:
+        return tuple(p.body for p in self.qualified)
+
+    @property
+    def bounded(self) -> bool:
+        """Does every pattern have a needle?  (Else every line is a candidate.)"""
+        return all(needle is not None for _, needle, _ in self.needles)
+
+    @classmethod
+    def of(cls, patterns: Sequence[Pattern]) -> PatternSet:
+        """Compile a list (see :func:`compile_patterns` for the shared, cached one)."""
+        needles = []
+        for pattern in patterns:
+            needle = prefilter_needle(pattern)
+            word = pattern.tier is PatternTier.EXACT and bool(IDENTIFIER.fullmatch(needle or ""))
+            needles.append((pattern, needle, word))
+        return cls(
+            tuple(patterns),
+            tuple(needles),
+            tuple(p for p in patterns if p.tier is PatternTier.QUALIFIED),
+            tuple(p for p in patterns if p.tier is not PatternTier.QUALIFIED),
+        )
+
+
+def compile_patterns(patterns: Sequence[Pattern]) -> PatternSet:
+    """The :class:`PatternSet` of a list shared by many files: the same list, the same set."""
+    cached = _COMPILED.get(id(patterns))
+    if cached is not None and cached[0] is patterns:
+        return cached[1]
+    compiled = PatternSet.of(patterns)
+    if len(_COMPILED) > 64:
+        _COMPILED.clear()
+    _COMPILED[id(patterns)] = (patterns, compiled)
+    return compiled
+
+
+_COMPILED: dict[int, tuple[Sequence[Pattern], PatternSet]] = {}
+
+
+# --------------------------------------------------------------------------- views
+
+#: escapes that can spell a character inside a string literal (``"\\x73m120"`` is ``"sm120"``),
+#: and a backslash-newline, which a string literal drops
+_ESCAPE = re.compile(
+    r"\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|N\{([^}\n]+)\}|([0-7]{1,3})"
+    r"|(\r\n|\r|\n))"
+)
+
+#: the end of one string literal, then (whitespace, comments, continuations) the start of
+#: another: Python joins the two into one value
+_ADJACENT = re.compile(
+    r"""["']{1,3}(?:[ \t\f\r\n]|\\(?:\r\n|\r|\n)|\#[^\r\n]*(?=[\r\n]))*"""
+    r"""(?:[rRbBuUfF]{1,2})?["']{1,3}"""
+)
+
+
+def _unescape(match: re.Match[str]) -> str:
+    hex2, hex4, hex8, named, octal, newline = match.groups()
+    if newline:
+        return ""
+    try:
+        if named:
+            return unicodedata.lookup(named)
+        return chr(int(hex2 or hex4 or hex8, 16) if not octal else int(octal, 8))
+    except (KeyError, ValueError, OverflowError):
+        return match.group(0)
+
+
+class TextViews:
+    """The views of one file's text in which a needle can be found (see the module doc).
+
+    ``norm`` is the text with each line NFKC-normalised: line numbers are kept,
+    so lines found in it are the file's lines.  The other views are built only
+    when the text holds what they model.
+    """
+
+    def __init__(self, text: str, lines: Sequence[str]) -> None:
+        self.text = text
+        self.lines = lines
+        self.ascii = text.isascii()
+        self.norm = text if self.ascii else "\n".join(_nfkc(line) for line in lines)
+        self.escapes = "\\" in text
+        self.adjacent = _ADJACENT.search(text) is not None
+
+    def contains(self, needle: str) -> bool:
+        """Can the text spell ``needle`` in a name, string, comment or line?"""
+        if needle in self.text or (not self.ascii and needle in self.norm):
+            return True
+        return any(needle in view for view in self._derived())
+
+    def words(self) -> set[str]:
+        """Every identifier-shaped word any view spells."""
+        found = set(IDENTIFIER.findall(self.norm))
+        if not self.ascii:
+            found.update(IDENTIFIER.findall(self.text))
+        for view in self._derived():
+            found.update(IDENTIFIER.findall(view))
+        return found
+
+    def _derived(self) -> Iterator[str]:
+        if self.escapes:
+            yield _ESCAPE.sub(_unescape, self.text)
+        if self.adjacent:
+            yield _ADJACENT.sub("", self.text)
+            if self.escapes:
+                yield _ADJACENT.sub("", _ESCAPE.sub(_unescape, self.text))
+
+    def lines_spelling(self, needles: Iterable[str]) -> set[int]:
+        """The lines where one of ``needles`` can stand, in any view."""
+        needles = set(needles)
+        offsets: set[int] = set()
+        for needle in needles:
+            index = self.norm.find(needle)
+            while index != -1:
+                offsets.add(index)
+                index = self.norm.find(needle, index + 1)
+        found = lines_at(self.norm, offsets)
+        if not self.ascii:
+            found |= lines_at(self.text, _all_offsets(self.text, needles))
+        if self.escapes:
+            found |= self._escaped_lines(needles)
+        if self.adjacent:
+            found |= self._joined_lines(needles)
+        return found
+
+    def _escaped_lines(self, needles: set[str]) -> set[int]:
+        """Lines whose escapes (or continued strings) spell a needle once decoded.
+
+        A run of lines joined by backslash-newlines is decoded as one.
+        """
+        found: set[int] = set()
+        number = 0
+        while number < len(self.lines):
+            first = number
+            while self.lines[number].endswith("\\") and number + 1 < len(self.lines):
+                number += 1
+            run = "\n".join(self.lines[first : number + 1])
+            number += 1
+            if "\\" in run:
+                decoded = _ESCAPE.sub(_unescape, run)
+                if any(needle in decoded for needle in needles):
+                    found.update(range(first + 1, number + 1))
+        return found
+
+    def _joined_lines(self, needles: set[str]) -> set[int]:
+        """Lines of adjacent string literals whose joined value may spell a needle."""
+        starts = line_starts(self.text)
+        groups: list[list[int]] = []  # [first line, last line] of touching joins
+        for match in _ADJACENT.finditer(self.text):
+            first = bisect.bisect_right(starts, match.start())
+            last = bisect.bisect_right(starts, match.end() - 1)
+            if groups and first <= groups[-1][1]:
+                groups[-1][1] = max(groups[-1][1], last)
+            else:
+                groups.append([first, last])
+        found: set[int] = set()
+        for first, last in groups:
+            window = "\n".join(self.lines[first - 1 : last])
+            joined = _ADJACENT.sub("", _ESCAPE.sub(_unescape, window) if self.escapes else window)
+            if any(needle in joined for needle in needles):
+                found.update(range(first, last + 1))
+        return found
+
+
+def _nfkc(line: str) -> str:
+    return line if line.isascii() else unicodedata.normalize("NFKC", line)
+
+
+def _all_offsets(text: str, needles: Iterable[str]) -> list[int]:
+    offsets = []
+    for needle in needles:
+        index = text.find(needle)
+        while index != -1:
+            offsets.append(index)
+            index = text.find(needle, index + 1)
+    return offsets
+
+
+def present_patterns(views: TextViews, patterns: PatternSet) -> list[Pattern]:
+    """The patterns that can match something in this text; the others certainly cannot.
+
+    A pattern's needle must be in one of the text's views.  An exact pattern
+    on a plain name must be one of the views' words: one set lookup, however
+    many such rules (a revert guard writes one per name).  A pattern without
+    a needle (a regex) is always kept.
+    """
+    words: set[str] | None = None
+    kept: list[Pattern] = []
+    for pattern, needle, whole_word in patterns.needles:
+        if needle is None:
+            kept.append(pattern)
+        elif whole_word:
+            if words is None:
+                words = views.words()
+            if needle in words:
+                kept.append(pattern)
+        elif views.contains(needle):
+            kept.append(pattern)
+    return kept
+
+
+def spelling_lines(views: TextViews, patterns: PatternSet) -> set[int] | None:
+    """The lines that can spell a needle in some view; ``None``: any line may."""
+    if not patterns.bounded:
+        return None
+    return views.lines_spelling(needle for _, needle, _ in patterns.needles if needle)
+
+
+# --------------------------------------------------------------------------- lexing
+
+#: comments and string literals as the tokenizer reads them (tokenize's own expressions)
+STRING_OR_COMMENT = re.compile(
+    r"""
+    \#[^\r\n]*
+  | \"\"\"[^"\\]*(?:(?:\\[\s\S]|"(?!""))[^"\\]*)*(?:\"\"\"|\Z)
+  | '''[^'\\]*(?:(?:\\[\s\S]|'(?!''))[^'\\]*)*(?:'''|\Z)
+  | "[^"\\\r\n]*(?:\\(?:\r\n|[\s\S])[^"\\\r\n]*)*(?:"|(?=[\r\n])|\Z)
+  | '[^'\\\r\n]*(?:\\(?:\r\n|[\s\S])[^'\\\r\n]*)*(?:'|(?=[\r\n])|\Z)
+    """,
+    re.X,
+)
+#: a string prefix with ``f``: the literal that follows is an f-string
+_F_PREFIX = re.compile(r"[rRbBuU]?[fF][rRbBuU]?\Z")
+
+
+def string_spans(text: str) -> list[tuple[int, int]]:
+    """The ``(start, end)`` offsets of every comment and string literal, in order."""
+    return [match.span() for match in STRING_OR_COMMENT.finditer(text)]
+
+
+def unmodelled(text: str, spans: Sequence[tuple[int, int]]) -> str | None:
+    """What in this text the lexical shortcuts do not model, if anything.
+
+    A form feed (it resets indentation), a string the regex lexer ends
+    unterminated (the file does not tokenize: only a full parse can say
+    where), and an f-string whose braces do not balance inside the regex's
+    extent (on Python 3.12+ a replacement field may hold the same quotes, and
+    even newlines: the regex then misplaces the string's end).
+    """
+    if "\f" in text:
+        return "form feed"
+    for start, end in spans:
+        char = text[start]
+        if char == "#":
+            continue
+        quote = text[start : start + 3] if text.startswith(char * 3, start) else char
+        body_end = end - len(quote)
+        if end - start < 2 * len(quote) or not text.startswith(quote, body_end):
+            return "unterminated string"
+        prefix_start = start
+        while prefix_start > 0 and text[prefix_start - 1] in "rRbBuUfF":
+            prefix_start -= 1
+        if _F_PREFIX.match(text, prefix_start, start) and not _braces_balance(
+            text[start + len(quote) : body_end]
+        ):
+            return "f-string nesting"
+    return None
+
+
+def _braces_balance(body: str) -> bool:
+    """Do an f-string body's replacement fields close inside it (``{{``/``}}`` are literal)?"""
+    body = body.replace("{{", "").replace("}}", "")
+    depth = 0
+    for char in body:
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
+# --------------------------------------------------------------------------- positions
+
+
+def line_starts(text: str) -> list[int]:
+    """The offset where each line starts, as :func:`split_lines` counts lines."""
+    if "\r" in text:
+        return [0, *(m.end() for m in _NEWLINE.finditer(text))]
+    starts = [0]
+    index = text.find("\n")
+    while index != -1:
+        starts.append(index + 1)
+        index = text.find("\n", index + 1)
+    return starts
+
+
+def lines_at(text: str, offsets: Iterable[int]) -> set[int]:
+    """The 1-based lines, as :func:`split_lines` counts them, of character offsets."""
+    return set(line_numbers(text, sorted(offsets)))
+
+
+def line_numbers(text: str, offsets: Sequence[int]) -> list[int]:
+    """The line of each of these ascending offsets (newlines counted in C, between offsets)."""
+    if "\r" in text:  # rare: \r and \r\n also end lines
+        starts = line_starts(text)
+        return [bisect.bisect_right(starts, offset) for offset in offsets]
+    numbers: list[int] = []
+    line, previous = 1, 0
+    for offset in offsets:
+        line += text.count("\n", previous, offset)
+        previous = offset
+        numbers.append(line)
+    return numbers
+
+
+def word_offsets(text: str, names: Iterable[str]) -> list[int]:
+    """Where these identifiers stand as whole words."""
+    return [offset for name in names for offset in word_positions(text, name)]
+
+
+def word_positions(text: str, name: str) -> Iterator[int]:
+    """Each offset where ``name`` stands as a whole word (``str.find`` runs in C; regexes crawl)."""
+    index = text.find(name)
+    while index != -1:
+        end = index + len(name)
+        before = text[index - 1] if index else " "
+        after = text[end] if end < len(text) else " "
+        if not _is_word_char(before) and not _is_word_char(after):
+            yield index
+        index = text.find(name, index + 1)
+
+
+def spells_word(text: str, word: str) -> bool:
+    """Does ``word`` stand in the text as a whole word?"""
+    return next(word_positions(text, word), None) is not None
+
+
+def _is_word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+# --------------------------------------------------------------------------- text matching
+
+
+def text_findings(lines: Sequence[str], patterns: Sequence[Pattern]) -> Iterator[Finding]:
+    """Findings of kind ``text``: each line whose text matches, as grep would."""
+    for number, line in enumerate(lines, start=1):
+        for pattern in patterns:
+            if match_text(pattern, line):
+                yield Finding(
+                    pattern.text, Occurrence(number, column(pattern, line), Kind.TEXT, line)
+                )
+
+
+def column(pattern: Pattern, text: str) -> int:
+    index = text.find(pattern.body) if pattern.tier is not PatternTier.REGEX else -1
+    return max(index, 0)

@@ -1,0 +1,164 @@
+"""The inputs that once gave a false clean, a crash or a wrong line (issue 11).
+
+Each case holds the fast path to two answers: the finding a reader of the file
+expects (line and kind, written here), and the reference path's answer,
+finding for finding.  ``tests/cli/test_soundness_cli.py`` runs the same files
+through the real CLI.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+
+import pytest
+
+from pytest_cleantree.analysis import Finding, analyze, analyze_reference
+from pytest_cleantree.patterns import parse_pattern
+
+FULLWIDTH_SM = "\uff53\uff4d"  # "sm" in fullwidth letters: NFKC makes it "sm"
+
+#: (id, source, pattern, {line: kinds}) — the forbidden name is in place in each
+CASES = [
+    (
+        "escaped string beside a literal needle (4)",
+        'Y = 1  # sm120\nX = "\\x73m120"\n',
+        "sm120",
+        {1: {"comment"}, 2: {"string"}},
+    ),
+    (
+        "backslash-newline inside a string (5)",
+        'x = 1\nX = "sm\\\n120"\n',
+        "sm120",
+        {2: {"string"}},
+    ),
+    (
+        "implicitly joined strings",
+        'x = 1\nX = ("sm"\n     "120")\n',
+        "sm120",
+        {2: {"string"}},
+    ),
+    (
+        "relative import without a space (7)",
+        "from..utils import f as ok\n\ndef g():\n    return ok()\n",
+        "pkg.utils.f",
+        {1: {"import"}, 4: {"call"}},
+    ),
+    (
+        "relative import with two spaces (7)",
+        "from  ..utils import f as ok\n\ndef g():\n    return ok()\n",
+        "pkg.utils.f",
+        {1: {"import"}, 4: {"call"}},
+    ),
+    (
+        "NFKC identifier (8)",
+        f"def g():\n    return is_{FULLWIDTH_SM}120_supported()\n",
+        "sm120",
+        {2: {"call"}},
+    ),
+    (
+        "NFKC identifier, exact pattern (8)",
+        f"def g():\n    return is_{FULLWIDTH_SM}120_supported()\n",
+        "=is_sm120_supported",
+        {2: {"call"}},
+    ),
+    (
+        "continued dotted import (15)",
+        "import os.\\\n    sm120\n",
+        "sm120",
+        {2: {"import"}},
+    ),
+    (
+        "continued from-import module (15)",
+        "from os.\\\n    sm120 import x\n",
+        "sm120",
+        {2: {"import"}},
+    ),
+    (
+        "form feed before a def",
+        "x = 1\n\x0cdef f():\n    return sm120()\n",
+        "sm120",
+        {3: {"call"}},
+    ),
+]
+
+
+def placed(findings: Iterable[Finding]) -> list[tuple[object, ...]]:
+    return sorted(
+        (f.pattern, f.occurrence.line, f.occurrence.col, f.occurrence.kind.value) for f in findings
+    )
+
+
+def kinds_by_line(findings: Iterable[Finding]) -> dict[int, set[str]]:
+    out: dict[int, set[str]] = {}
+    for finding in findings:
+        out.setdefault(finding.occurrence.line, set()).add(finding.occurrence.kind.value)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("source", "pattern", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
+def test_each_once_missed_occurrence_is_found_on_its_own_line(
+    source: str, pattern: str, expected: dict[int, set[str]]
+) -> None:
+    patterns = [parse_pattern(pattern)]
+    fast = analyze("pkg/sub/mod.py", source.encode(), patterns)
+    reference = analyze_reference("pkg/sub/mod.py", source.encode(), patterns)
+    assert fast.problem is None, fast.problem
+    assert kinds_by_line(fast.findings) == expected
+    assert placed(fast.findings) == placed(reference.findings)
+
+
+F_STRING_FAKE_DEF = "x = 1\ns = f\"{'''\ndef b():\n'''}\"\ndef real():\n    return sm120()\n"
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="PEP 701 f-strings parse on 3.12+")
+def test_a_fake_def_inside_a_nested_f_string_does_not_cut_the_module() -> None:
+    patterns = [parse_pattern("sm120")]
+    fast = analyze("m.py", F_STRING_FAKE_DEF.encode(), patterns)
+    assert fast.problem is None
+    assert kinds_by_line(fast.findings) == {6: {"call"}}
+    assert placed(fast.findings) == placed(
+        analyze_reference("m.py", F_STRING_FAKE_DEF.encode(), patterns).findings
+    )
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="before PEP 701 the file does not parse")
+def test_a_nested_f_string_that_does_not_parse_here_is_a_problem() -> None:
+    fast = analyze("m.py", F_STRING_FAKE_DEF.encode(), [parse_pattern("sm120")])
+    assert fast.problem is not None
+    assert "not valid Python" in fast.problem
+    assert 6 in kinds_by_line(fast.findings)  # the text match is still listed
+
+
+@pytest.mark.parametrize("codec", ["rot13", "base64", "zlib", "hex"])
+def test_a_coding_cookie_naming_a_non_text_codec_is_that_files_problem(codec: str) -> None:
+    data = f"# -*- coding: {codec} -*-\nsm120 = 1\n".encode()
+    for engine in (analyze, analyze_reference):
+        result = engine("m.py", data, [parse_pattern("sm120")])
+        assert result.problem is not None
+        assert "encoding problem" in result.problem
+        assert kinds_by_line(result.findings) == {2: {"text"}}
+
+
+def test_a_deep_expression_that_python_compiles_is_checked() -> None:
+    source = "x = " + "+".join(["a"] * 600) + "\nsm120 = 1\n"
+    compile(source, "m.py", "exec")  # Python itself compiles it
+    for engine in (analyze, analyze_reference):
+        result = engine("m.py", source.encode(), [parse_pattern("sm120"), parse_pattern("a")])
+        assert result.problem is None
+        assert kinds_by_line(f for f in result.findings if f.pattern == "sm120") == {
+            2: {"assignment"}
+        }
+        assert len([f for f in result.findings if f.pattern == "a"]) == 600
+
+
+def test_astroid_resolution_leaves_the_docstrings_in_place() -> None:
+    # ``Popen`` is rebound, so astroid resolves it; its rebuilder used to take the
+    # module docstring out of the tree the scan walks
+    source = '"""Docstring: sm120."""\nfrom subprocess import Popen\nPopen = 1\nPopen()\n'
+    patterns = [parse_pattern("subprocess.Popen"), parse_pattern("sm120")]
+    for engine in (analyze, analyze_reference):
+        result = engine("m.py", source.encode(), patterns)
+        assert {1: {"docstring"}}.items() <= kinds_by_line(result.findings).items()
