@@ -216,8 +216,14 @@ def analyze(
 
     Python files are analysed by syntax; other files line by line (kind
     ``text``).  A Python file that cannot be decoded or parsed gets a
-    ``problem`` and text findings.
+    ``problem`` and text findings.  Line patterns are matched on each physical
+    line, Python or not, without parsing.
     """
+    lined = [p for p in patterns if p.tier is PatternTier.LINE]
+    if lined:  # a hook the analysis package takes over: whole-line patterns need no parse
+        analysis = analyze(path, data, [p for p in patterns if p not in lined], comments=comments)
+        found = tuple(_line_findings(analysis.lines, lined))
+        return replace(analysis, findings=analysis.findings + found)
     if not is_python_path(path):
         text = data.decode("utf-8", errors="surrogateescape")
         lines = split_lines(text)
@@ -605,6 +611,17 @@ def _text_findings(lines: Sequence[str], patterns: Sequence[Pattern]) -> Iterato
                 yield Finding(
                     pattern.text, Occurrence(number, _column(pattern, line), Kind.TEXT, line)
                 )
+
+
+def _line_findings(lines: Sequence[str], patterns: Sequence[Pattern]) -> Iterator[Finding]:
+    """Whole-line patterns (``forbid_lines``, ``line@N:``) on each line, as kind ``text``."""
+    for pattern in patterns:
+        numbers = [pattern.line] if pattern.line else range(1, len(lines) + 1)
+        for number in numbers:
+            line = lines[number - 1] if number <= len(lines) else ""
+            if match_text(pattern, line):
+                column = len(line) - len(line.lstrip())
+                yield Finding(pattern.text, Occurrence(number, column, Kind.TEXT, line))
 
 
 def _column(pattern: Pattern, text: str) -> int:

@@ -20,7 +20,7 @@ from pytest_cleantree.manifest import (
 from pytest_cleantree.model import DEFAULT_KINDS, Kind, Manifest, Rule
 from pytest_cleantree.patterns import parse_pattern
 
-VALID_KEYS = "absent, expect, files, forbid, id, kinds, missing_ok, why"
+VALID_KEYS = "absent, expect, files, forbid, forbid_lines, id, kinds, missing_ok, must_exist, why"
 VALID_TOP_KEYS = "allow_outside_root, hosts, root, rule"
 OUTSIDE = "(set allow_outside_root = true to allow it)"
 ABSOLUTE = f"is absolute: paths are relative to the root {OUTSIDE}"
@@ -460,8 +460,7 @@ RULE_KEY_CASES = [
     ),
     case(
         "[[rule]]\n" + OK + "[rule.sub]\nx = 1\n",
-        "rule 1 (line 1): unknown key 'sub' (valid keys: absent, expect, files, forbid, id, kinds, "
-        "missing_ok, why)",
+        f"rule 1 (line 1): unknown key 'sub' (valid keys: {VALID_KEYS})",
         id="sub-table-in-rule",
     ),
 ]
