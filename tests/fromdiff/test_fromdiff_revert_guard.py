@@ -1,0 +1,163 @@
+"""``cleantree check --reverted O`` on the shapes of history that real reverts have, one git
+scenario per case of issue 13, each built in a temporary repository.
+
+The experiment's own lines are the ground truth (git blame of the work tree); beside them,
+lines that hold a code name the experiment introduced.  Nothing else is a leftover.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from gitrepo import cleantree, from_diff, git
+
+EXPERIMENT = "experiment"
+
+
+class Repo:
+    """A repository grown commit by commit: ``commit`` writes files (``None`` deletes one)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.mkdir()
+        git(path, "init", "-q", "-b", "main")
+
+    def write(self, files: dict[str, str | None]) -> None:
+        for name, text in files.items():
+            if text is None:
+                (self.path / name).unlink()
+            else:
+                (self.path / name).parent.mkdir(parents=True, exist_ok=True)
+                (self.path / name).write_text(text)
+
+    def commit(self, message: str, files: dict[str, str | None], tag: str = "") -> None:
+        self.write(files)
+        git(self.path, "add", "-A")
+        git(self.path, "commit", "-q", "-m", message)
+        if tag:
+            git(self.path, "tag", tag)
+
+    def line_of(self, name: str, text: str) -> int:
+        lines = (self.path / name).read_text().split("\n")
+        assert lines.count(text) == 1, (name, text)
+        return lines.index(text) + 1
+
+    def check(self, *args: str) -> tuple[int, str, str]:
+        done = cleantree(self.path, "check", "--reverted", EXPERIMENT, *args)
+        assert "Traceback" not in done.stderr
+        return done.returncode, done.stdout, done.stderr
+
+
+def reported(stdout: str) -> dict[str, set[tuple[str, int]]]:
+    """Each failed rule's id, with the (path, line) rows under it."""
+    found: dict[str, set[tuple[str, int]]] = {}
+    rule = ""
+    for line in stdout.splitlines():
+        header = re.match(r"^([A-Za-z0-9][\w.-]*): ", line)
+        row = re.match(r"^(\S+?):(\d+)\s", line)
+        if line.startswith("cleantree: "):
+            continue
+        if header and not row:
+            rule = header.group(1)
+            found[rule] = set()
+        elif row:
+            found[rule].add((row.group(1), int(row.group(2))))
+    return found
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Repo:
+    return Repo(tmp_path / "repo")
+
+
+# --------------------------------------------------------------------------- case 1
+
+LOADER = """\
+import os
+
+
+def load(paths):
+    return [os.path.basename(p) for p in paths]
+"""
+
+TURBO = """\
+
+
+def turbo_load(a, n):
+    table = dict(a=n)
+    label = "skip tests during collection"
+    return ", ".join(table) + label
+"""
+
+LATER = """\
+
+
+def summary(a, n):
+    counts = dict(a=n)  # skip tests during collection
+    return ", ".join(counts) + " skip tests during collection"
+"""
+
+
+def test_lines_of_later_commits_with_common_words_and_short_names_are_not_leftovers(
+    repo: Repo,
+) -> None:
+    """Case 1: after a revert that was not byte-exact, a later commit's lines are not flagged
+    for builtins (``dict``), builtin methods (``join``), one- or two-letter names (``a``,
+    ``n``) or the words of the experiment's strings."""
+    repo.commit("Loader", {"load.py": LOADER})
+    repo.commit("Turbo loader", {"load.py": LOADER + TURBO}, tag=EXPERIMENT)
+    # reverted by hand: the function is gone, a blank line of it stays
+    repo.commit("Revert turbo loader", {"load.py": LOADER + "\n"})
+    repo.commit("Summaries", {"load.py": LOADER + "\n" + LATER})
+    assert repo.check() == (0, "cleantree: clean (2 rules, 1 file)\n", "")
+
+    # a later line that does hold an introduced code name is a leftover: an introduced name
+    repo.write({"load.py": LOADER + "\n" + LATER.replace("counts = ", "table = counts = ")})
+    code, out, _ = repo.check()
+    line = repo.line_of("load.py", "    table = counts = dict(a=n)  # skip tests during collection")
+    assert code == 1
+    assert reported(out) == {"introduced-names-load.py": {("load.py", line)}}
+    assert "an introduced name: new in this file's code" in out
+
+
+# --------------------------------------------------------------------------- case 2
+
+SERIALIZE = """\
+import attrs
+
+
+def dump(obj):
+    return attrs.asdict(obj)
+"""
+
+
+def test_an_experiment_that_only_uses_names_the_file_had_is_checked_by_its_lines(
+    repo: Repo,
+) -> None:
+    """Case 2: ``from attrs import asdict`` where ``attrs.asdict`` was used before introduces
+    no name; its lines are still the experiment's, and checked."""
+    repo.commit("Serializer", {"ser.py": SERIALIZE})
+    promoted = SERIALIZE.replace("import attrs\n", "import attrs\nfrom attrs import asdict\n")
+    promoted = promoted.replace("return attrs.asdict(obj)", "return asdict(obj)")
+    repo.commit("Use asdict directly", {"ser.py": promoted}, tag=EXPERIMENT)
+
+    code, out, _ = repo.check()
+    assert code == 1
+    import_line = repo.line_of("ser.py", "from attrs import asdict")
+    use_line = repo.line_of("ser.py", "    return asdict(obj)")
+    assert reported(out) == {
+        "experiment-lines-ser.py": {("ser.py", import_line), ("ser.py", use_line)}
+    }
+    assert "an experiment line: git blame gives it to the change" in out
+
+    # a partial revert, not committed: the line left is found at its exact line
+    repo.write({"ser.py": promoted.replace("return asdict(obj)", "return attrs.asdict(obj)")})
+    code, out, _ = repo.check()
+    assert (code, reported(out)) == (1, {"experiment-lines-ser.py": {("ser.py", import_line)}})
+
+    git(repo.path, "checkout", "--", ".")
+    git(repo.path, "revert", "--no-edit", EXPERIMENT)
+    assert repo.check() == (0, "cleantree: clean (1 rule, 1 file)\n", "")
