@@ -161,3 +161,34 @@ def test_an_experiment_that_only_uses_names_the_file_had_is_checked_by_its_lines
     git(repo.path, "checkout", "--", ".")
     git(repo.path, "revert", "--no-edit", EXPERIMENT)
     assert repo.check() == (0, "cleantree: clean (1 rule, 1 file)\n", "")
+
+
+# --------------------------------------------------------------------------- case 3
+
+LOGS = """\
+import logging
+
+FORMAT = "%(asctime)s %(message)s"
+
+
+def level_of(record):
+    return record.levelname
+"""
+
+
+def test_a_word_inside_a_string_does_not_hide_a_new_name(repo: Repo) -> None:
+    """Case 3: ``%(message)s`` in a format string before; ``record.message`` is still a name
+    the experiment introduced, and a later copy of it is a leftover."""
+    repo.commit("Logs", {"logs.py": LOGS}, tag="base")
+    added = "\n\ndef text_of(record):\n    return record.message\n"
+    repo.commit("Message text", {"logs.py": LOGS + added}, tag=EXPERIMENT)
+    copied = LOGS.replace("return record.levelname", "return record.levelname, record.message")
+    repo.commit("Levels with their text", {"logs.py": copied + added})
+    repo.commit("Revert message text", {"logs.py": copied})
+
+    code, out, _ = repo.check()
+    line = repo.line_of("logs.py", "    return record.levelname, record.message")
+    assert code == 1
+    assert reported(out) == {"introduced-names-logs.py": {("logs.py", line)}}  # not FORMAT
+    git(repo.path, "checkout", "-q", "base")  # the file as before the experiment
+    assert repo.check()[0] == 0
