@@ -192,3 +192,49 @@ def test_a_word_inside_a_string_does_not_hide_a_new_name(repo: Repo) -> None:
     assert reported(out) == {"introduced-names-logs.py": {("logs.py", line)}}  # not FORMAT
     git(repo.path, "checkout", "-q", "base")  # the file as before the experiment
     assert repo.check()[0] == 0
+
+
+# --------------------------------------------------------------------------- cases 4 and 7
+
+LEGACY = """\
+LIMIT = 3
+
+
+def old_path():
+    pass
+
+
+class OldKernel:
+    pass
+"""
+
+
+def test_a_deleted_file_still_missing_is_a_violation(repo: Repo) -> None:
+    """Case 4: the file the experiment deleted is still missing: a violation (exit 1) of its
+    restore rule, not an error asking for ``missing_ok``."""
+    repo.commit("Legacy", {"legacy.py": LEGACY, "keep.py": "KEEP = 1\n"})
+    repo.commit("Drop legacy", {"legacy.py": None}, tag=EXPERIMENT)
+
+    code, out, err = repo.check()
+    assert (code, err) == (1, "")
+    assert out == (
+        f"restore-legacy.py: {EXPERIMENT} ({git(repo.path, 'rev-parse', '--short', EXPERIMENT).strip()})"
+        ' "Drop legacy": the change deleted this file\n'
+        "legacy.py  missing  expected '=LIMIT'\n"
+        "legacy.py  missing  expected '=OldKernel'\n"
+        "legacy.py  missing  expected '=old_path'\n"
+        "\n"
+        "cleantree: 3 expected patterns missing (1 rule, 0 files)\n"
+    )
+    git(repo.path, "revert", "--no-edit", EXPERIMENT)
+    assert repo.check() == (0, "cleantree: clean (1 rule, 1 file)\n", "")
+
+
+def test_the_summary_counts_missing_names_as_names(repo: Repo) -> None:
+    """Case 7: names missing from one restored file are counted as names, not as files."""
+    repo.commit("Legacy", {"legacy.py": LEGACY})
+    repo.commit("Drop legacy", {"legacy.py": None}, tag=EXPERIMENT)
+    repo.commit("Bring some of it back", {"legacy.py": "LIMIT = 3\n"})
+    code, out, _ = repo.check()
+    assert code == 1
+    assert out.splitlines()[-1] == "cleantree: 2 expected patterns missing (1 rule, 1 file)"
