@@ -217,9 +217,9 @@ def test_a_deleted_file_still_missing_is_a_violation(repo: Repo) -> None:
 
     code, out, err = repo.check()
     assert (code, err) == (1, "")
+    short = git(repo.path, "rev-parse", "--short", EXPERIMENT).strip()
     assert out == (
-        f"restore-legacy.py: {EXPERIMENT} ({git(repo.path, 'rev-parse', '--short', EXPERIMENT).strip()})"
-        ' "Drop legacy": the change deleted this file\n'
+        f'restore-legacy.py: {EXPERIMENT} ({short}) "Drop legacy": the change deleted this file\n'
         "legacy.py  missing  expected '=LIMIT'\n"
         "legacy.py  missing  expected '=OldKernel'\n"
         "legacy.py  missing  expected '=old_path'\n"
@@ -238,3 +238,53 @@ def test_the_summary_counts_missing_names_as_names(repo: Repo) -> None:
     code, out, _ = repo.check()
     assert code == 1
     assert out.splitlines()[-1] == "cleantree: 2 expected patterns missing (1 rule, 1 file)"
+
+
+# --------------------------------------------------------------------------- case 5
+
+PY2 = 'import sys\n\nprint "usage: tool FILE"\nsys.exit(2)\n'
+
+
+def test_a_python_2_file_is_checked_by_its_lines(repo: Repo) -> None:
+    """Case 5: a file the running Python cannot parse (Python 2) is checked by the
+    experiment's lines, which need no parse; from-diff says it is not valid Python X.Y."""
+    repo.commit("Tool", {"tool.py": PY2})
+    turbo = PY2.replace("sys.exit(2)\n", 'print "turbo mode"\nsys.exit(2)\n')
+    repo.commit("Turbo notice", {"tool.py": turbo}, tag=EXPERIMENT)
+
+    code, out, err = repo.check()
+    assert (code, err) == (1, "")
+    line = repo.line_of("tool.py", 'print "turbo mode"')
+    assert reported(out) == {"experiment-lines-tool.py": {("tool.py", line)}}
+    assert "newer Python" not in out
+
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    derived = from_diff(repo.path, "--rev", EXPERIMENT)
+    assert derived.returncode == 0
+    assert f"#   tool.py: not valid Python {version} syntax (" in derived.stdout
+    assert "its lines are checked, not its names" in derived.stdout
+
+    git(repo.path, "revert", "--no-edit", EXPERIMENT)
+    assert repo.check() == (0, "cleantree: clean (1 rule, 1 file)\n", "")
+
+
+# --------------------------------------------------------------------------- case 6
+
+
+def test_an_experiment_that_only_removed_names_points_to_a_usable_option(repo: Repo) -> None:
+    """Case 6: the message must not point to ``--expect-removed``, which ``check --reverted``
+    does not have, but to the command that has it."""
+    repo.commit("Fusion", {"m.py": "x = 1\nlegacy_fusion()\n"})
+    repo.commit("No fusion", {"m.py": "x = 1\n"}, tag=EXPERIMENT)
+    code, out, err = repo.check()
+    assert (code, out) == (2, "")
+    assert "(see --expect-removed)" not in err
+    assert err == (
+        "cleantree: error: the change leaves nothing a manifest can check (m.py: changed, but "
+        "added no line or name to forbid (it removed names: `cleantree from-diff --rev "
+        "experiment --expect-removed` writes a manifest that expects them back))\n"
+    )
+    # and that command does what the message says
+    derived = from_diff(repo.path, "--rev", EXPERIMENT, "--expect-removed")
+    assert derived.returncode == 0
+    assert 'expect = [\n    "=legacy_fusion",\n]' in derived.stdout
