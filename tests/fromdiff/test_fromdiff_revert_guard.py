@@ -288,3 +288,57 @@ def test_an_experiment_that_only_removed_names_points_to_a_usable_option(repo: R
     derived = from_diff(repo.path, "--rev", EXPERIMENT, "--expect-removed")
     assert derived.returncode == 0
     assert 'expect = [\n    "=legacy_fusion",\n]' in derived.stdout
+
+
+# --------------------------------------------------------------------------- without git
+
+
+def test_a_manifest_derived_here_catches_a_verbatim_leftover_in_a_tree_without_history(
+    repo: Repo, tmp_path: Path
+) -> None:
+    """No git where the check runs (a server): the experiment's lines themselves are
+    checked (``forbid_lines``), wherever they now stand, with their line number."""
+    repo.commit("Serializer", {"ser.py": SERIALIZE})
+    promoted = SERIALIZE.replace("import attrs\n", "import attrs\nfrom attrs import asdict\n")
+    repo.commit("Use asdict", {"ser.py": promoted}, tag=EXPERIMENT)
+    manifest = from_diff(repo.path, "--rev", EXPERIMENT)
+    assert manifest.returncode == 0, manifest.stderr
+    assert 'forbid_lines = [\n    "from attrs import asdict",\n]' in manifest.stdout
+
+    server = tmp_path / "server"
+    server.mkdir()
+    (server / "cleantree.toml").write_text(manifest.stdout)
+    (server / "ser.py").write_text(SERIALIZE)  # reverted
+    assert cleantree(server, "check").returncode == 0
+    # the leftover moved: reverted by hand above it, the import now stands lower, indented
+    (server / "ser.py").write_text(
+        "# header\n" + SERIALIZE + "if True:\n    from attrs import asdict\n"
+    )
+    done = cleantree(server, "check")
+    assert done.returncode == 1
+    assert reported(done.stdout) == {"experiment-lines-ser.py": {("ser.py", 8)}}
+
+
+# --------------------------------------------------------------------------- merges
+
+
+def test_a_merge_commit_is_the_experiment_its_branch_brought_in(repo: Repo) -> None:
+    """A merge is taken against its first parent: every line its branch brought in is an
+    experiment line, and lines of the main line are not."""
+    repo.commit("Serializer", {"ser.py": SERIALIZE, "main.py": "MAIN = 1\n"})
+    git(repo.path, "checkout", "-q", "-b", "turbo")
+    repo.commit("Turbo one", {"ser.py": SERIALIZE + "\nTURBO = True\n"})
+    repo.commit("Turbo two", {"ser.py": SERIALIZE + "\nTURBO = True\nturbo_level = 2\n"})
+    git(repo.path, "checkout", "-q", "main")
+    repo.commit("Main work", {"main.py": "MAIN = 2\n"})
+    git(repo.path, "merge", "-q", "--no-ff", "--no-edit", "turbo")
+    git(repo.path, "tag", EXPERIMENT)
+
+    code, out, _ = repo.check()
+    assert code == 1
+    lines = {
+        ("ser.py", repo.line_of("ser.py", text)) for text in ("TURBO = True", "turbo_level = 2")
+    }
+    assert reported(out) == {"experiment-lines-ser.py": lines}
+    git(repo.path, "revert", "--no-edit", "-m", "1", EXPERIMENT)
+    assert repo.check() == (0, "cleantree: clean (2 rules, 1 file)\n", "")
