@@ -451,6 +451,11 @@ def test_cli_check_reverted_in_one_line(repo: Repo) -> None:
     done = cleantree(repo.path, "check", "--reverted", "experiment")
     assert done.returncode == 1, done.stderr
     assert _reported(done.stdout) == leftover_lines(repo)
+    # each experiment line once, as such, though most hold introduced names too
+    assert done.stdout.splitlines()[-1] == (
+        "cleantree: 12 forbidden lines remain; 1 file that must not exist (9 rules, 5 files)"
+    )
+    assert "introduced-names-" not in done.stdout
     git(repo.path, "checkout", "--", ".")
     git(repo.path, "revert", "--no-edit", "experiment")
     done = cleantree(repo.path, "check", "--reverted", "experiment")
