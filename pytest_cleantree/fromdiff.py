@@ -1,19 +1,22 @@
 """Derive a manifest from the experiment itself: what a complete revert of a change means.
 
 The change is a unified diff, from git (``--rev A..B``) or from a patch.  For each file it
-touched, the file's contents before and after the change are compared:
+modified, the file's contents before and after the change are compared, and two rules are
+written, labelled apart by their ids:
 
-* a Python file: every name the change *introduced* (present after, absent before, in
-  that file) becomes an exact ``=name`` forbidden pattern of that file.  "Name" means what
-  the engine matches a pattern against: identifiers, attribute names, imported names and
-  dotted module paths, def/class/argument names, keyword-argument names, and string
-  literals (a one-token string as a whole, the words of a longer one).  A name that
-  occurred in the file before is never forbidden, so the file's former contents pass;
-* any other text file: the words (4 characters or more) the change added that occurred
-  nowhere in the file before, as ``text`` patterns (``text_rules=False`` turns this off);
+* ``experiment-lines-FILE``: the experiment's own lines, the ground truth.  In a manifest
+  they are the lines the change added (``forbid_lines``: each non-blank line the file did
+  not hold before, compared stripped, wherever it stands); for ``check --reverted`` in a git
+  work tree they are the lines ``git blame`` of the work tree still gives to the change,
+  each pinned to its line (``line@N:``), whatever they hold;
+* ``introduced-names-FILE``: in a Python file, every code name the change introduced (a
+  code name after, not one before: the words of strings never count), as an exact
+  ``=name`` pattern looked for in code; builtins, keywords, builtin methods and one- or
+  two-letter names are never introduced.  In any other text file, the new words of four
+  characters or more (``text_rules=False`` turns those files off);
 * a file the change added: an ``absent`` entry;
-* a file the change deleted (or renamed away): a rule that expects names the file had
-  (its top-level definitions), which also fails while the file is missing.
+* a file the change deleted (or renamed away): a ``must_exist`` rule that expects names
+  the file had (its top-level definitions): still missing, that is a violation.
 
 Things a manifest cannot check (binary contents, file modes, symlink targets, files
 outside the root) become comments at the top of the manifest, never silent omissions.
@@ -21,7 +24,8 @@ outside the root) become comments at the top of the manifest, never silent omiss
 The core is pure: :func:`parse_unified_diff`, :func:`apply_hunks`,
 :func:`introduced_names`, :func:`introduced_tokens`, :func:`resolve_images` (with the
 tree's reader passed in) and :func:`derive_manifest`.  The git I/O at the end of the
-module is thin and read-only: ``git diff``, ``git log -1 --format=%s``, ``git cat-file``.
+module is thin and read-only: ``git diff``, ``git log -1 --format=%s``, ``git cat-file``,
+``git rev-list`` and ``git blame``.
 """
 
 from __future__ import annotations
