@@ -21,10 +21,12 @@ from pytest_cleantree.errors import CleanTreeError
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
 _DESCRIPTION = """\
-Derive a manifest from the experiment itself.  Every name the change introduced into a
-file (and that the file did not have before) becomes an exact forbidden pattern of that
-file; files it added must be absent; files it deleted must exist again.  The manifest is
-printed on stdout: review it, then commit it (or run `cleantree check --reverted REV`)."""
+Derive a manifest from the experiment itself.  Per file it changed, the lines it added
+are forbidden (experiment-lines), and so is every code name it introduced into the file
+(introduced-names: a name the file's code did not have before); files it added must be
+absent; files it deleted must exist again.  The manifest is printed on stdout: review it,
+then commit it (or run `cleantree check --reverted REV`, which takes the experiment's lines
+from git blame instead)."""
 
 _EPILOG = """\
 examples:
@@ -79,7 +81,7 @@ def add_from_diff_commands(
     parser.add_argument(
         "--no-text",
         action="store_true",
-        help="derive nothing from files that are not Python (their added words)",
+        help="derive nothing from files that are not Python (their lines and words)",
     )
     parser.add_argument(
         "-p",

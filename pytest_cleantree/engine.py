@@ -303,6 +303,10 @@ def _judge(check: Check, source: Source, paths: tuple[str, ...], found: _Found) 
     if not paths:
         if rule.missing_ok:
             return Result(rule, check.label, source.host)
+        if rule.must_exist:  # the file is expected back: its absence is the violation
+            expected = [p.text for p in rule.expect] or ["the file itself"]
+            gone = tuple(Missing(check.entry, pattern) for pattern in expected)
+            return Result(rule, check.label, source.host, missing=gone)
         what = "glob matches no file" if is_path_glob(check.entry) else "no such file"
         problem = f"{check.entry}: {what} under {source.root} (set missing_ok = true to allow)"
         return _failed(check, source, problem)
@@ -339,8 +343,12 @@ def _allowed(rule: Rule, kind: Kind) -> bool:
 def _hits(rule: Rule, forbidden: frozenset[str], analysis: FileAnalysis) -> Iterator[Hit]:
     """Forbidden findings, one per line, with all of that line's kinds and patterns."""
     by_line: dict[int, list[tuple[Kind, int, str]]] = defaultdict(list)
+    spared = {p.text for p in rule.unless}
+    skip = {f.occurrence.line for f in analysis.findings if f.pattern in spared}
     for finding in analysis.findings:
         occurrence = finding.occurrence
+        if occurrence.line in skip:
+            continue
         if finding.pattern in forbidden and _allowed(rule, occurrence.kind):
             by_line[occurrence.line].append((occurrence.kind, occurrence.col, finding.pattern))
     for line in sorted(by_line):

@@ -1,19 +1,22 @@
 """Derive a manifest from the experiment itself: what a complete revert of a change means.
 
 The change is a unified diff, from git (``--rev A..B``) or from a patch.  For each file it
-touched, the file's contents before and after the change are compared:
+modified, the file's contents before and after the change are compared, and two rules are
+written, labelled apart by their ids:
 
-* a Python file: every name the change *introduced* (present after, absent before, in
-  that file) becomes an exact ``=name`` forbidden pattern of that file.  "Name" means what
-  the engine matches a pattern against: identifiers, attribute names, imported names and
-  dotted module paths, def/class/argument names, keyword-argument names, and string
-  literals (a one-token string as a whole, the words of a longer one).  A name that
-  occurred in the file before is never forbidden, so the file's former contents pass;
-* any other text file: the words (4 characters or more) the change added that occurred
-  nowhere in the file before, as ``text`` patterns (``text_rules=False`` turns this off);
+* ``experiment-lines-FILE``: the experiment's own lines, the ground truth.  In a manifest
+  they are the lines the change added (``forbid_lines``: each non-blank line the file did
+  not hold before, compared stripped, wherever it stands); for ``check --reverted`` in a git
+  work tree they are the lines ``git blame`` of the work tree still gives to the change,
+  each pinned to its line (``line@N:``), whatever they hold;
+* ``introduced-names-FILE``: in a Python file, every code name the change introduced (a
+  code name after, not one before: the words of strings never count), as an exact
+  ``=name`` pattern looked for in code; builtins, keywords, builtin methods and one- or
+  two-letter names are never introduced.  In any other text file, the new words of four
+  characters or more (``text_rules=False`` turns those files off);
 * a file the change added: an ``absent`` entry;
-* a file the change deleted (or renamed away): a rule that expects names the file had
-  (its top-level definitions), which also fails while the file is missing.
+* a file the change deleted (or renamed away): a ``must_exist`` rule that expects names
+  the file had (its top-level definitions): still missing, that is a violation.
 
 Things a manifest cannot check (binary contents, file modes, symlink targets, files
 outside the root) become comments at the top of the manifest, never silent omissions.
@@ -21,26 +24,32 @@ outside the root) become comments at the top of the manifest, never silent omiss
 The core is pure: :func:`parse_unified_diff`, :func:`apply_hunks`,
 :func:`introduced_names`, :func:`introduced_tokens`, :func:`resolve_images` (with the
 tree's reader passed in) and :func:`derive_manifest`.  The git I/O at the end of the
-module is thin and read-only: ``git diff``, ``git log -1 --format=%s``, ``git cat-file``.
+module is thin and read-only: ``git diff``, ``git log -1 --format=%s``, ``git cat-file``,
+``git rev-list`` and ``git blame``.
 """
 
 from __future__ import annotations
 
 import ast
+import builtins
 import enum
+import keyword
 import os
 import re
 import subprocess
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pytest_cleantree.analysis import decode_python, is_python_path
+from pytest_cleantree.analysis import decode_python, is_python_path, split_lines
 from pytest_cleantree.errors import CleanTreeError
-from pytest_cleantree.manifest import parse_manifest
-from pytest_cleantree.model import Manifest
+from pytest_cleantree.manifest import id_slug
+from pytest_cleantree.model import DEFAULT_KINDS, Kind, Manifest, Rule
+from pytest_cleantree.patterns import WORD, line_pattern, parse_pattern
 
 __all__ = [
+    "CODE_KINDS",
     "ChangedFile",
     "FileChange",
     "FromDiffError",
@@ -50,10 +59,12 @@ __all__ = [
     "apply_hunks",
     "derive_manifest",
     "derive_manifest_for_revert",
+    "experiment_lines_now",
     "images_from_patch",
     "images_from_rev",
     "introduced_names",
     "introduced_tokens",
+    "is_distinctive",
     "parse_unified_diff",
     "patch_subjects",
     "repository_top",
@@ -62,15 +73,19 @@ __all__ = [
 
 #: Words of text files (and of long strings) shorter than this are not distinctive enough.
 MIN_TOKEN_LENGTH = 4
-#: A one-token string literal longer than this is matched by its words instead.
-MAX_STRING_TOKEN = 100
 #: How many names a deleted file without top-level definitions is expected to have again.
 FINGERPRINT_SIZE = 10
 
-# The words ``patterns.match_text`` compares an exact pattern with (it also compares it
-# with each whitespace-separated token): a test keeps the two in step.
-_WORD = re.compile(r"[^\W\d][\w.]*")
-_NOT_ID = re.compile(r"[^A-Za-z0-9_.-]+")
+#: Names too common to mark a leftover on a line no experiment commit wrote: builtins,
+#: keywords and the methods of builtin types (``join``, ``items``, ``append`` ...).
+_COMMON_NAMES = frozenset(
+    [*builtins.__dict__, *keyword.kwlist, *keyword.softkwlist]
+    + [name for kind in (str, bytes, int, float, list, dict, set, tuple) for name in dir(kind)]
+)
+#: The kinds an introduced name is looked for in: code, not strings or comments.
+CODE_KINDS = frozenset(
+    {Kind.IMPORT, Kind.DEFINITION, Kind.ASSIGNMENT, Kind.CONDITION, Kind.CALL, Kind.REFERENCE}
+)
 _HUNK_HEADER = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)")
 _OCTAL = re.compile(r"\\([0-7]{3})")
 _C_ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
@@ -557,13 +572,15 @@ class _Names:
 
 
 def introduced_names(before: str | None, after: str | None) -> IntroducedNames:
-    """The names a change introduced into (and removed from) one Python file.
+    """The code names a change introduced into (and removed from) one Python file.
 
     ``None`` stands for a file that does not exist.  A name is introduced when the
-    ``after`` version has it and an exact ``=name`` pattern matches nothing in the
-    ``before`` version; the names of docstrings and comments, which a rule does not look
-    at by default, do not count.  Raises ``SyntaxError`` (or ``ValueError``) for a version
-    that does not parse.
+    ``after`` version has it as a code name (identifier, attribute, imported name or
+    module path, def/class/argument/keyword name) and the ``before`` version does not:
+    the words of strings, docstrings and comments never count, on either side.  Builtins,
+    keywords, the methods of builtin types and one- or two-letter names are too common to
+    tell a leftover apart: they are never introduced.  Raises ``SyntaxError`` (or
+    ``ValueError``) for a version that does not parse.
     """
     return _difference(_python_names(before), _python_names(after))
 
@@ -581,16 +598,21 @@ def introduced_tokens(
     return _difference(_text_names(before, min_length), _text_names(after, min_length))
 
 
+def is_distinctive(name: str) -> bool:
+    """Can this name, found on a line no experiment commit wrote, mark a leftover?"""
+    return len(name) > 2 and name not in _COMMON_NAMES
+
+
 def _difference(old: _Names, new: _Names) -> IntroducedNames:
     return IntroducedNames(
-        added=tuple(sorted(new.candidates - old.present)),
-        removed=tuple(sorted(old.candidates - new.present)),
+        added=tuple(sorted(n for n in new.candidates - old.present if is_distinctive(n))),
+        removed=tuple(sorted(n for n in old.candidates - new.present if is_distinctive(n))),
     )
 
 
 def _words(text: str) -> set[str]:
     """Every body an exact pattern matches in free text (see ``patterns.match_text``)."""
-    return set(_WORD.findall(text)) | set(text.split())
+    return set(WORD.findall(text)) | set(text.split())
 
 
 def _text_names(text: str | None, min_length: int) -> _Names:
@@ -599,52 +621,18 @@ def _text_names(text: str | None, min_length: int) -> _Names:
     candidates: set[str] = set()
     present: set[str] = set()
     for line in text.split("\n"):
-        candidates.update(word for word in _WORD.findall(line) if len(word) >= min_length)
+        candidates.update(word for word in WORD.findall(line) if len(word) >= min_length)
         present |= _words(line)
     return _Names(frozenset(candidates), frozenset(present))
 
 
 def _python_names(text: str | None) -> _Names:
+    """The code names of one version: what an exact pattern restricted to code kinds
+    matches there (strings, docstrings and comments are not looked at)."""
     if text is None:
         return _Names(frozenset(), frozenset())
-    tree = ast.parse(text)
-    docstrings = _docstring_ids(tree)
-    names: set[str] = set()
-    candidates: set[str] = set()
-    present: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
-            if id(node) in docstrings:
-                continue
-            value = node.value if isinstance(node.value, str) else node.value.decode("latin-1")
-            candidates |= _string_candidates(value)
-            present |= _words(value)
-        else:
-            names.update(_node_names(node))
-    return _Names(frozenset(candidates | names), frozenset(present | names))
-
-
-def _string_candidates(value: str) -> set[str]:
-    """A one-token string as a whole (``"--enable-sm120"``); a longer one, its long words."""
-    token = value.strip()
-    if token and len(token) <= MAX_STRING_TOKEN and len(token.split()) == 1:
-        return {token} if _WORD.search(token) else set()
-    return {word for word in _WORD.findall(value) if len(word) >= MIN_TOKEN_LENGTH}
-
-
-def _docstring_ids(tree: ast.Module) -> set[int]:
-    """The string constants the engine reads as docstrings (kind ``docstring``)."""
-    found: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-            first = node.body[0] if node.body else None
-            if (
-                isinstance(first, ast.Expr)
-                and isinstance(first.value, ast.Constant)
-                and isinstance(first.value.value, str)
-            ):
-                found.add(id(first.value))
-    return found
+    names = frozenset(name for node in ast.walk(ast.parse(text)) for name in _node_names(node))
+    return _Names(names, names)
 
 
 def _node_names(node: ast.AST) -> Iterator[str]:
@@ -794,10 +782,32 @@ def _encode(text: str) -> bytes:
 @dataclass(frozen=True)
 class _PlannedRule:
     path: str
-    action: str  # "revert", "absent" or "restore"
+    action: str  # "lines", "names", "absent" or "restore"
+    #: pattern texts: ``=name``, or ``line@N:...`` for an experiment line pinned by git blame
     forbid: tuple[str, ...] = ()
     expect: tuple[str, ...] = ()
+    #: whole lines (``forbid_lines``)
+    lines: tuple[str, ...] = ()
     why: str = ""
+    #: the names of a Python file: looked for in code, not in strings or comments
+    code: bool = False
+
+
+#: Each rule's id starts with what it checks: an "experiment line" and an "introduced
+#: name" are different findings, and every output format shows the id.
+_ID_PREFIX = {
+    "lines": "experiment-lines",
+    "names": "introduced-names",
+    "absent": "absent",
+    "restore": "restore",
+}
+_ORDER = {action: index for index, action in enumerate(_ID_PREFIX)}
+_LINES_WHY = "an experiment line: the change added it"
+_BLAMED_WHY = "an experiment line: git blame gives it to the change"
+_NAMES_WHY = "an introduced name: new in this file's code"
+
+#: What one file's experiment lines are now, as ``(line, text)``: from git blame.
+Blame = Callable[[str], "list[tuple[int, str]]"]
 
 
 @dataclass
@@ -817,22 +827,47 @@ def derive_manifest(
 ) -> str:
     """Render the manifest that says what a complete revert of ``changes`` means.
 
-    One rule per file, sorted by path, patterns exact and sorted.  ``under`` (a folder
-    relative to the diff's paths) keeps only the files inside it, with paths made
-    relative to it; ``root`` is written as the manifest's ``root``.  ``why`` names the
-    change (its commit or range and subject).  Raises :class:`FromDiffError` when nothing
-    can be checked (every change binary, outside ``under``, ...).
+    Per changed file, its experiment lines (``forbid_lines``) and its introduced names,
+    sorted by path, patterns sorted.  ``under`` (a folder relative to the diff's paths)
+    keeps only the files inside it, with paths made relative to it; ``root`` is written
+    as the manifest's ``root``.  ``why`` names the change (its commit or range and
+    subject).  Raises :class:`FromDiffError` when nothing can be checked (every change
+    binary, outside ``under``, ...).
     """
+    plan = _plan(
+        changes, expect_removed=expect_removed, text_rules=text_rules, under=under, blame=None
+    )
+    return _render(plan, why=why, root=root)
+
+
+def _plan(
+    changes: Sequence[ChangedFile],
+    *,
+    expect_removed: bool,
+    text_rules: bool,
+    under: str,
+    blame: Blame | None,
+    hint: str = " (see --expect-removed)",
+) -> _Plan:
     plan = _Plan()
     prefix = _folder(under)
     for changed in changes:
-        _plan_file(plan, changed, prefix, expect_removed=expect_removed, text_rules=text_rules)
+        _plan_file(
+            plan,
+            changed,
+            prefix,
+            expect_removed=expect_removed,
+            text_rules=text_rules,
+            blame=blame,
+            hint=hint,
+        )
     if not plan.rules:
         details = "; ".join(f"{path}: {note}" for path, note in sorted(set(plan.notes)))
         raise FromDiffError(
             "the change leaves nothing a manifest can check" + (f" ({details})" if details else "")
         )
-    return _render(plan, why=why, root=root)
+    plan.rules.sort(key=lambda rule: (rule.path, _ORDER[rule.action]))
+    return plan
 
 
 def _folder(under: str) -> str:
@@ -843,7 +878,14 @@ def _folder(under: str) -> str:
 
 
 def _plan_file(
-    plan: _Plan, changed: ChangedFile, prefix: str, *, expect_removed: bool, text_rules: bool
+    plan: _Plan,
+    changed: ChangedFile,
+    prefix: str,
+    *,
+    expect_removed: bool,
+    text_rules: bool,
+    blame: Blame | None,
+    hint: str,
 ) -> None:
     change = changed.change
     old = _relative(plan, change.old_path, prefix)
@@ -879,18 +921,46 @@ def _plan_file(
         return
     if not change.hunks:
         return
-    names, kind_note = _introduced(new, changed.before, changed.after, text_rules=text_rules)
+    python = is_python_path(new)
+    if not python and not text_rules:
+        plan.notes.append((new, "not Python: not checked (--no-text)"))
+        return
+    names, kind_note = _introduced(new, changed.before, changed.after, python=python)
     if kind_note:
         plan.notes.append((new, kind_note))
-    if names is None:
-        return
-    expect = names.removed if expect_removed else ()
-    if not names.added and not expect:
-        hint = "" if expect_removed or not names.removed else " (see --expect-removed)"
-        plan.notes.append((new, f"changed, but introduced no name to forbid{hint}"))
-        return
-    why = "names the change introduced here" + (", and names it removed" if expect else "")
-    plan.rules.append(_PlannedRule(new, "revert", names.added, expect, why))
+    planned = len(plan.rules)
+    added = [text for hunk in change.hunks for op, text in hunk.lines if op == "+"]
+    if blame is not None:
+        if any(text.strip() for text in added):  # checked even when none is left: clean
+            pinned = [f"line@{number}:{text}" for number, text in blame(change.path)]
+            plan.rules.append(_PlannedRule(new, "lines", tuple(pinned), why=_BLAMED_WHY))
+    else:
+        lines = _experiment_lines(added, changed.before)
+        if lines:
+            plan.rules.append(_PlannedRule(new, "lines", lines=lines, why=_LINES_WHY))
+    expect = names.removed if names and expect_removed else ()
+    if names and (names.added or expect):
+        why = _NAMES_WHY + ("; removed names expected back" if expect else "")
+        code = python and not kind_note
+        plan.rules.append(_PlannedRule(new, "names", names.added, expect, why=why, code=code))
+    if len(plan.rules) == planned:
+        removed = names is not None and names.removed and not expect_removed
+        plan.notes.append(
+            (new, "changed, but added no line or name to forbid" + (hint if removed else ""))
+        )
+
+
+def _experiment_lines(added: Sequence[str], before: bytes | None) -> tuple[str, ...]:
+    """The change's added lines, stripped, that a complete revert removes: each non-blank
+    line whose text the file did not hold before (else the file's former contents fail)."""
+    known = {line.strip() for line in _decode(before).splitlines()} if before else set()
+    lines = (text.strip() for text in added)
+    kept = (
+        line
+        for line in lines
+        if line and line not in known and not _unrepresentable(line) and "\r" not in line
+    )
+    return tuple(dict.fromkeys(kept))
 
 
 def _relative(plan: _Plan, path: str | None, prefix: str) -> str | None:
@@ -908,20 +978,20 @@ def _relative(plan: _Plan, path: str | None, prefix: str) -> str | None:
 
 
 def _introduced(
-    path: str, before: bytes | None, after: bytes | None, *, text_rules: bool
+    path: str, before: bytes | None, after: bytes | None, *, python: bool
 ) -> tuple[IntroducedNames | None, str]:
-    """The file's introduced names, and a note on how they were found (or why not)."""
-    if is_python_path(path):
+    """The file's introduced names, and a note on why they could not be found."""
+    if python:
         try:
             return _clean(introduced_names(_python_text(before), _python_text(after))), ""
         except (SyntaxError, ValueError, UnicodeDecodeError, RecursionError) as exc:
-            reason = exc.msg if isinstance(exc, SyntaxError) else str(exc)
-            if not text_rules:
-                return None, f"cannot be parsed ({reason}): not checked (--no-text)"
-            note = f"cannot be parsed ({reason}): its words are checked as text"
-            return _clean(introduced_tokens(_text(before), _text(after))), note
-    if not text_rules:
-        return None, "not Python: not checked (--no-text)"
+            if isinstance(exc, SyntaxError):
+                reason = exc.msg + (f" at line {exc.lineno}" if exc.lineno else "")
+            else:
+                reason = str(exc)
+            version = f"{sys.version_info.major}.{sys.version_info.minor}"
+            checked = "its lines are checked, not its names"
+            return None, f"not valid Python {version} syntax ({reason}): {checked}"
     return _clean(introduced_tokens(_text(before), _text(after))), ""
 
 
@@ -966,7 +1036,7 @@ def _fingerprint(path: str, data: bytes) -> list[str]:
             pass
     words = [
         word
-        for word in _WORD.findall(_decode(data))
+        for word in WORD.findall(_decode(data))
         if len(word) >= MIN_TOKEN_LENGTH and not _unrepresentable(word)
     ]
     return list(dict.fromkeys(words))[:FINGERPRINT_SIZE]
@@ -979,15 +1049,17 @@ def _unrepresentable(text: str) -> bool:
 
 # -- rendering
 
-_ACTION_KEY = {"revert": "files", "restore": "files", "absent": "absent"}
+_FILES_KEY = {"lines": "files", "names": "files", "restore": "files", "absent": "absent"}
+_CODE_KINDS_TOML = sorted(kind.value for kind in CODE_KINDS)
 
 
 def _render(plan: _Plan, *, why: str, root: str) -> str:
     out = [
         "# What a complete revert of this change means, derived by `cleantree from-diff`:",
         f"#   {_comment(why)}",
-        "# Patterns are exact (`=name` matches that whole name, never a part of one) and each",
-        "# was introduced by the change: none occurred in its file before.  Review, then commit.",
+        "# experiment-lines: the lines it added (whole lines, compared stripped); none was in",
+        "# its file before.  introduced-names: the names it introduced into a file's code",
+        "# (`=name` is that whole name); none was a name there before.  Review, then commit.",
     ]
     if plan.notes:
         out += ["#", "# Not checked:"]
@@ -997,22 +1069,54 @@ def _render(plan: _Plan, *, why: str, root: str) -> str:
     if root:
         out += [f"root = {_toml_string(root)}", ""]
     used: set[str] = set()
-    for rule in sorted(plan.rules, key=lambda rule: (rule.path, rule.action)):
+    for rule in plan.rules:
         out.append("[[rule]]")
         out.append(f"id = {_toml_string(_unique_id(rule, used))}")
-        out.append(f"{_ACTION_KEY[rule.action]} = [{_toml_string(_literal_path(rule.path))}]")
+        out.append(f"{_FILES_KEY[rule.action]} = [{_toml_string(_literal_path(rule.path))}]")
+        if rule.lines:
+            out.append(_toml_array("forbid_lines", rule.lines))
         if rule.forbid:
             out.append(_toml_array("forbid", [f"={name}" for name in rule.forbid]))
         if rule.expect:
             out.append(_toml_array("expect", [f"={name}" for name in rule.expect]))
+        if rule.code:
+            out.append(f"kinds = [{', '.join(_toml_string(k) for k in _CODE_KINDS_TOML)}]")
+        if rule.action == "restore":
+            out.append("must_exist = true")
         out.append(f"why = {_toml_string(f'{why}: {rule.why}')}")
         out.append("")
     return "\n".join(out)
 
 
+def _rules(plan: _Plan, *, why: str) -> tuple[Rule, ...]:
+    """The plan as rules, without a manifest's text: pinned lines are not written down."""
+    used: set[str] = set()
+    rules = []
+    experiment = {rule.path: rule.forbid for rule in plan.rules if rule.action == "lines"}
+    for rule in plan.rules:
+        path = _literal_path(rule.path)
+        pinned = rule.action == "lines"
+        forbid = [parse_pattern(text if pinned else f"={text}") for text in rule.forbid]
+        # an experiment line is reported once, as such, even when it holds introduced names
+        unless = experiment.get(rule.path, ()) if rule.action == "names" else ()
+        rules.append(
+            Rule(
+                id=_unique_id(rule, used),
+                files=(path,) if rule.action != "absent" else (),
+                absent=(path,) if rule.action == "absent" else (),
+                forbid=tuple(forbid) + tuple(line_pattern(line) for line in rule.lines),
+                expect=tuple(parse_pattern(f"={name}") for name in rule.expect),
+                kinds=CODE_KINDS if rule.code else DEFAULT_KINDS,
+                why=f"{why}: {rule.why}",
+                must_exist=rule.action == "restore",
+                unless=tuple(parse_pattern(text) for text in unless),
+            )
+        )
+    return tuple(rules)
+
+
 def _unique_id(rule: _PlannedRule, used: set[str]) -> str:
-    slug = re.sub(r"-{2,}", "-", _NOT_ID.sub("-", rule.path)).strip("-.") or "file"
-    base = f"{rule.action}-{slug}"
+    base = f"{_ID_PREFIX[rule.action]}-{id_slug(rule.path, None) or 'file'}"
     rule_id, counter = base, 1
     while rule_id in used:
         counter += 1
@@ -1100,10 +1204,18 @@ class _Range:
     new: str
     short: str  # the abbreviated ``new``
     why: str
+    root: bool = False  # ``old`` is the empty tree
+
+    @property
+    def bounds(self) -> tuple[str, ...]:
+        """What limits a history walk to the range: ``^old``, nothing for a root commit."""
+        return () if self.root else (f"^{self.old}",)
 
 
 def _resolve_range(repo: Path, spec: str) -> _Range:
-    """``A..B``, ``A...B`` (from their merge base) or one commit ``C`` (``C^..C``)."""
+    """``A..B``, ``A...B`` (from their merge base) or one commit ``C`` (``C^..C``; a merge
+    against its first parent)."""
+    root = False
     if "..." in spec:
         left, right = spec.split("...", 1)
         new = _rev_parse(repo, right or "HEAD")
@@ -1117,6 +1229,7 @@ def _resolve_range(repo: Path, spec: str) -> _Range:
             old = _git(repo, "rev-parse", "--verify", "--quiet", f"{new}^").decode().strip()
         except FromDiffError:  # a root commit: compare with the empty tree
             old = _git(repo, "hash-object", "-t", "tree", "--stdin", stdin=b"").decode().strip()
+            root = True
     subject = _git(repo, "log", "-1", "--format=%s", new).decode("utf-8", "replace").strip()
     short = _git(repo, "rev-parse", "--short", new).decode().strip()
     if ".." in spec:
@@ -1127,7 +1240,7 @@ def _resolve_range(repo: Path, spec: str) -> _Range:
     else:
         label = short if spec == short else f"{spec} ({short})"
         why = f'{label} "{subject}"'
-    return _Range(old, new, short, why)
+    return _Range(old, new, short, why, root)
 
 
 def images_from_rev(spec: str, repo: Path | str = ".") -> tuple[list[ChangedFile], str]:
@@ -1198,18 +1311,79 @@ def derive_manifest_for_revert(
 ) -> Manifest:
     """The manifest saying that ``commit`` (or a range ``A..B``) is fully reverted.
 
+    The experiment's own lines are the ground truth: each file it changed gets an
+    ``experiment-lines-...`` rule forbidding the lines that ``git blame`` of the work
+    tree (uncommitted edits included) still gives to one of its commits, each pinned to
+    its line; and an ``introduced-names-...`` rule forbidding, on any line, the code
+    names it introduced there.  A merge commit is taken against its first parent: the
+    experiment is everything the merge brought in.  Files it added must be absent; files
+    it deleted must exist again (a missing one is a violation).
+
     Its root is the repository's top folder (or ``under``, relative to it), so it checks
     the work tree as it is now; its path is a name under that folder, for messages.
     Raises :class:`FromDiffError` (a ``CleanTreeError``).
     """
     top = repository_top(repo)
     revs = _resolve_range(top, commit)
-    text = derive_manifest(
+    commits = set(_git(top, "rev-list", *revs.bounds, revs.new, "--").decode().split())
+
+    def blame(path: str) -> list[tuple[int, str]]:
+        return experiment_lines_now(top, path, commits, revs.bounds)
+
+    plan = _plan(
         _images_from_range(top, commit, revs),
         expect_removed=expect_removed,
         text_rules=text_rules,
-        why=revs.why,
-        root=_folder(under).rstrip("/"),
         under=under,
+        blame=blame,
+        hint=(
+            f" (it removed names: `cleantree from-diff --rev {commit} --expect-removed` "
+            "writes a manifest that expects them back)"
+        ),
     )
-    return parse_manifest(text, str(top / f"<reverted {revs.short}>"))
+    root = _folder(under).rstrip("/")
+    return Manifest(str(top / f"<reverted {revs.short}>"), root, _rules(plan, why=revs.why))
+
+
+_BLAME_HEADER = re.compile(rb"([0-9a-f]{40,64}) [0-9]+ ([0-9]+)(?: [0-9]+)?")
+
+
+def experiment_lines_now(
+    top: Path, path: str, commits: set[str], bounds: Sequence[str] = ()
+) -> list[tuple[int, str]]:
+    """The lines of the work tree's ``path`` that git blame gives to one of ``commits``:
+    ``(line, text stripped)``, blank lines left out; none for a missing file.
+
+    Uncommitted edits are blamed on no commit.  ``bounds`` (``^BASE``) stops the walk
+    where the experiment starts: lines older than it cannot be the experiment's.  The
+    text is the file decoded as the check decodes it, so a pinned line matches itself.
+    """
+    file = top / path
+    if not file.is_file():
+        return []
+    out = _git(top, "blame", "--porcelain", *bounds, "--", path)
+    blamed: dict[int, bytes] = {}
+    count = 0
+    sha = b""
+    for raw in out.split(b"\n"):
+        header = _BLAME_HEADER.fullmatch(raw)
+        if header is not None:
+            sha, final = header.group(1), int(header.group(2))
+        elif raw.startswith(b"\t") and sha:
+            count += 1
+            if sha.decode() in commits:
+                blamed[final] = raw[1:]
+            sha = b""
+    data = file.read_bytes()
+    try:
+        text = decode_python(data) if is_python_path(path) else _decode(data)
+    except (SyntaxError, UnicodeDecodeError):
+        text = _decode(data)
+    lines = split_lines(text)
+    same = len(lines) - (lines[-1] == "") == count  # else: line breaks git does not count
+    found = []
+    for number, raw_line in sorted(blamed.items()):
+        line = (lines[number - 1] if same else _decode(raw_line)).strip()
+        if line:
+            found.append((number, line))
+    return found

@@ -35,7 +35,7 @@ from typing import TypeVar
 
 from pytest_cleantree.errors import ManifestError
 from pytest_cleantree.model import DEFAULT_KINDS, SELECTABLE_KINDS, Kind, Manifest, Pattern, Rule
-from pytest_cleantree.patterns import parse_pattern
+from pytest_cleantree.patterns import line_pattern, parse_pattern
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -43,7 +43,14 @@ else:  # pragma: no cover - Python 3.10 only
     # without tomli installed, mypy (python_version 3.10) cannot see it: ignored, not loosened
     import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
-__all__ = ["MANIFEST_NAME", "PYPROJECT_NAME", "find_manifest", "load_manifest", "parse_manifest"]
+__all__ = [
+    "MANIFEST_NAME",
+    "PYPROJECT_NAME",
+    "find_manifest",
+    "id_slug",
+    "load_manifest",
+    "parse_manifest",
+]
 
 #: The file that holds a manifest on its own.
 MANIFEST_NAME = "cleantree.toml"
@@ -51,7 +58,18 @@ MANIFEST_NAME = "cleantree.toml"
 PYPROJECT_NAME = "pyproject.toml"
 
 _TOP_KEYS = ("root", "rule", "hosts", "allow_outside_root")
-_RULE_KEYS = ("id", "files", "forbid", "expect", "absent", "kinds", "why", "missing_ok")
+_RULE_KEYS = (
+    "id",
+    "files",
+    "forbid",
+    "forbid_lines",
+    "expect",
+    "absent",
+    "kinds",
+    "why",
+    "missing_ok",
+    "must_exist",
+)
 _KIND_NAMES = tuple(sorted(kind.value for kind in SELECTABLE_KINDS))
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
@@ -274,14 +292,17 @@ class _Parser:
                 seen_ids[rule_id] = label
 
         files = self._paths(table, "files", report)
-        forbid = _patterns(table, "forbid", report)
+        forbid = _patterns(table, "forbid", report) + _lines(table, report)
         expect = _patterns(table, "expect", report)
         absent = self._paths(table, "absent", report)
         kinds = _kinds(table, report)
         why = _optional(table, "why", str, "", "", report)
         missing_ok = _optional(table, "missing_ok", bool, False, "", report)
+        must_exist = _optional(table, "must_exist", bool, False, "", report)
+        if missing_ok and must_exist:
+            report("missing_ok and must_exist contradict each other: keep one")
 
-        searched = [key for key in ("forbid", "expect") if key in table]
+        searched = [key for key in ("forbid", "forbid_lines", "expect") if key in table]
         if not searched and "absent" not in table:
             report("nothing to check: give forbid, expect or absent")
         if searched and "files" not in table:
@@ -302,6 +323,7 @@ class _Parser:
             kinds=kinds,
             why=why,
             missing_ok=missing_ok,
+            must_exist=must_exist,
             line=line,
         )
 
@@ -392,6 +414,27 @@ def _patterns(table: Mapping[str, object], key: str, report: _Report) -> tuple[P
     return tuple(patterns)
 
 
+def _lines(table: Mapping[str, object], report: _Report) -> tuple[Pattern, ...]:
+    """``forbid_lines``: whole lines (compared stripped), as line patterns of ``forbid``."""
+    patterns: list[Pattern] = []
+    where_seen: dict[str, int] = {}
+    for index, text in _iter_strings(table, "forbid_lines", report):
+        where = f"forbid_lines[{index}]"
+        if "\n" in text or "\r" in text:
+            report(f"{where}: one line only (it holds a line break)")
+            continue
+        if not text.strip():
+            report(f"{where}: a blank line cannot be told apart from any other")
+            continue
+        pattern = line_pattern(text)
+        if pattern.text in where_seen:
+            report(f"{where}: the same line as forbid_lines[{where_seen[pattern.text]}]")
+            continue
+        where_seen[pattern.text] = index
+        patterns.append(pattern)
+    return tuple(patterns)
+
+
 def _kinds(table: Mapping[str, object], report: _Report) -> frozenset[Kind]:
     if "kinds" not in table:
         return DEFAULT_KINDS
@@ -454,10 +497,14 @@ def _default_id(rule: Rule) -> str:
         verb, subject = "expect", rule.expect[0].text
     else:
         verb, subject = "absent", rule.absent[0]
-    slug = _NOT_ID.sub("-", subject)
-    slug = re.sub(r"-{2,}", "-", slug).strip("-")
-    slug = slug[:_SLUG_LENGTH].rstrip("-")
+    slug = id_slug(subject)
     return f"{verb}-{slug}" if slug else verb
+
+
+def id_slug(text: str, length: int | None = _SLUG_LENGTH) -> str:
+    """``text`` as the tail of a rule id: runs of other characters become one ``-``."""
+    slug = re.sub(r"-{2,}", "-", _NOT_ID.sub("-", text)).strip("-")
+    return slug[:length].rstrip("-")
 
 
 def _suggest(word: str, valid: Sequence[str], what: str, prefix: str = "") -> str:

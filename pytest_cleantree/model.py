@@ -44,6 +44,8 @@ class PatternTier(str, enum.Enum):
     REGEX = "regex"
     QUALIFIED = "qualified"
     EXACT = "exact"
+    #: a whole line, compared after stripping whitespace (``forbid_lines``)
+    LINE = "line"
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,8 @@ class Pattern:
     tier: PatternTier
     #: the part matched against names: the text less any ``re:``/``=`` prefix
     body: str
+    #: a line pattern pinned to this 1-based line (``line@N:...``); 0: any line
+    line: int = 0
 
     def __hash__(self) -> int:
         """The text decides the rest: hashing it alone is cheap (a str caches its hash)."""
@@ -72,12 +76,16 @@ class Rule:
     kinds: frozenset[Kind] = DEFAULT_KINDS
     why: str = ""
     missing_ok: bool = False
+    #: a missing file is a violation (its expectations are missing), not an error
+    must_exist: bool = False
+    #: lines matching one of these are not reported by this rule (another rule reports them)
+    unless: tuple[Pattern, ...] = ()
     #: 1-based line of the rule's header in the manifest, for reports (0 when built in code)
     line: int = 0
 
     @property
     def patterns(self) -> tuple[Pattern, ...]:
-        return self.forbid + self.expect
+        return self.forbid + self.expect + self.unless
 
 
 @dataclass(frozen=True)

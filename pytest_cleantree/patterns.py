@@ -8,7 +8,12 @@ written    tier                   matches a name when
 ``re:...`` regex                  ``re.search`` finds it in the name
 ``a.b.c``  qualified              the name *resolves* to it through imports
 ``=name``  exact                  the name is exactly it
+``line:x`` line                   a whole line, stripped, is exactly ``x``
 ========== ====================== =============================================
+
+A line pattern (``forbid_lines`` in a manifest, or ``line@N:x`` pinned to line
+``N``) is matched against each physical line of a file, Python or not, never
+against names.
 
 In strings, comments and non-Python text the "name" is the text itself for
 substring, regex and qualified patterns (a qualified pattern is then looked for
@@ -23,12 +28,12 @@ import re
 
 from pytest_cleantree.model import Pattern, PatternTier
 
-_IDENTIFIER = r"[^\W\d]\w*"
-#: a run of name characters that does not start with a digit: what Python calls an identifier
-#: (before NFKC normalisation), and the words an exact pattern can match
-IDENTIFIER = re.compile(_IDENTIFIER)
-_QUALIFIED = re.compile(rf"{_IDENTIFIER}(\.{_IDENTIFIER})+")
-_WORD = re.compile(r"[^\W\d][\w.]*")
+#: a Python identifier (ASCII or not): what a name in code looks like
+IDENTIFIER = re.compile(r"[^\W\d]\w*")
+#: the words of free text an exact or glob pattern is compared with (dots kept: ``a.b``)
+WORD = re.compile(r"[^\W\d][\w.]*")
+_QUALIFIED = re.compile(rf"{IDENTIFIER.pattern}(\.{IDENTIFIER.pattern})+")
+_PINNED_LINE = re.compile(r"line@([1-9][0-9]*):")
 _GLOB_CHARS = frozenset("*?[")
 
 
@@ -49,6 +54,8 @@ def parse_pattern(text: str) -> Pattern:
         except (OverflowError, RecursionError):  # raised by ``re`` itself, not as re.error
             raise ValueError(f"regular expression {body!r} is too large to compile") from None
         return Pattern(text, PatternTier.REGEX, body)
+    if text.startswith(("line:", "line@")):
+        return _line_pattern(text)
     if text.startswith("="):
         body = text[1:]
         if not body:
@@ -59,6 +66,21 @@ def parse_pattern(text: str) -> Pattern:
     if _QUALIFIED.fullmatch(text):
         return Pattern(text, PatternTier.QUALIFIED, text)
     return Pattern(text, PatternTier.SUBSTRING, text)
+
+
+def line_pattern(line: str) -> Pattern:
+    """The pattern of a ``forbid_lines`` entry: the line, whatever its indentation."""
+    return parse_pattern("line:" + line.strip())
+
+
+def _line_pattern(text: str) -> Pattern:
+    pinned = _PINNED_LINE.match(text)
+    if text.startswith("line@") and pinned is None:
+        raise ValueError(f"pattern {text!r}: write 'line@N:TEXT' with N a line number from 1")
+    body = text[pinned.end() if pinned else len("line:") :].strip()
+    if not body:
+        raise ValueError(f"pattern {text!r}: empty line (blank lines cannot be told apart)")
+    return Pattern(text, PatternTier.LINE, body, int(pinned.group(1)) if pinned else 0)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -92,6 +114,8 @@ def match_name(
         return _regex(pattern.body).search(name) is not None
     if tier is PatternTier.EXACT:
         return name == pattern.body
+    if tier is PatternTier.LINE:
+        return False  # a line pattern never matches a name: only whole lines (match_text)
     if inside:
         return any(covers(pattern.body, target) for target in qualified)
     return any(_names(pattern.body, target) for target in qualified)
@@ -125,7 +149,9 @@ def match_text(pattern: Pattern, text: str) -> bool:
         return pattern.body in text
     if tier is PatternTier.REGEX:
         return _regex(pattern.body).search(text) is not None
-    words = _WORD.findall(text)
+    if tier is PatternTier.LINE:
+        return text.strip() == pattern.body
+    words = WORD.findall(text)
     if tier is PatternTier.EXACT:
         return pattern.body in words or pattern.body in text.split()
     glob = _glob(pattern.body)
@@ -138,7 +164,7 @@ def prefilter_needle(pattern: Pattern) -> str | None:
     ``None`` means no such string is known (a regex): the file must be analysed.
     """
     tier = pattern.tier
-    if tier in (PatternTier.SUBSTRING, PatternTier.EXACT):
+    if tier in (PatternTier.SUBSTRING, PatternTier.EXACT, PatternTier.LINE):
         return pattern.body
     if tier is PatternTier.QUALIFIED:
         # an import of the name, or of a module on its path, always spells its last part

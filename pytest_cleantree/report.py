@@ -72,16 +72,19 @@ def render_summary(results: Sequence[Result]) -> str:
         per_host[host].update(paths)  # many results share one tuple of files: count it once
     files = sum(len(paths) for paths in per_host.values())
     hits = sum(len(result.hits) for result in results)
-    other = sum(len(result.missing) + len(result.present) for result in results)
+    missing = sum(len(result.missing) for result in results)
+    present = sum(len(result.present) for result in results)
     errors = sum(len(result.problems) for result in results)
     scope = f"{rules} rule{'s' * (rules != 1)}, {files} file{'s' * (files != 1)}"
-    if hits == other == errors == 0:
+    if hits == missing == present == errors == 0:
         return f"cleantree: clean ({scope})"
     parts = []
     if hits:
         parts.append(f"{hits} forbidden line{'s remain' if hits != 1 else ' remains'}")
-    if other:
-        parts.append(f"{other} missing or unexpected file{'s' * (other != 1)}")
+    if missing:
+        parts.append(f"{missing} expected pattern{'s' * (missing != 1)} missing")
+    if present:
+        parts.append(f"{present} file{'s' * (present != 1)} that must not exist")
     if errors:
         parts.append(f"{errors} error{'s' * (errors != 1)}: the check is incomplete")
     return f"cleantree: {'; '.join(parts)} ({scope})"

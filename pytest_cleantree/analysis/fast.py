@@ -16,7 +16,14 @@ from pytest_cleantree.model import Pattern
 from .deep import deep_enough
 from .pieces import parse_needed
 from .records import FileAnalysis
-from .reference import PARSE_ERRORS, module_of, prepare, too_large, unparsed
+from .reference import (
+    PARSE_ERRORS,
+    module_of,
+    prepare,
+    too_large,
+    unparsed,
+    with_line_patterns,
+)
 from .resolve import _Key, import_binders, needs_resolution, resolve_qualified
 from .scan import Scanner, candidate_lines
 from .text import (
@@ -49,6 +56,7 @@ def parse_worthy(path: str, data: bytes, patterns: Sequence[Pattern]) -> list[Pa
     return present_patterns(TextViews(text, split_lines(text)), compile_patterns(patterns))
 
 
+@with_line_patterns
 @deep_enough
 def analyze_fast(
     path: str, data: bytes, patterns: Sequence[Pattern], *, comments: bool = True

@@ -76,8 +76,22 @@ def parse_problem(exc: SyntaxError | ValueError | RecursionError | MemoryError) 
         what = "too deeply nested for this Python"
     else:
         what = str(exc)
+    if isinstance(exc, SyntaxError) and str(exc.msg).startswith(_PYTHON_2):
+        return (
+            f"not valid Python {version} syntax: {what}: it looks like Python 2 code, which "
+            "no Python 3 parses; lines whose text matches are listed"
+        )
     return (
         f"not valid Python {version} syntax: {what}. If the code targets another Python, run "
         "the check under that Python (for example `python3.12 -m pytest --cleantree`); "
         "lines whose text matches are listed"
     )
+
+
+#: how Python 3 words its errors on Python 2 code
+_PYTHON_2 = (
+    "Missing parentheses in call to 'print'",
+    "Missing parentheses in call to 'exec'",
+    "multiple exception types must be parenthesized",
+    "leading zeros in decimal integer literals",
+)

@@ -12,7 +12,9 @@ are shared with the fast path, so the two differ only in their shortcuts.
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from pytest_cleantree.model import Pattern, PatternTier
 
@@ -27,6 +29,7 @@ from .text import (
     compile_patterns,
     decode_python,
     is_python_path,
+    line_findings,
     split_lines,
     text_findings,
     too_large_to_parse,
@@ -89,6 +92,32 @@ def module_of(path: str) -> tuple[str, bool]:
     return module_name_for(path), path.rsplit("/", 1)[-1].startswith("__init__.")
 
 
+def with_line_patterns(
+    analyze: Callable[..., FileAnalysis],
+) -> Callable[..., FileAnalysis]:
+    """Match whole-line patterns (``forbid_lines``, ``line@N:``) apart, on each physical line.
+
+    They are text, Python or not, and need no parse: the rest of the patterns
+    are analysed as usual and the line findings added.
+    """
+
+    @functools.wraps(analyze)
+    def wrapper(
+        path: str, data: bytes, patterns: Sequence[Pattern], *, comments: bool = True
+    ) -> FileAnalysis:
+        whole = [p for p in patterns if p.tier is PatternTier.LINE]
+        if not whole:
+            return analyze(path, data, patterns, comments=comments)
+        rest = [p for p in patterns if p.tier is not PatternTier.LINE]
+        analysis = analyze(path, data, rest, comments=comments)
+        lines = analysis.lines or split_lines(data.decode("utf-8", errors="surrogateescape"))
+        found = tuple(line_findings(lines, whole))
+        return replace(analysis, findings=analysis.findings + found)
+
+    return wrapper
+
+
+@with_line_patterns
 @deep_enough
 def analyze_reference(
     path: str, data: bytes, patterns: Sequence[Pattern], *, comments: bool = True

@@ -438,6 +438,17 @@ def text_findings(lines: Sequence[str], patterns: Sequence[Pattern]) -> Iterator
                 )
 
 
+def line_findings(lines: Sequence[str], patterns: Sequence[Pattern]) -> Iterator[Finding]:
+    """Whole-line patterns (``forbid_lines``, ``line@N:``) on each line, as kind ``text``."""
+    for pattern in patterns:
+        numbers = [pattern.line] if pattern.line else range(1, len(lines) + 1)
+        for number in numbers:
+            line = lines[number - 1] if number <= len(lines) else ""
+            if match_text(pattern, line):
+                indent = len(line) - len(line.lstrip())
+                yield Finding(pattern.text, Occurrence(number, indent, Kind.TEXT, line))
+
+
 def column(pattern: Pattern, text: str) -> int:
     index = text.find(pattern.body) if pattern.tier is not PatternTier.REGEX else -1
     return max(index, 0)

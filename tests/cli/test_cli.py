@@ -190,7 +190,8 @@ def test_a_bad_manifest_exits_2_naming_the_file_and_the_key(
     assert result.out == ""
     assert result.err.splitlines() == [
         f"cleantree: error: {manifest}: rule 1 (line 8): unknown key 'severity' "
-        "(valid keys: absent, expect, files, forbid, id, kinds, missing_ok, why)"
+        "(valid keys: absent, expect, files, forbid, forbid_lines, id, kinds, missing_ok, "
+        "must_exist, why)"
     ]
 
 

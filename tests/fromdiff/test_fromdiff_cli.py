@@ -82,7 +82,8 @@ def test_why_override_and_expect_removed(
         capsys, monkeypatch, "from-diff", "p.diff", "--why", "ticket 42", "--expect-removed"
     )
     assert code == 0
-    assert 'expect = [\n    "=legacy",\n]\nwhy = "ticket 42: names the change introduced' in out
+    assert 'expect = [\n    "=legacy",\n]\nkinds = [' in out
+    assert 'why = "ticket 42: an introduced name: ' in out
 
 
 def test_root_is_written_relative_to_the_current_folder(

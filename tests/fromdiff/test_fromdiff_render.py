@@ -95,8 +95,9 @@ TREE = {
 HEADER = """\
 # What a complete revert of this change means, derived by `cleantree from-diff`:
 #   1a2b3c4 "Enable SM120"
-# Patterns are exact (`=name` matches that whole name, never a part of one) and each
-# was introduced by the change: none occurred in its file before.  Review, then commit.
+# experiment-lines: the lines it added (whole lines, compared stripped); none was in
+# its file before.  introduced-names: the names it introduced into a file's code
+# (`=name` is that whole name); none was a name there before.  Review, then commit.
 """
 
 
@@ -129,6 +130,7 @@ files = ["pkg/a.py"]
 expect = [
     "=A",
 ]
+must_exist = true
 why = "1a2b3c4 \\"Enable SM120\\": the change renamed it to pkg/b.py"
 
 [[rule]]
@@ -137,14 +139,24 @@ absent = ["pkg/b.py"]
 why = "1a2b3c4 \\"Enable SM120\\": the change renamed pkg/a.py to it"
 
 [[rule]]
-id = "revert-pkg-comm.py"
+id = "experiment-lines-pkg-comm.py"
+files = ["pkg/comm.py"]
+forbid_lines = [
+    "from utils import is_sm100_supported, is_sm120_supported",
+    "if is_sm100_supported() or is_sm120_supported():",
+    "fuse(backend=\\"sm120\\")",
+]
+why = "1a2b3c4 \\"Enable SM120\\": an experiment line: the change added it"
+
+[[rule]]
+id = "introduced-names-pkg-comm.py"
 files = ["pkg/comm.py"]
 forbid = [
     "=backend",
     "=is_sm120_supported",
-    "=sm120",
 ]
-why = "1a2b3c4 \\"Enable SM120\\": names the change introduced here"
+kinds = ["assignment", "call", "condition", "definition", "import", "reference"]
+why = "1a2b3c4 \\"Enable SM120\\": an introduced name: new in this file's code"
 
 [[rule]]
 id = "restore-pkg-legacy.py"
@@ -153,6 +165,7 @@ expect = [
     "=LIMIT",
     "=old_path",
 ]
+must_exist = true
 why = "1a2b3c4 \\"Enable SM120\\": the change deleted this file"
 
 [[rule]]
@@ -161,13 +174,21 @@ absent = ["pkg/new_kernel.py"]
 why = "1a2b3c4 \\"Enable SM120\\": the change added this file"
 
 [[rule]]
-id = "revert-run.sh"
+id = "experiment-lines-run.sh"
+files = ["run.sh"]
+forbid_lines = [
+    "export NCCL_MIN_NCHANNELS=8",
+]
+why = "1a2b3c4 \\"Enable SM120\\": an experiment line: the change added it"
+
+[[rule]]
+id = "introduced-names-run.sh"
 files = ["run.sh"]
 forbid = [
     "=NCCL_MIN_NCHANNELS",
     "=export",
 ]
-why = "1a2b3c4 \\"Enable SM120\\": names the change introduced here"
+why = "1a2b3c4 \\"Enable SM120\\": an introduced name: new in this file's code"
 """
     )
 
@@ -179,14 +200,18 @@ def test_the_manifest_round_trips_through_the_core_parser() -> None:
         ("absent-docs-draft-notes-.md", (), ("docs/[[]draft] [*]notes[*].md",)),
         ("restore-pkg-a.py", ("pkg/a.py",), ()),
         ("absent-pkg-b.py", (), ("pkg/b.py",)),
-        ("revert-pkg-comm.py", ("pkg/comm.py",), ()),
+        ("experiment-lines-pkg-comm.py", ("pkg/comm.py",), ()),
+        ("introduced-names-pkg-comm.py", ("pkg/comm.py",), ()),
         ("restore-pkg-legacy.py", ("pkg/legacy.py",), ()),
         ("absent-pkg-new_kernel.py", (), ("pkg/new_kernel.py",)),
-        ("revert-run.sh", ("run.sh",), ()),
+        ("experiment-lines-run.sh", ("run.sh",), ()),
+        ("introduced-names-run.sh", ("run.sh",), ()),
     ]
-    patterns = [p for rule in manifest.rules for p in rule.patterns]
-    assert {p.tier for p in patterns} == {PatternTier.EXACT}
-    assert manifest.rules[3].why == '1a2b3c4 "Enable SM120": names the change introduced here'
+    tiers = [{p.tier for p in rule.patterns} for rule in manifest.rules if rule.patterns]
+    line, exact = {PatternTier.LINE}, {PatternTier.EXACT}
+    assert tiers == [exact, line, exact, exact, line, exact]
+    assert [r.must_exist for r in manifest.rules if r.id.startswith("restore-")] == [True, True]
+    assert manifest.rules[3].why == f"{WHY}: an experiment line: the change added it"
 
 
 def test_the_same_input_renders_the_same_text_in_any_order() -> None:
@@ -216,6 +241,7 @@ files = ["a.py"]
 expect = [
     "=A",
 ]
+must_exist = true
 why = "1a2b3c4 \\"Enable SM120\\": the change renamed it to b.py"
 
 [[rule]]
@@ -224,14 +250,24 @@ absent = ["b.py"]
 why = "1a2b3c4 \\"Enable SM120\\": the change renamed a.py to it"
 
 [[rule]]
-id = "revert-comm.py"
+id = "experiment-lines-comm.py"
+files = ["comm.py"]
+forbid_lines = [
+    "from utils import is_sm100_supported, is_sm120_supported",
+    "if is_sm100_supported() or is_sm120_supported():",
+    "fuse(backend=\\"sm120\\")",
+]
+why = "1a2b3c4 \\"Enable SM120\\": an experiment line: the change added it"
+
+[[rule]]
+id = "introduced-names-comm.py"
 files = ["comm.py"]
 forbid = [
     "=backend",
     "=is_sm120_supported",
-    "=sm120",
 ]
-why = "1a2b3c4 \\"Enable SM120\\": names the change introduced here"
+kinds = ["assignment", "call", "condition", "definition", "import", "reference"]
+why = "1a2b3c4 \\"Enable SM120\\": an introduced name: new in this file's code"
 
 [[rule]]
 id = "restore-legacy.py"
@@ -240,6 +276,7 @@ expect = [
     "=LIMIT",
     "=old_path",
 ]
+must_exist = true
 why = "1a2b3c4 \\"Enable SM120\\": the change deleted this file"
 
 [[rule]]
@@ -277,14 +314,24 @@ def test_expect_removed_checks_the_revert_both_ways_and_no_text_skips_other_file
         """\
 # What a complete revert of this change means, derived by `cleantree from-diff`:
 #   the patch x.diff
-# Patterns are exact (`=name` matches that whole name, never a part of one) and each
-# was introduced by the change: none occurred in its file before.  Review, then commit.
+# experiment-lines: the lines it added (whole lines, compared stripped); none was in
+# its file before.  introduced-names: the names it introduced into a file's code
+# (`=name` is that whole name); none was a name there before.  Review, then commit.
 #
 # Not checked:
 #   env.sh: not Python: not checked (--no-text)
 
 [[rule]]
-id = "revert-fuse.py"
+id = "experiment-lines-fuse.py"
+files = ["fuse.py"]
+forbid_lines = [
+    "from kernels import sm120_fusion",
+    "run(sm120_fusion)",
+]
+why = "the patch x.diff: an experiment line: the change added it"
+
+[[rule]]
+id = "introduced-names-fuse.py"
 files = ["fuse.py"]
 forbid = [
     "=sm120_fusion",
@@ -292,7 +339,8 @@ forbid = [
 expect = [
     "=sm100_fusion",
 ]
-why = "the patch x.diff: names the change introduced here, and names it removed"
+kinds = ["assignment", "call", "condition", "definition", "import", "reference"]
+why = "the patch x.diff: an introduced name: new in this file's code; removed names expected back"
 """
     )
 
@@ -307,22 +355,21 @@ def test_without_expect_removed_a_change_that_only_removes_says_so() -> None:
         },
     )
     text = derive_manifest(files, expect_removed=False, text_rules=True, why="w")
-    assert "#   m.py: changed, but introduced no name to forbid (see --expect-removed)\n" in text
+    assert "#   m.py: changed, but added no line or name to forbid (see --expect-removed)\n" in text
 
 
-def test_a_python_file_that_does_not_parse_is_checked_by_its_words() -> None:
+def test_a_python_file_that_does_not_parse_is_checked_by_its_lines() -> None:
     diff = "--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-x = 1\n+x = (turbo_mode\n"
     files = changed_files(diff, {"m.py": "x = (turbo_mode\n"})
     text = derive_manifest(files, expect_removed=False, text_rules=True, why="w")
-    assert "#   m.py: cannot be parsed ('(' was never closed): its words are checked as text\n" in (
-        text
-    )
-    assert 'forbid = [\n    "=turbo_mode",\n]' in text
-    with pytest.raises(FromDiffError) as info:
-        derive_manifest(files, expect_removed=False, text_rules=False, why="w")
-    assert "m.py: cannot be parsed ('(' was never closed): not checked (--no-text)" in str(
-        info.value
-    )
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"
+    assert (
+        f"#   m.py: not valid Python {version} syntax ('(' was never closed at line 1): its lines "
+        "are checked, not its names\n"
+    ) in text
+    assert 'forbid_lines = [\n    "x = (turbo_mode",\n]' in text
+    assert "forbid = " not in text  # a name pattern would make the check parse it, and fail
+    assert derive_manifest(files, expect_removed=False, text_rules=False, why="w") == text
 
 
 def test_nothing_to_check_is_an_error_naming_each_file() -> None:

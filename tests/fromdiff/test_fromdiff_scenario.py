@@ -14,6 +14,7 @@ plain condition, an alias import, strings, a shell script line and a new file.  
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import subprocess
@@ -113,9 +114,11 @@ LEFTOVERS = [
     ("json/decoder.py", "TURBO_ENABLED = False"),
     ("json/decoder.py", 'TURBO_BACKEND = "turbo-simd"'),
     ("json/decoder.py", "def turbo_scanstring(s, end, strict=True):"),
+    ("json/decoder.py", "    return py_scanstring(s, end, strict)"),
     ("json/encoder.py", "from json.decoder import ("),
     ("json/encoder.py", "    TURBO_ENABLED,"),
     ("json/encoder.py", "    turbo_scanstring as _turbo_scan,"),
+    ("json/encoder.py", ")"),
     (
         "run.sh",
         'EXECUTABLE="$0" TURBO_JSON=1 exec "${INTERPRETER_UNDER_TEST}" -E - <<END_OF_PYTHON',
@@ -127,18 +130,41 @@ LEFTOVERS = [
 
 EXPECTED_RULES = """\
 [[rule]]
-id = "revert-json-decoder.py"
+id = "experiment-lines-json-decoder.py"
+files = ["json/decoder.py"]
+forbid_lines = [
+    "TURBO_ENABLED = False",
+    "TURBO_BACKEND = \\"turbo-simd\\"",
+    "def turbo_scanstring(s, end, strict=True):",
+    "return py_scanstring(s, end, strict)",
+]
+why = "{why}: an experiment line: the change added it"
+
+[[rule]]
+id = "introduced-names-json-decoder.py"
 files = ["json/decoder.py"]
 forbid = [
     "=TURBO_BACKEND",
     "=TURBO_ENABLED",
-    "=turbo-simd",
     "=turbo_scanstring",
 ]
-why = "{why}: names the change introduced here"
+kinds = ["assignment", "call", "condition", "definition", "import", "reference"]
+why = "{why}: an introduced name: new in this file's code"
 
 [[rule]]
-id = "revert-json-encoder.py"
+id = "experiment-lines-json-encoder.py"
+files = ["json/encoder.py"]
+forbid_lines = [
+    "from json.decoder import (",
+    "TURBO_ENABLED,",
+    "turbo_scanstring as _turbo_scan,",
+    ")",
+    "if isinstance(o, str) and not TURBO_ENABLED:",
+]
+why = "{why}: an experiment line: the change added it"
+
+[[rule]]
+id = "introduced-names-json-encoder.py"
 files = ["json/encoder.py"]
 forbid = [
     "=TURBO_ENABLED",
@@ -146,7 +172,8 @@ forbid = [
     "=json.decoder",
     "=turbo_scanstring",
 ]
-why = "{why}: names the change introduced here"
+kinds = ["assignment", "call", "condition", "definition", "import", "reference"]
+why = "{why}: an introduced name: new in this file's code"
 
 [[rule]]
 id = "absent-json-turbo.py"
@@ -154,23 +181,41 @@ absent = ["json/turbo.py"]
 why = "{why}: the change added this file"
 
 [[rule]]
-id = "revert-run.sh"
+id = "experiment-lines-run.sh"
+files = ["run.sh"]
+forbid_lines = [
+    "EXECUTABLE=\\"$0\\" TURBO_JSON=1 exec \\"${INTERPRETER_UNDER_TEST}\\" -E - <<END_OF_PYTHON",
+]
+why = "{why}: an experiment line: the change added it"
+
+[[rule]]
+id = "introduced-names-run.sh"
 files = ["run.sh"]
 forbid = [
     "=TURBO_JSON",
 ]
-why = "{why}: names the change introduced here"
+why = "{why}: an introduced name: new in this file's code"
 
 [[rule]]
-id = "revert-textwrap.py"
+id = "experiment-lines-textwrap.py"
+files = ["textwrap.py"]
+forbid_lines = [
+    "import json.decoder as turbo_decoder",
+    "if turbo_decoder.TURBO_ENABLED:",
+    "text = text.strip(\\"turbo\\")",
+]
+why = "{why}: an experiment line: the change added it"
+
+[[rule]]
+id = "introduced-names-textwrap.py"
 files = ["textwrap.py"]
 forbid = [
     "=TURBO_ENABLED",
     "=json.decoder",
-    "=turbo",
     "=turbo_decoder",
 ]
-why = "{why}: names the change introduced here"
+kinds = ["assignment", "call", "condition", "definition", "import", "reference"]
+why = "{why}: an introduced name: new in this file's code"
 """
 
 
@@ -179,8 +224,9 @@ def expected_manifest(why: str) -> str:
     return (
         "# What a complete revert of this change means, derived by `cleantree from-diff`:\n"
         f"#   {why}\n"
-        "# Patterns are exact (`=name` matches that whole name, never a part of one) and each\n"
-        "# was introduced by the change: none occurred in its file before.  Review, then commit."
+        "# experiment-lines: the lines it added (whole lines, compared stripped); none was in\n"
+        "# its file before.  introduced-names: the names it introduced into a file's code\n"
+        "# (`=name` is that whole name); none was a name there before.  Review, then commit."
         "\n\n" + EXPECTED_RULES.replace("{why}", escaped)
     )
 
@@ -289,8 +335,9 @@ def test_a_narrow_partial_revert_reports_exactly_the_leftover_lines(repo: Repo) 
     }
     assert reported == expected
     assert "json/turbo.py  present  must not exist" in done.stdout
+    # a line with introduced names is reported by both rules of a written manifest
     assert done.stdout.splitlines()[-1] == (
-        "cleantree: 10 forbidden lines remain; 1 missing or unexpected file (5 rules, 5 files)"
+        "cleantree: 21 forbidden lines remain; 1 file that must not exist (9 rules, 5 files)"
     )
     # the same through the engine in process, on the loaded manifest
     assert hits_of(load_manifest(repo.path / "cleantree.toml")) == (expected, ("json/turbo.py",))
@@ -317,14 +364,25 @@ def test_the_manifest_round_trips_through_the_loader(repo: Repo, tmp_path: Path)
     (tmp_path / "cleantree.toml").write_text(text)
     loaded = load_manifest(tmp_path / "cleantree.toml")
     assert loaded.rules == parse_manifest(text, "other.toml").rules
-    assert loaded.rules == derive_manifest_for_revert("base..experiment", repo.path).rules
-    assert [rule.id for rule in loaded.rules] == [
-        "revert-json-decoder.py",
-        "revert-json-encoder.py",
-        "absent-json-turbo.py",
-        "revert-run.sh",
-        "revert-textwrap.py",
-    ]
+    # in the work tree, git blame gives the experiment lines instead: the rest is the same
+    derived = derive_manifest_for_revert("base..experiment", repo.path).rules
+    same = [dataclasses.replace(r, line=0) for r in loaded.rules if "experiment-" not in r.id]
+    assert same == [dataclasses.replace(r, unless=()) for r in derived if "experiment-" not in r.id]
+    assert (
+        [rule.id for rule in loaded.rules]
+        == [rule.id for rule in derived]
+        == [
+            "experiment-lines-json-decoder.py",
+            "introduced-names-json-decoder.py",
+            "experiment-lines-json-encoder.py",
+            "introduced-names-json-encoder.py",
+            "absent-json-turbo.py",
+            "experiment-lines-run.sh",
+            "introduced-names-run.sh",
+            "experiment-lines-textwrap.py",
+            "introduced-names-textwrap.py",
+        ]
+    )
 
 
 def test_a_single_commit_and_a_root(repo: Repo) -> None:
@@ -338,6 +396,8 @@ def test_a_single_commit_and_a_root(repo: Repo) -> None:
     assert manifest.root == "json"
     assert [(r.files, r.absent) for r in manifest.rules] == [
         (("decoder.py",), ()),
+        (("decoder.py",), ()),
+        (("encoder.py",), ()),
         (("encoder.py",), ()),
         ((), ("turbo.py",)),
     ]
@@ -391,6 +451,11 @@ def test_cli_check_reverted_in_one_line(repo: Repo) -> None:
     done = cleantree(repo.path, "check", "--reverted", "experiment")
     assert done.returncode == 1, done.stderr
     assert _reported(done.stdout) == leftover_lines(repo)
+    # each experiment line once, as such, though most hold introduced names too
+    assert done.stdout.splitlines()[-1] == (
+        "cleantree: 12 forbidden lines remain; 1 file that must not exist (9 rules, 5 files)"
+    )
+    assert "introduced-names-" not in done.stdout
     git(repo.path, "checkout", "--", ".")
     git(repo.path, "revert", "--no-edit", "experiment")
     done = cleantree(repo.path, "check", "--reverted", "experiment")

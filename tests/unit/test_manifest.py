@@ -17,10 +17,10 @@ from pytest_cleantree.manifest import (
     load_manifest,
     parse_manifest,
 )
-from pytest_cleantree.model import DEFAULT_KINDS, Kind, Manifest, Rule
+from pytest_cleantree.model import DEFAULT_KINDS, Kind, Manifest, Pattern, PatternTier, Rule
 from pytest_cleantree.patterns import parse_pattern
 
-VALID_KEYS = "absent, expect, files, forbid, id, kinds, missing_ok, why"
+VALID_KEYS = "absent, expect, files, forbid, forbid_lines, id, kinds, missing_ok, must_exist, why"
 VALID_TOP_KEYS = "allow_outside_root, hosts, root, rule"
 OUTSIDE = "(set allow_outside_root = true to allow it)"
 ABSOLUTE = f"is absolute: paths are relative to the root {OUTSIDE}"
@@ -159,6 +159,16 @@ def test_line_counts_only_newlines() -> None:
     # U+2028 is a line break for str.splitlines() but not for TOML
     text = '# line\u2028separator\n[[rule]]\nid = "a"\n' + OK
     assert parse_manifest(text, MANIFEST_NAME).rules[0].line == 2
+
+
+def test_forbid_lines_are_line_patterns_of_forbid() -> None:
+    text = "[[rule]]\n" + OK + 'forbid_lines = ["  f(x)  "]\nmust_exist = true\n'
+    (rule,) = parse_manifest(text, MANIFEST_NAME).rules
+    assert rule.forbid == (
+        Pattern("x", PatternTier.SUBSTRING, "x"),
+        Pattern("line:f(x)", PatternTier.LINE, "f(x)"),
+    )
+    assert rule.must_exist
 
 
 def test_default_kinds() -> None:
@@ -460,13 +470,35 @@ RULE_KEY_CASES = [
     ),
     case(
         "[[rule]]\n" + OK + "[rule.sub]\nx = 1\n",
-        "rule 1 (line 1): unknown key 'sub' (valid keys: absent, expect, files, forbid, id, kinds, "
-        "missing_ok, why)",
+        f"rule 1 (line 1): unknown key 'sub' (valid keys: {VALID_KEYS})",
         id="sub-table-in-rule",
     ),
 ]
 
 CROSS_KEY_CASES = [
+    case(
+        '[[rule]]\nfiles = ["a.py"]\nforbid_lines = ["x()", "", "a\\nb", "  x()  ", 3]\n',
+        "rule 1 (line 1): forbid_lines[1]: a blank line cannot be told apart from any other",
+        "rule 1 (line 1): forbid_lines[2]: one line only (it holds a line break)",
+        "rule 1 (line 1): forbid_lines[3]: the same line as forbid_lines[0]",
+        "rule 1 (line 1): forbid_lines[4]: must be a string, not an integer",
+        id="forbid-lines-problems",
+    ),
+    case(
+        '[[rule]]\nforbid_lines = ["x()"]\n',
+        "rule 1 (line 1): forbid_lines needs files to look in",
+        id="forbid-lines-need-files",
+    ),
+    case(
+        '[[rule]]\nfiles = ["a.py"]\nexpect = ["x"]\nmissing_ok = true\nmust_exist = 1\n',
+        "rule 1 (line 1): must_exist: must be true or false, not an integer",
+        id="must-exist-type",
+    ),
+    case(
+        '[[rule]]\nfiles = ["a.py"]\nexpect = ["x"]\nmissing_ok = true\nmust_exist = true\n',
+        "rule 1 (line 1): missing_ok and must_exist contradict each other: keep one",
+        id="must-exist-and-missing-ok",
+    ),
     case(
         '[[rule]]\nid = "a"\n',
         "rule 1 (line 1): nothing to check: give forbid, expect or absent",

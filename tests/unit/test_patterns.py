@@ -11,6 +11,7 @@ from pytest_cleantree.patterns import (
     compile_path_glob,
     glob_base,
     is_path_glob,
+    line_pattern,
     match_name,
     match_text,
     parse_pattern,
@@ -48,10 +49,22 @@ EXACT = PatternTier.EXACT
         pytest.param("=a*", EXACT, "a*", id="exact-beats-glob"),
         pytest.param("==", EXACT, "=", id="exact-equals"),
         pytest.param("RE:x", SUBSTRING, "RE:x", id="prefix-is-case-sensitive"),
+        pytest.param("line:x = 1", PatternTier.LINE, "x = 1", id="line"),
+        pytest.param("line:  x = 1", PatternTier.LINE, "x = 1", id="line-stripped"),
+        pytest.param("line:=a", PatternTier.LINE, "=a", id="line-beats-exact"),
     ],
 )
 def test_parse_pattern(text: str, tier: PatternTier, body: str) -> None:
     assert parse_pattern(text) == Pattern(text, tier, body)
+
+
+def test_a_pinned_line_pattern_and_a_forbid_lines_entry() -> None:
+    assert parse_pattern("line@12:  f(x)") == Pattern(
+        "line@12:  f(x)", PatternTier.LINE, "f(x)", 12
+    )
+    line = Pattern("line:return f(x)", PatternTier.LINE, "return f(x)")
+    assert line_pattern("    return f(x)  ") == line
+    assert not match_name(line, "return f(x)")  # never a name
 
 
 @pytest.mark.parametrize(
@@ -74,6 +87,21 @@ def test_parse_pattern(text: str, tier: PatternTier, body: str) -> None:
             id="bad-repeat",
         ),
         pytest.param("=", "empty name after '='", id="empty-exact"),
+        pytest.param(
+            "line:",
+            "pattern 'line:': empty line (blank lines cannot be told apart)",
+            id="empty-line",
+        ),
+        pytest.param(
+            "line@0:x",
+            "pattern 'line@0:x': write 'line@N:TEXT' with N a line number from 1",
+            id="pinned-at-zero",
+        ),
+        pytest.param(
+            "line@x",
+            "pattern 'line@x': write 'line@N:TEXT' with N a line number from 1",
+            id="pinned-without-number",
+        ),
     ],
 )
 def test_parse_pattern_rejects(text: str, message: str) -> None:
@@ -141,6 +169,9 @@ def test_match_name(pattern: str, name: str, qualified: tuple[str, ...], expecte
         pytest.param("sm_*", "arch use_sm_90 here", False, id="glob-whole-word"),
         pytest.param("*.cu", "build k.cu now", True, id="glob-dotted-word"),
         pytest.param("--f*", "run --fast", True, id="glob-whitespace-word"),
+        pytest.param("line:f(x)", "    f(x)  ", True, id="line-stripped"),
+        pytest.param("line:f(x)", "    f(x) # note", False, id="line-whole"),
+        pytest.param("line:f(x)", "g(f(x))", False, id="line-not-part-of-one"),
     ],
 )
 def test_match_text(pattern: str, text: str, expected: bool) -> None:
@@ -174,6 +205,7 @@ def test_prefilter_needle(pattern: str, needle: str | None) -> None:
         pytest.param("torch.cuda.sync", "import torch\ntorch.cuda.sync()", id="attribute"),
         pytest.param("torch.cuda.sync", "import torch.cuda.sync as s", id="import-as"),
         pytest.param("=flag", "x = flag", id="exact"),
+        pytest.param("line:x = flag", "if a:\n    x = flag\n", id="line"),
     ],
 )
 def test_prefilter_needle_is_in_matching_text(pattern: str, text: str) -> None:
