@@ -308,30 +308,36 @@ class ExportMap:
 
     # ------------------------------------------------------------------ public API
 
-    def canonical(self, qualified: str) -> str:
+    def canonical(self, qualified: str, *, module: str | None = None) -> str:
         """The ``module.name`` a spelling leads to; the spelling itself where it cannot be followed.
 
+        The spelling's longest prefix that is a module is the module it starts
+        from, as an import statement reads it (``a.b.f``: the module ``a.b``
+        when there is one, even if ``a/__init__.py`` rebinds ``b``).  Give
+        ``module`` when the split is known: ``from pkg import tqdm`` is
+        ``canonical("pkg.tqdm", module="pkg")``, the attribute of ``pkg``.
         Where a name has several bindings, the last one in the module's text
         wins (as it would after the module ran top to bottom).
         """
-        return self._resolve(qualified, every=False)[0].name
+        return self._resolve(qualified, module, every=False)[0].name
 
-    def canonicals(self, qualified: str) -> frozenset[str]:
+    def canonicals(self, qualified: str, *, module: str | None = None) -> frozenset[str]:
         """Every ``module.name`` some binding on the way may lead to.
 
         ``try: from ._fast import f`` / ``except ImportError: def f()`` leads to
         both; this is the sound answer for a check, :meth:`canonical` the likely one.
         """
-        return frozenset(target.name for target in self._resolve(qualified, every=True))
+        return frozenset(target.name for target in self._resolve(qualified, module, every=True))
 
-    def is_module(self, qualified: str) -> bool:
-        return self._resolve(qualified, every=False)[0].is_module
+    def is_module(self, qualified: str, *, module: str | None = None) -> bool:
+        """Does the spelling lead to a module (``os.path`` does)?"""
+        return self._resolve(qualified, module, every=False)[0].is_module
 
     def missing(self, qualified_names: Iterable[str]) -> frozenset[str]:
         """Modules not in the map that following these spellings needed."""
         self._missing = set()
         for name in qualified_names:
-            self._resolve(name, every=True)
+            self._resolve(name, None, every=True)
         found = frozenset(self._missing)
         self._missing = set()
         return found
@@ -391,23 +397,21 @@ class ExportMap:
             return True
         return self.known_modules is not None and module in self.known_modules
 
-    def _resolve(self, qualified: str, *, every: bool) -> tuple[_Target, ...]:
+    def _resolve(self, qualified: str, module: str | None, *, every: bool) -> tuple[_Target, ...]:
         parts = [part for part in qualified.split(".") if part]
         if not parts:
             return (_Target(qualified, False),)
-        # the first module the spelling names: its top package, or (when the top package
-        # is not in the map) the longest prefix that is
-        start = 1
-        if not self._known(parts[0]):
-            for end in range(len(parts), 1, -1):
-                if ".".join(parts[:end]) in self.modules:
-                    start = end
-                    break
-            else:
-                if self.known_modules is None:
-                    self._missing.add(parts[0])
-                return (_Target(qualified, False),)
-        return self._walk(".".join(parts[:start]), tuple(parts[start:]), every)
+        if module is not None:
+            start = module.count(".") + 1
+            if ".".join(parts[:start]) != module:
+                raise ValueError(f"{qualified!r} does not start with the module {module!r}")
+            return self._walk(module, tuple(parts[start:]), every)
+        for start in range(len(parts), 0, -1):  # the longest prefix that is a module
+            if self._known(".".join(parts[:start])):
+                return self._walk(".".join(parts[:start]), tuple(parts[start:]), every)
+        if self.known_modules is None:
+            self._missing.add(parts[0])
+        return (_Target(qualified, False),)
 
     def _walk(self, module: str, attrs: tuple[str, ...], every: bool) -> tuple[_Target, ...]:
         """Follow the attributes ``attrs`` from the module ``module``."""
@@ -584,7 +588,7 @@ class ExportMap:
         for module, exports in sorted(self.modules.items()):
             for name, line in _names_bound(self, exports):
                 spelling = f"{module}.{name}"
-                for target in self.canonicals(spelling):
+                for target in self.canonicals(spelling, module=module):
                     if target != spelling:
                         index.setdefault(target, []).append(Spelling(spelling, module, line))
         self._index = index
@@ -602,6 +606,8 @@ def _names_bound(emap: ExportMap, exports: ModuleExports) -> Iterator[tuple[str,
                     yield name, binding.line
         elif binding.name not in seen:
             seen.add(binding.name)
+            if binding.kind is BindingKind.MODULE and binding.name == binding.module:
+                continue  # ``import os`` in m: ``m.os.path`` only repeats ``os.path``
             yield binding.name, binding.line
 
 

@@ -250,7 +250,12 @@ def test_a_binding_in_the_package_shadows_its_submodule() -> None:
             "p/other.py": "def f(): ...\n",
         },
     )
-    assert emap.canonical("p.tqdm") == "p.tqdm.tqdm"
+    # ``from p import tqdm`` takes the attribute; a dotted name names the module where one is
+    assert emap.canonical("p.tqdm", module="p") == "p.tqdm.tqdm"
+    assert emap.canonical("p.tqdm") == "p.tqdm"
+    assert emap.canonical("p.tqdm.tqdm") == "p.tqdm.tqdm"
+    with pytest.raises(ValueError, match="does not start with the module 'q'"):
+        emap.canonical("p.tqdm", module="q")
     assert emap.canonical("p.other.f") == "p.other.f"
     assert emap.is_module("p.other")
 
