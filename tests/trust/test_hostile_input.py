@@ -1,0 +1,44 @@
+"""Input written to hurt: regexes that backtrack forever, timeouts that are not numbers,
+source lines that drive the terminal.  Each has a defined outcome, reached quickly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from runs import cleantree
+
+
+def write_tree(root: Path, manifest: str, files: dict[str, str | bytes]) -> None:
+    (root / "cleantree.toml").write_text(manifest)
+    for name, data in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(data, bytes):
+            path.write_bytes(data)
+        else:
+            path.write_text(data)
+
+
+# ---------------------------------------------------------------- item 14: regex engine
+
+
+def test_a_catastrophic_regex_finishes(tmp_path: Path) -> None:
+    """``(a+)+$`` against 40 a's and a b backtracks 2**40 times in a backtracking engine."""
+    name = "a" * 40 + "b"
+    manifest = '[[rule]]\nfiles = ["m.py"]\nforbid = ["re:(a+)+$", "re:bb$"]\n'
+    write_tree(tmp_path, manifest, {"m.py": f"{name} = 1\nx = '{name}'\nbb = 2\n"})
+    completed = cleantree("check", cwd=tmp_path, timeout=60)
+    assert completed.returncode == 1, completed.stderr
+    assert "m.py:3" in completed.stdout
+    assert "m.py:1" not in completed.stdout and "m.py:2" not in completed.stdout
+
+
+def test_a_regex_re2_cannot_run_is_refused_by_the_manifest(tmp_path: Path) -> None:
+    manifest = '[[rule]]\nfiles = ["m.py"]\nforbid = ["re:(sm)\\\\1"]\n'
+    write_tree(tmp_path, manifest, {"m.py": "smsm = 1\n"})
+    completed = cleantree("check", cwd=tmp_path)
+    assert completed.returncode == 2
+    assert "forbid[0]" in completed.stderr
+    assert "'(sm)\\\\1'" in completed.stderr
+    assert "RE2" in completed.stderr
+    assert "E0000" not in completed.stderr  # RE2's own log line stays quiet
