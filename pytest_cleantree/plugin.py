@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from pytest_cleantree.errors import CleanTreeError
+from pytest_cleantree.hosts import parse_seconds
 
 if TYPE_CHECKING:
     from pytest_cleantree.engine import Check
@@ -111,9 +112,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--cleantree-timeout",
         metavar="SECONDS",
-        type=float,
+        type=parse_seconds,
         default=60.0,
-        help="timeout of one remote command (connecting times out after 10 s)",
+        help="timeout of one remote command (default: 60)",
+    )
+    group.addoption(
+        "--cleantree-connect-timeout",
+        metavar="SECONDS",
+        type=parse_seconds,
+        default=10.0,
+        help="timeout of connecting to a host, handshake and login included (default: 10)",
     )
 
 
@@ -206,6 +214,7 @@ def _remote_options(config: pytest.Config) -> RemoteOptions:
         known_hosts=path("cleantree_known_hosts"),
         accept_new_host_key=config.getoption("cleantree_accept_new_host_key"),
         ssh_config=path("cleantree_ssh_config"),
+        connect_timeout=config.getoption("cleantree_connect_timeout"),
         command_timeout=config.getoption("cleantree_timeout"),
         python=config.getoption("cleantree_python"),
     )

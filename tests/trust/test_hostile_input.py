@@ -3,8 +3,10 @@ source lines that drive the terminal.  Each has a defined outcome, reached quick
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
+import pytest
 from runs import cleantree
 
 
@@ -42,3 +44,41 @@ def test_a_regex_re2_cannot_run_is_refused_by_the_manifest(tmp_path: Path) -> No
     assert "'(sm)\\\\1'" in completed.stderr
     assert "RE2" in completed.stderr
     assert "E0000" not in completed.stderr  # RE2's own log line stays quiet
+
+
+# ---------------------------------------------------------------- item 13: timeouts
+
+
+@pytest.mark.parametrize("option", ["--timeout", "--connect-timeout"])
+@pytest.mark.parametrize("value", ["nan", "inf", "-1", "0", "soon"])
+def test_a_timeout_that_is_no_duration_is_a_usage_error(
+    option: str, value: str, tmp_path: Path
+) -> None:
+    write_tree(tmp_path, '[[rule]]\nfiles = ["m.py"]\nforbid = ["x"]\n', {"m.py": "y = 1\n"})
+    completed = cleantree("check", f"{option}={value}", cwd=tmp_path)
+    assert completed.returncode == 2
+    assert completed.stderr.startswith("usage: ")
+    assert f"error: argument {option}: {value!r} is not a number of seconds" in completed.stderr
+    assert "internal error" not in completed.stderr
+
+
+def test_the_connect_timeout_is_the_one_given(tmp_path: Path) -> None:
+    """A server that accepts the connection but never greets: the handshake waits 1 s."""
+    write_tree(tmp_path, '[[rule]]\nfiles = ["m.py"]\nforbid = ["x"]\n', {"m.py": "y = 1\n"})
+    (tmp_path / "known_hosts").write_text("")
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(1)
+        port = silent.getsockname()[1]
+        completed = cleantree(
+            "check",
+            "--host",
+            f"ssh://127.0.0.1:{port}/srv",
+            "--known-hosts",
+            str(tmp_path / "known_hosts"),
+            "--connect-timeout",
+            "1.5",
+            cwd=tmp_path,
+        )
+    assert completed.returncode == 2, completed.stderr
+    assert "within 1.5 s" in completed.stdout
