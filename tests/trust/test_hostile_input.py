@@ -3,6 +3,7 @@ source lines that drive the terminal.  Each has a defined outcome, reached quick
 
 from __future__ import annotations
 
+import json
 import socket
 from pathlib import Path
 
@@ -82,3 +83,32 @@ def test_the_connect_timeout_is_the_one_given(tmp_path: Path) -> None:
         )
     assert completed.returncode == 2, completed.stderr
     assert "within 1.5 s" in completed.stdout
+
+
+# ---------------------------------------------------------------- item 18: terminal controls
+
+#: a line that, printed raw, erases itself (ESC [2K), then reverses (U+202E) and beeps
+HOSTILE_LINE = "sm120 = 1  # \x1b[2K all clean \x9b2K \u202eevil\x07"
+HOSTILE_MANIFEST = '[[rule]]\nid = "r"\nwhy = "gone"\nfiles = ["*.py"]\nforbid = ["sm120"]\n'
+
+
+def test_controls_in_a_reported_line_are_escaped_in_text(tmp_path: Path) -> None:
+    files = {"m.py": HOSTILE_LINE + "\n", "n\x1b[1A.py": "sm120 = 2\n"}
+    write_tree(tmp_path, HOSTILE_MANIFEST, files)
+    completed = cleantree("check", cwd=tmp_path)
+    assert completed.returncode == 1, completed.stderr
+    assert completed.stdout == (
+        "r: gone\n"
+        "m.py:1         assignment  sm120 = 1  # \\x1b[2K all clean \\x9b2K \\u202eevil\\x07\n"
+        "n\\x1b[1A.py:1  assignment  sm120 = 2\n"
+        "\n"
+        "cleantree: 2 forbidden lines remain (1 rule, 2 files)\n"
+    )
+
+
+def test_controls_keep_their_real_value_in_json(tmp_path: Path) -> None:
+    write_tree(tmp_path, HOSTILE_MANIFEST, {"m.py": HOSTILE_LINE + "\n"})
+    completed = cleantree("check", "--format", "json", cwd=tmp_path)
+    assert completed.returncode == 1, completed.stderr
+    (result,) = json.loads(completed.stdout)["results"]
+    assert [hit["source"] for hit in result["hits"]] == [HOSTILE_LINE]
