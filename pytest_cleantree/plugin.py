@@ -37,6 +37,8 @@ class _State:
 
 
 _STATE = pytest.StashKey[_State]()
+#: each ``--cleantree-*`` option's default (by dest), read from the option group itself
+_DEFAULTS: dict[str, object] = {}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -46,7 +48,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         default=False,
         help="check the tree against the cleantree manifest (cleantree.toml or "
-        "[tool.cleantree] in pyproject.toml)",
+        "[tool.cleantree] in pyproject.toml); implied by any --cleantree-* option",
     )
     group.addoption(
         "--cleantree-manifest",
@@ -123,6 +125,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=10.0,
         help="timeout of connecting to a host, handshake and login included (default: 10)",
     )
+    _DEFAULTS.update(
+        (option.dest, getattr(option, "default", None))
+        for option in group.options
+        if option.dest != "cleantree"
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -132,7 +139,7 @@ def pytest_configure(config: pytest.Config) -> None:
     # pytest-xdist registers it too; without xdist, --strict-markers must still accept it
     config.addinivalue_line("markers", "xdist_group(name): run with other items of the group")
     reverted = config.getoption("cleantree_reverted")
-    if not (config.getoption("cleantree") or reverted):
+    if not (config.getoption("cleantree") or _any_cleantree_option(config)):
         return
     manifest_path = _selected_manifest(config, required=not reverted)
     config.stash[_STATE] = _State(manifest_path)
@@ -141,6 +148,19 @@ def pytest_configure(config: pytest.Config) -> None:
         config.args[:] = []
     if manifest_path is not None and not _covered_by_args(config, manifest_path):
         config.args.append(str(manifest_path))
+
+
+def _any_cleantree_option(config: pytest.Config) -> bool:
+    """Was any ``--cleantree-*`` option given?  Each implies ``--cleantree``.
+
+    ``pytest --cleantree-manifest m.toml`` checking nothing would be a silent pass.
+    (An option given with its default value is seen on the command line only.)
+    """
+    if any(
+        config.getoption(dest) != default for dest, default in _DEFAULTS.items()
+    ):
+        return True
+    return any(arg.startswith("--cleantree-") for arg in config.invocation_params.args)
 
 
 def _selected_manifest(config: pytest.Config, *, required: bool = True) -> Path | None:

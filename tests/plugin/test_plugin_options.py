@@ -30,3 +30,44 @@ def test_controls_in_a_reported_line_are_escaped_in_the_failure(pytester: pytest
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["m.py:1  assignment  sm120 = 1  # \\x1b[2K\\x1b[1Aall clean"])
     assert "\x1b" not in result.stdout.str()
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        pytest.param(["--cleantree-manifest", "checks/m.toml"], id="manifest"),
+        pytest.param(["--cleantree-manifest=checks/m.toml", "--cleantree-no-cache"], id="equals"),
+        pytest.param(["--cleantree-root", "tree", "checks/m.toml"], id="root"),
+        pytest.param(["--cleantree-timeout", "5", "checks/m.toml"], id="timeout"),
+    ],
+)
+def test_any_cleantree_option_implies_cleantree(
+    pytester: pytest.Pytester, options: list[str]
+) -> None:
+    """Without the implication these runs check nothing and pass: a false clean."""
+    pytester.mkdir("checks")
+    (pytester.path / "checks" / "m.toml").write_text(
+        'root = "../tree"\n[[rule]]\nfiles = ["m.py"]\nforbid = ["sm120"]\n'
+    )
+    pytester.mkdir("tree")
+    (pytester.path / "tree" / "m.py").write_text("sm120 = 1\n")
+
+    result = pytester.runpytest(*options)
+
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["m.py:1  assignment  sm120 = 1"])
+
+
+def test_cleantree_options_in_addopts_imply_cleantree(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".toml", m='[[rule]]\nfiles = ["m.py"]\nforbid = ["sm120"]\n')
+    pytester.makepyfile(m="sm120 = 1\n")
+    pytester.makeini("[pytest]\naddopts = --cleantree-manifest m.toml\n")
+
+    pytester.runpytest().assert_outcomes(failed=1)
+
+
+def test_without_any_cleantree_option_the_plugin_stays_inert(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".toml", cleantree='[[rule]]\nfiles = ["m.py"]\nforbid = ["sm120"]\n')
+    pytester.makepyfile(m="sm120 = 1\n", test_plain="def test_plain():\n    pass\n")
+
+    pytester.runpytest().assert_outcomes(passed=1)
