@@ -34,6 +34,17 @@ class _State:
         self.manifest_path = manifest_path
         self.runners: dict[Path, Runner] = {}
         self.failed: list[tuple[Path, Result]] = []
+        #: the selected checks of each manifest (by node id), indexed once per session
+        self.siblings: dict[str, list[Check]] | None = None
+
+    def checks_of(self, session: pytest.Session, parent: pytest.Node) -> list[Check]:
+        """The checks selected in ``parent``: built at the first item, not once per item."""
+        if self.siblings is None:
+            self.siblings = {}
+            for item in session.items:
+                if isinstance(item, CleanTreeItem) and item.parent is not None:
+                    self.siblings.setdefault(item.parent.nodeid, []).append(item.check)
+        return self.siblings.get(parent.nodeid, [])
 
 
 _STATE = pytest.StashKey[_State]()
@@ -372,11 +383,7 @@ class CleanTreeItem(pytest.Item):
         runner = state.runners[parent.path]
         # the first item of a manifest checks every selected item, on every host at once:
         # each file is read and parsed once, each host reached once, the fleet concurrently
-        siblings = [
-            item.check
-            for item in self.session.items
-            if isinstance(item, CleanTreeItem) and item.parent is parent
-        ]
+        siblings = state.checks_of(self.session, parent)
         result = runner.run_fleet(siblings or [self.check])[(self.host, self.check)]
         if not result.ok:
             state.failed.append((parent.path, result))
