@@ -37,7 +37,7 @@ class _State:
         #: the selected checks of each manifest (by node id), indexed once per session
         self.siblings: dict[str, list[Check]] | None = None
 
-    def checks_of(self, session: pytest.Session, parent: pytest.Node) -> list[Check]:
+    def checks_of(self, session: pytest.Session, parent: pytest.Collector) -> list[Check]:
         """The checks selected in ``parent``: built at the first item, not once per item."""
         if self.siblings is None:
             self.siblings = {}
@@ -167,9 +167,7 @@ def _any_cleantree_option(config: pytest.Config) -> bool:
     ``pytest --cleantree-manifest m.toml`` checking nothing would be a silent pass.
     (An option given with its default value is seen on the command line only.)
     """
-    if any(
-        config.getoption(dest) != default for dest, default in _DEFAULTS.items()
-    ):
+    if any(config.getoption(dest) != default for dest, default in _DEFAULTS.items()):
         return True
     return any(arg.startswith("--cleantree-") for arg in config.invocation_params.args)
 

@@ -50,7 +50,7 @@ def render_rows(results: Iterable[Result]) -> list[tuple[str, str, str]]:
 
 def render_table(rows: Sequence[tuple[str, str, str]]) -> str:
     """Align rows in three columns; an empty ``where`` collapses.  Controls are escaped."""
-    shown = [(escape_controls(where), what, escape_controls(detail)) for where, what, detail in rows]
+    shown = [(escape_controls(where), what, escape_controls(det)) for where, what, det in rows]
     width_where = max((len(where) for where, _, _ in shown), default=0)
     width_what = max((len(what) for _, what, _ in shown), default=0)
     lines = []

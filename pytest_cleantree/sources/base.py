@@ -9,6 +9,8 @@ what those files hold.  Sources only ever read.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 from pytest_cleantree.errors import SourceError
@@ -39,3 +41,21 @@ class Source(Protocol):
     def close(self) -> None:
         """Release connections; a closed source may be reopened by using it again."""
         ...
+
+
+@dataclass(frozen=True)
+class RemoteOptions:
+    """How to reach remote hosts, declared once: the CLI and the plugin fill it in, the
+    SSH source reads it.  The defaults verify host keys against ``~/.ssh/known_hosts``."""
+
+    #: the one known_hosts file to trust and record into (default: as ``~/.ssh/config`` says)
+    known_hosts: Path | None = None
+    #: accept (and record) the key of a host never seen before; a changed key is refused
+    accept_new_host_key: bool = False
+    ssh_config: Path | None = None
+    #: seconds to connect, handshake and log in (each hop)
+    connect_timeout: float = 10
+    #: seconds one remote command may take
+    command_timeout: float = 60
+    #: the remote interpreter that runs the helper and finds ``module:`` roots
+    python: str = "python3"

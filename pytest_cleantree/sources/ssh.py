@@ -53,6 +53,7 @@ import paramiko
 from pytest_cleantree.errors import SourceError
 from pytest_cleantree.hosts import HostSpec, parse_host_spec
 from pytest_cleantree.patterns import compile_path_glob, glob_base, is_path_glob
+from pytest_cleantree.sources.base import RemoteOptions
 from pytest_cleantree.sources.local import MODULE_PREFIX
 
 __all__ = ["SSHSource", "open_ssh_source"]
@@ -64,6 +65,7 @@ _log = logging.getLogger(__name__)
 # configure logging still get them, through the root logger.
 logging.getLogger("paramiko").addHandler(logging.NullHandler())
 _T = TypeVar("_T")
+_DEFAULT_OPTIONS = RemoteOptions()
 
 _MARK = b"\0CLEANTREE1 "
 _MAX_JUMPS = 8
@@ -332,13 +334,8 @@ class SSHSource:
         self,
         spec: HostSpec,
         root: str,
+        options: RemoteOptions = _DEFAULT_OPTIONS,
         *,
-        known_hosts: Path | None = None,
-        accept_new_host_key: bool = False,
-        ssh_config: Path | None = None,
-        connect_timeout: float = 10,
-        command_timeout: float = 60,
-        python: str = "python3",
         allow_outside_root: bool = False,
     ) -> None:
         self.host = spec.label
@@ -346,12 +343,12 @@ class SSHSource:
         self._spec = spec
         self._root_text = root
         self._resolved: str | None = None
-        self._known_hosts = known_hosts
-        self._accept_new = accept_new_host_key
-        self._config_path = ssh_config
-        self._connect_timeout = connect_timeout
-        self._command_timeout = command_timeout
-        self._python = python
+        self._known_hosts = options.known_hosts
+        self._accept_new = options.accept_new_host_key
+        self._config_path = options.ssh_config
+        self._connect_timeout = options.connect_timeout
+        self._command_timeout = options.command_timeout
+        self._python = options.python
         self._allow_outside_root = allow_outside_root
         self._config: paramiko.SSHConfig | None = None
         self._client: paramiko.SSHClient | None = None
@@ -932,14 +929,9 @@ class SSHSource:
 def open_ssh_source(
     host: str | HostSpec,
     root: str | None = None,
+    options: RemoteOptions = _DEFAULT_OPTIONS,
     *,
     label: str | None = None,
-    known_hosts: Path | None = None,
-    accept_new_host_key: bool = False,
-    ssh_config: Path | None = None,
-    connect_timeout: float = 10,
-    command_timeout: float = 60,
-    python: str = "python3",
     allow_outside_root: bool = False,
 ) -> SSHSource:
     """An :class:`SSHSource` for a host spec (``root@gpu-a:/srv/x``); connects on first use.
@@ -953,17 +945,7 @@ def open_ssh_source(
     chosen = root if root is not None else spec.root
     if chosen is None:
         raise SourceError(f"{spec.label}: no root: write host:/path or give a root")
-    return SSHSource(
-        spec,
-        chosen,
-        known_hosts=known_hosts,
-        accept_new_host_key=accept_new_host_key,
-        ssh_config=ssh_config,
-        connect_timeout=connect_timeout,
-        command_timeout=command_timeout,
-        python=python,
-        allow_outside_root=allow_outside_root,
-    )
+    return SSHSource(spec, chosen, options, allow_outside_root=allow_outside_root)
 
 
 def _parse_records(stream: bytes, nonce: str) -> list[tuple[str, bytes]] | None:

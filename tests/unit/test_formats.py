@@ -113,12 +113,12 @@ def test_github_escapes_terminal_controls_and_json_keeps_them() -> None:
     hit = Hit("a.py", 1, (Kind.ASSIGNMENT,), source, 0, ("sm120",))
     result = Result(rule, "a.py", hits=(hit,))
     assert render_github([result], root="").splitlines()[0] == (
-        "::error file=a.py,line=1,col=1,title=cleantree r::"
-        "assignment: sm120 = 1  # \\x1b[2K\\u202e"
+        "::error file=a.py,line=1,col=1,title=cleantree r::assignment: sm120 = 1  # \\x1b[2K\\u202e"
     )
-    assert json.loads(render_json([result], manifest="m", root=""))["results"][0]["hits"][0][
-        "source"
-    ] == source
+    assert (
+        json.loads(render_json([result], manifest="m", root=""))["results"][0]["hits"][0]["source"]
+        == source
+    )
 
 
 def test_problems_are_reported_in_every_format() -> None:
