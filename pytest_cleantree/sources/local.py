@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.machinery
 import importlib.util
 import os
 import stat
@@ -25,7 +26,7 @@ def resolve_local_root(root: str, base: Path) -> Path:
     if root.startswith(MODULE_PREFIX):
         name = root[len(MODULE_PREFIX) :]
         try:
-            spec = importlib.util.find_spec(name)
+            spec = find_module_spec(name)
         except (ImportError, ValueError) as exc:
             raise SourceError(f"root {root!r}: cannot import {name!r}: {exc}") from None
         if spec is None:
@@ -42,6 +43,28 @@ def resolve_local_root(root: str, base: Path) -> Path:
     if not path.is_dir():
         raise SourceError(f"root {str(path)!r} is not a folder")
     return path
+
+
+def find_module_spec(name: str) -> importlib.machinery.ModuleSpec | None:
+    """Where module ``name`` lives, found as ``import`` would find it, without running it.
+
+    ``importlib.util.find_spec("pkg.sub")`` imports ``pkg`` first: its
+    ``__init__`` would run, and may write ``__pycache__`` into the checked tree.
+    Only the top-level name goes through ``sys.meta_path`` (editable installs);
+    each part below is looked for in its parent's folders, as the remote
+    helper does.
+    """
+    parts = name.split(".")
+    if not all(part.isidentifier() for part in parts):
+        raise ValueError(f"{name!r} is not a dotted module name")
+    spec = importlib.util.find_spec(parts[0])
+    for index in range(1, len(parts)):
+        if spec is None or not spec.submodule_search_locations:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(
+            ".".join(parts[: index + 1]), list(spec.submodule_search_locations)
+        )
+    return spec
 
 
 class LocalSource:
