@@ -44,7 +44,8 @@ def test_a_module_root_is_found_without_running_the_package(tmp_path: Path) -> N
         'root = "module:pkg.sub"\n[[rule]]\nfiles = ["m.py"]\nforbid = ["sm120"]\n'
     )
     before = snapshot(site)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([os.environ.get("PYTHONPATH", ""), str(site)])}
+    path = os.pathsep.join([os.environ.get("PYTHONPATH", ""), str(site)])
+    env = {**os.environ, "PYTHONPATH": path}
     completed = cleantree("check", cwd=project, env=env)
     assert completed.returncode == 1, completed.stdout + completed.stderr
     assert "m.py:1  assignment  sm120 = 1" in completed.stdout
