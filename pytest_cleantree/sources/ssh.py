@@ -328,18 +328,65 @@ class _Completed:
         return f"exit status {self.status}: {last}"
 
 
+class _RevokedHostKeyError(Exception):
+    def __init__(self, name: str, key: paramiko.PKey) -> None:
+        super().__init__(name)
+        self.name = name
+        self.key = key
+
+
+def _load_known_hosts(client: paramiko.SSHClient, path: Path, revoked: set[bytes]) -> None:
+    """Trust the keys of a known_hosts file, as OpenSSH reads it; add its revoked keys.
+
+    paramiko's own loader raises on OpenSSH's ``@revoked`` and ``@cert-authority``
+    lines.  A ``@revoked`` key is refused for every host (OpenSSH refuses it for
+    the hosts its line names: refusing more is the safe side).  ``@cert-authority``
+    lines are skipped: paramiko checks no host certificates, so a host trusted only
+    through one is an unknown host.  A line that does not parse is skipped, as
+    OpenSSH skips it.
+    """
+    trusted = client.get_host_keys()
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    entries: list[paramiko.hostkeys.HostKeyEntry] = []
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("@"):
+            marker, *fields = line.split()
+            if marker == "@revoked" and len(fields) >= 3:
+                with contextlib.suppress(ValueError):
+                    revoked.add(base64.b64decode(fields[2], validate=True))
+            continue
+        try:
+            entry = paramiko.hostkeys.HostKeyEntry.from_line(line, number)
+        except (paramiko.SSHException, paramiko.hostkeys.InvalidHostKey, ValueError):
+            continue
+        if entry is not None and entry.key is not None:
+            entries.append(entry)
+    for entry in entries:
+        if entry.key.asbytes() not in revoked:
+            for name in entry.hostnames:
+                trusted.add(name, entry.key.get_name(), entry.key)
+
+
 class _HostKeyPolicy(paramiko.MissingHostKeyPolicy):
-    """Refuse unknown hosts, or (when asked) record them in ``accept_into``.
+    """Refuse unknown and revoked keys, or (when asked) record unknown ones in ``accept_into``.
 
     A *changed* key never reaches a policy: paramiko raises BadHostKeyException.
+    A revoked key is never trusted (see :func:`_load_known_hosts`): it reaches a
+    policy, or changes the key a host is known by.
     """
 
-    def __init__(self, accept_into: Path | None) -> None:
+    def __init__(self, accept_into: Path | None, revoked: set[bytes]) -> None:
         self._accept_into = accept_into
+        self._revoked = revoked
 
     def missing_host_key(
         self, client: paramiko.SSHClient, hostname: str, key: paramiko.PKey
     ) -> None:
+        if key.asbytes() in self._revoked:
+            raise _RevokedHostKeyError(hostname, key)
         if self._accept_into is None:
             raise _UnknownHostKeyError(hostname, key)
         line = f"{hostname} {key.get_name()} {key.get_base64()}\n"
@@ -899,16 +946,17 @@ class SSHSource:
     ) -> paramiko.SSHClient:
         trusted, accept_into = self._known_hosts_files(target.alias)
         client = paramiko.SSHClient()
+        revoked: set[bytes] = set()
         try:
             for path in trusted:
                 if path.exists():
-                    client.load_system_host_keys(str(path))
+                    _load_known_hosts(client, path, revoked)
         except OSError as exc:
             raise SourceError(
                 f"{self.host}: cannot read known hosts {str(path)!r}: {exc.strerror or exc}"
             ) from None
         client.set_missing_host_key_policy(
-            _HostKeyPolicy(accept_into if self._accept_new else None)
+            _HostKeyPolicy(accept_into if self._accept_new else None, revoked)
         )
         timeout = self._connect_timeout
         where = f"{self.host} ({target.user}@{target.address})"
@@ -933,14 +981,28 @@ class SSHSource:
                 raise SourceError(f"{self.host}: {exc}") from None
             if isinstance(exc, Exception):
                 slow = time.monotonic() - started >= timeout * 0.95
-                raise self._connect_error(exc, target, where, accept_into, slow) from None
+                raise self._connect_error(exc, target, where, accept_into, slow, revoked) from None
             raise
         return client
 
     def _connect_error(
-        self, exc: Exception, target: _Target, where: str, known_hosts: Path, slow: bool
+        self,
+        exc: Exception,
+        target: _Target,
+        where: str,
+        known_hosts: Path,
+        slow: bool,
+        revoked: set[bytes],
     ) -> SourceError:
         """One line for what went wrong; ``slow`` when the connect timeout ran out."""
+        if isinstance(exc, paramiko.BadHostKeyException) and exc.key.asbytes() in revoked:
+            exc = _RevokedHostKeyError(exc.hostname, exc.key)
+        if isinstance(exc, _RevokedHostKeyError):
+            return SourceError(
+                f"{where}: HOST KEY REVOKED: the host sent {exc.key.get_name()} "
+                f"{_fingerprint(exc.key)}, which a @revoked line of the known hosts refuses; "
+                f"refusing to connect"
+            )
         if isinstance(exc, _UnknownHostKeyError):
             return SourceError(
                 f"{where}: unknown host key {exc.key.get_name()} {_fingerprint(exc.key)} for "

@@ -147,9 +147,7 @@ def test_globs_follow_links_to_folders_once_per_path(open_tree: OpenTree, linked
     }
 
 
-def test_globs_follow_links_out_of_the_root_when_allowed(
-    open_tree: OpenTree, linked: Path
-) -> None:
+def test_globs_follow_links_out_of_the_root_when_allowed(open_tree: OpenTree, linked: Path) -> None:
     source = open_tree(linked, allow_outside_root=True)
     assert dict(source.expand(["*/*.py"])) == {
         "*/*.py": ("a/m.py", "ext/o.py", "kernels/keep.py", "x/x.py", "y/y.py")
