@@ -118,13 +118,13 @@ class LocalSource:
         """
         listing = Listing([], [], [])
         start = os.path.join(self._root, base) if base else str(self._root)
-        # (folder, its path from the root, the real paths of it and the folders above it)
         parts = base.split("/") if base else []
         # the real paths of the root and of each folder down to base: a link back to one is a cycle
         chain = tuple(
             os.path.realpath(os.path.join(self._root, *parts[:depth]))
             for depth in range(len(parts) + 1)
         )
+        # (folder, its path from the root, the real paths of the folders down to it)
         stack: list[tuple[str, str, tuple[str, ...]]] = [(start, base, chain)]
         while stack:
             folder, rel_folder, chain = stack.pop()
