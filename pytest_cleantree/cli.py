@@ -23,6 +23,7 @@ EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_INCOMPLETE = 0, 1, 2
 def build_parser() -> argparse.ArgumentParser:
     from pytest_cleantree.cli_fromdiff import add_from_diff_commands
     from pytest_cleantree.formats import FORMATS
+    from pytest_cleantree.hosts import parse_seconds
 
     parser = argparse.ArgumentParser(
         prog="cleantree", description="Check that a tree holds no forbidden symbols."
@@ -83,7 +84,18 @@ def build_parser() -> argparse.ArgumentParser:
     remote.add_argument("--ssh-config", type=Path, help="default: ~/.ssh/config")
     remote.add_argument("--python", default="python3", help="remote interpreter for module: roots")
     remote.add_argument(
-        "--timeout", type=float, default=60.0, help="timeout of one remote command, seconds"
+        "--timeout",
+        type=parse_seconds,
+        default=60.0,
+        metavar="SECONDS",
+        help="timeout of one remote command (default: 60)",
+    )
+    remote.add_argument(
+        "--connect-timeout",
+        type=parse_seconds,
+        default=10.0,
+        metavar="SECONDS",
+        help="timeout of connecting to a host, handshake and login included (default: 10)",
     )
     add_from_diff_commands(commands)
     return parser
@@ -140,6 +152,7 @@ def _check(args: argparse.Namespace) -> int:
         known_hosts=args.known_hosts,
         accept_new_host_key=args.accept_new_host_key,
         ssh_config=args.ssh_config,
+        connect_timeout=args.connect_timeout,
         command_timeout=args.timeout,
         python=args.python,
     )

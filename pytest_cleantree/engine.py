@@ -198,8 +198,12 @@ def check_all(
     cache = cache or AnalysisCache()
     analyses: dict[str, FileAnalysis | SourceError] = {}
     try:
-        expanded = source.expand(sorted({check.entry for check in checks}))
-        wanted = _patterns_per_path(checks, expanded)
+        # an entry's paths, or why they cannot be known; ``absent`` entries match any kind
+        expanded = dict(source.expand(sorted({c.entry for c in checks if not c.absent})))
+        gone = sorted({check.entry for check in checks if check.absent})
+        present = source.expand(gone, any_kind=True) if gone else {}
+        listed = {e: paths for e, paths in expanded.items() if isinstance(paths, tuple)}
+        wanted = _patterns_per_path(checks, listed)
         paths = sorted(wanted)
         # files are read and analysed in batches, and only their findings kept: memory
         # stays bounded on huge trees, and a remote source still answers in few requests
@@ -220,7 +224,15 @@ def check_all(
     finally:
         cache.flush()
     found = _Found(analyses)
-    return {check: _judge(check, source, expanded[check.entry], found) for check in checks}
+    results: dict[Check, Result] = {}
+    for check in checks:
+        named = (present if check.absent else expanded)[check.entry]
+        results[check] = (
+            _failed(check, source, str(named))
+            if isinstance(named, SourceError)
+            else _judge(check, source, named, found)
+        )
+    return results
 
 
 #: how many files one read request asks for (one round trip on a remote source)

@@ -16,7 +16,7 @@ from typing import Any
 
 from pytest_cleantree import __version__
 from pytest_cleantree.model import Result
-from pytest_cleantree.report import render_summary
+from pytest_cleantree.report import escape_controls, render_summary
 
 JSON_SCHEMA_ID = "https://pytest-cleantree.invalid/schemas/report-v1.json"
 JSON_VERSION = 1
@@ -105,7 +105,8 @@ def render_github(results: Sequence[Result], *, root: str) -> str:
         why = f" ({rule.why})" if rule.why else ""
         for hit in result.hits:
             kinds = ",".join(kind.value for kind in hit.kinds)
-            message = f"{kinds}: {hit.source}{why}"
+            # the log shows annotations as text: a line's ESC [2K must not erase it there
+            message = f"{kinds}: {escape_controls(hit.source)}{why}"
             lines.append(
                 _command(
                     message,

@@ -5,7 +5,7 @@ written    tier                   matches a name when
 ========== ====================== =============================================
 ``sm120``  substring              the name contains it (case-sensitive), as grep
 ``a*_b?``  glob (``* ? [``)       the glob matches the *whole* name
-``re:...`` regex                  ``re.search`` finds it in the name
+``re:...`` regex (RE2)            the regex finds it in the name (``search``)
 ``a.b.c``  qualified              the name *resolves* to it through imports
 ``=name``  exact                  the name is exactly it
 ``line:x`` line                   a whole line, stripped, is exactly ``x``
@@ -18,6 +18,11 @@ against names.
 In strings, comments and non-Python text the "name" is the text itself for
 substring, regex and qualified patterns (a qualified pattern is then looked for
 literally), and each word of the text for glob and exact patterns.
+
+``re:`` patterns run on RE2, whose time is linear in the text: a pattern such as
+``(a+)+$`` cannot stall a CI job, as it does with a backtracking engine.  A
+pattern must be valid both as a Python regex and for RE2 (no backreferences, no
+lookaround); ``\\w``, ``\\d``, ``\\s`` and ``\\b`` are ASCII-only in RE2.
 """
 
 from __future__ import annotations
@@ -25,6 +30,9 @@ from __future__ import annotations
 import fnmatch
 import functools
 import re
+from typing import Protocol, cast
+
+import re2
 
 from pytest_cleantree.model import Pattern, PatternTier
 
@@ -35,6 +43,12 @@ WORD = re.compile(r"[^\W\d][\w.]*")
 _QUALIFIED = re.compile(rf"{IDENTIFIER.pattern}(\.{IDENTIFIER.pattern})+")
 _PINNED_LINE = re.compile(r"line@([1-9][0-9]*):")
 _GLOB_CHARS = frozenset("*?[")
+
+
+class _Searcher(Protocol):
+    """What RE2's compiled patterns offer that the matchers use."""
+
+    def search(self, text: str) -> object | None: ...
 
 
 def parse_pattern(text: str) -> Pattern:
@@ -53,6 +67,15 @@ def parse_pattern(text: str) -> Pattern:
             raise ValueError(f"bad regular expression {body!r}: {exc}") from None
         except (OverflowError, RecursionError):  # raised by ``re`` itself, not as re.error
             raise ValueError(f"regular expression {body!r} is too large to compile") from None
+        try:
+            _regex(body)
+        except re2.error as exc:
+            first = exc.args[0] if exc.args else exc
+            why = first.decode("utf-8", "replace") if isinstance(first, bytes) else str(first)
+            raise ValueError(
+                f"regular expression {body!r} cannot run on RE2 ({why}): re: patterns use "
+                "RE2 syntax, which runs in linear time but has no backreferences nor lookaround"
+            ) from None
         return Pattern(text, PatternTier.REGEX, body)
     if text.startswith(("line:", "line@")):
         return _line_pattern(text)
@@ -83,9 +106,13 @@ def _line_pattern(text: str) -> Pattern:
     return Pattern(text, PatternTier.LINE, body, int(pinned.group(1)) if pinned else 0)
 
 
+_RE2_OPTIONS = re2.Options()
+_RE2_OPTIONS.log_errors = False  # a refused pattern is reported once, by parse_pattern
+
+
 @functools.lru_cache(maxsize=4096)
-def _regex(body: str) -> re.Pattern[str]:
-    return re.compile(body)
+def _regex(body: str) -> _Searcher:
+    return cast(_Searcher, re2.compile(body, _RE2_OPTIONS))
 
 
 @functools.lru_cache(maxsize=4096)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from pytest_cleantree.errors import CleanTreeError
+from pytest_cleantree.hosts import parse_seconds
 
 if TYPE_CHECKING:
     from pytest_cleantree.engine import Check
@@ -33,9 +34,22 @@ class _State:
         self.manifest_path = manifest_path
         self.runners: dict[Path, Runner] = {}
         self.failed: list[tuple[Path, Result]] = []
+        #: the selected checks of each manifest (by node id), indexed once per session
+        self.siblings: dict[str, list[Check]] | None = None
+
+    def checks_of(self, session: pytest.Session, parent: pytest.Collector) -> list[Check]:
+        """The checks selected in ``parent``: built at the first item, not once per item."""
+        if self.siblings is None:
+            self.siblings = {}
+            for item in session.items:
+                if isinstance(item, CleanTreeItem) and item.parent is not None:
+                    self.siblings.setdefault(item.parent.nodeid, []).append(item.check)
+        return self.siblings.get(parent.nodeid, [])
 
 
 _STATE = pytest.StashKey[_State]()
+#: each ``--cleantree-*`` option's default (by dest), read from the option group itself
+_DEFAULTS: dict[str, object] = {}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -45,7 +59,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         default=False,
         help="check the tree against the cleantree manifest (cleantree.toml or "
-        "[tool.cleantree] in pyproject.toml)",
+        "[tool.cleantree] in pyproject.toml); implied by any --cleantree-* option",
     )
     group.addoption(
         "--cleantree-manifest",
@@ -111,9 +125,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--cleantree-timeout",
         metavar="SECONDS",
-        type=float,
+        type=parse_seconds,
         default=60.0,
-        help="timeout of one remote command (connecting times out after 10 s)",
+        help="timeout of one remote command (default: 60)",
+    )
+    group.addoption(
+        "--cleantree-connect-timeout",
+        metavar="SECONDS",
+        type=parse_seconds,
+        default=10.0,
+        help="timeout of connecting to a host, handshake and login included (default: 10)",
+    )
+    _DEFAULTS.update(
+        (option.dest, getattr(option, "default", None))
+        for option in group.options
+        if option.dest != "cleantree"
     )
 
 
@@ -124,7 +150,7 @@ def pytest_configure(config: pytest.Config) -> None:
     # pytest-xdist registers it too; without xdist, --strict-markers must still accept it
     config.addinivalue_line("markers", "xdist_group(name): run with other items of the group")
     reverted = config.getoption("cleantree_reverted")
-    if not (config.getoption("cleantree") or reverted):
+    if not (config.getoption("cleantree") or _any_cleantree_option(config)):
         return
     manifest_path = _selected_manifest(config, required=not reverted)
     config.stash[_STATE] = _State(manifest_path)
@@ -133,6 +159,17 @@ def pytest_configure(config: pytest.Config) -> None:
         config.args[:] = []
     if manifest_path is not None and not _covered_by_args(config, manifest_path):
         config.args.append(str(manifest_path))
+
+
+def _any_cleantree_option(config: pytest.Config) -> bool:
+    """Was any ``--cleantree-*`` option given?  Each implies ``--cleantree``.
+
+    ``pytest --cleantree-manifest m.toml`` checking nothing would be a silent pass.
+    (An option given with its default value is seen on the command line only.)
+    """
+    if any(config.getoption(dest) != default for dest, default in _DEFAULTS.items()):
+        return True
+    return any(arg.startswith("--cleantree-") for arg in config.invocation_params.args)
 
 
 def _selected_manifest(config: pytest.Config, *, required: bool = True) -> Path | None:
@@ -206,6 +243,7 @@ def _remote_options(config: pytest.Config) -> RemoteOptions:
         known_hosts=path("cleantree_known_hosts"),
         accept_new_host_key=config.getoption("cleantree_accept_new_host_key"),
         ssh_config=path("cleantree_ssh_config"),
+        connect_timeout=config.getoption("cleantree_connect_timeout"),
         command_timeout=config.getoption("cleantree_timeout"),
         python=config.getoption("cleantree_python"),
     )
@@ -343,11 +381,7 @@ class CleanTreeItem(pytest.Item):
         runner = state.runners[parent.path]
         # the first item of a manifest checks every selected item, on every host at once:
         # each file is read and parsed once, each host reached once, the fleet concurrently
-        siblings = [
-            item.check
-            for item in self.session.items
-            if isinstance(item, CleanTreeItem) and item.parent is parent
-        ]
+        siblings = state.checks_of(self.session, parent)
         result = runner.run_fleet(siblings or [self.check])[(self.host, self.check)]
         if not result.ok:
             state.failed.append((parent.path, result))

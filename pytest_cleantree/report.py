@@ -2,10 +2,28 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from pytest_cleantree.model import Result
+
+#: C0 and C1 controls but tab, and the bidirectional overrides (U+202E reverses what follows)
+_CONTROLS = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def escape_controls(text: str) -> str:
+    """``text`` safe for a terminal: each control character written as its escape (``\\x1b``).
+
+    A checked line holding ``\\x1b[2K`` or ``\\r`` would otherwise erase the finding
+    it is part of from the screen.  Machine formats keep the real value.
+    """
+    return _CONTROLS.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def _where(host: str, path: str, line: int | None = None) -> str:
@@ -31,11 +49,12 @@ def render_rows(results: Iterable[Result]) -> list[tuple[str, str, str]]:
 
 
 def render_table(rows: Sequence[tuple[str, str, str]]) -> str:
-    """Align rows in three columns; an empty ``where`` collapses."""
-    width_where = max((len(where) for where, _, _ in rows), default=0)
-    width_what = max((len(what) for _, what, _ in rows), default=0)
+    """Align rows in three columns; an empty ``where`` collapses.  Controls are escaped."""
+    shown = [(escape_controls(where), what, escape_controls(det)) for where, what, det in rows]
+    width_where = max((len(where) for where, _, _ in shown), default=0)
+    width_what = max((len(what) for _, what, _ in shown), default=0)
     lines = []
-    for where, what, detail in rows:
+    for where, what, detail in shown:
         if where:
             lines.append(f"{where:<{width_where}}  {what:<{width_what}}  {detail}".rstrip())
         else:
@@ -43,10 +62,15 @@ def render_table(rows: Sequence[tuple[str, str, str]]) -> str:
     return "\n".join(lines)
 
 
+def _why(text: str) -> str:
+    """A rule's ``why`` for a terminal: its own line breaks kept, other controls escaped."""
+    return "\n".join(escape_controls(line) for line in text.split("\n"))
+
+
 def render_result(result: Result) -> str:
     """A failed check as shown to the user: the rule's ``why``, then one line per finding."""
     body = render_table(render_rows([result]))
-    return f"{result.rule.why}\n{body}" if result.rule.why else body
+    return f"{_why(result.rule.why)}\n{body}" if result.rule.why else body
 
 
 def render_report(results: Sequence[Result]) -> str:
@@ -57,8 +81,8 @@ def render_report(results: Sequence[Result]) -> str:
     for result in failed:
         by_rule.setdefault(result.rule.id, []).append(result)
     for rule_id, rule_results in by_rule.items():
-        why = rule_results[0].rule.why
-        header = f"{rule_id}: {why}" if why else rule_id
+        why = _why(rule_results[0].rule.why)
+        header = f"{escape_controls(rule_id)}: {why}" if why else escape_controls(rule_id)
         blocks.append(f"{header}\n{render_table(render_rows(rule_results))}")
     blocks.append(render_summary(results))
     return "\n\n".join(blocks)

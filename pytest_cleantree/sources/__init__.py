@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pytest_cleantree.errors import SourceError
-from pytest_cleantree.hosts import parse_host_spec
-from pytest_cleantree.sources.base import Source
+from pytest_cleantree.hosts import HostSpec, parse_host_spec
+from pytest_cleantree.sources.base import RemoteOptions, Source
 from pytest_cleantree.sources.local import LocalSource, resolve_local_root
 
 __all__ = ["LOCAL", "HostTarget", "RemoteOptions", "Source", "open_local_source", "resolve_hosts"]
@@ -23,46 +23,52 @@ LOCAL = "local"
 
 
 @dataclass(frozen=True)
-class RemoteOptions:
-    """How to reach remote hosts; the defaults verify host keys against ``~/.ssh/known_hosts``.
-
-    The fields are :func:`~pytest_cleantree.sources.ssh.open_ssh_source`'s keyword options.
-    """
-
-    known_hosts: Path | None = None
-    accept_new_host_key: bool = False
-    ssh_config: Path | None = None
-    connect_timeout: float = 10
-    command_timeout: float = 60
-    python: str = "python3"
-
-
-@dataclass(frozen=True)
 class HostTarget:
-    """A host to check: its label in reports and test ids, and its SSH spec (None: local)."""
+    """A host to check: its label in reports and test ids, and its parsed spec (None: local)."""
 
     label: str
-    spec: str | None
+    spec: HostSpec | None
 
 
 def resolve_hosts(names: Sequence[str], manifest_hosts: Mapping[str, str]) -> list[HostTarget]:
-    """Turn ``--cleantree-host`` values into targets, without any I/O.
+    """Turn ``--cleantree-host`` values into targets, without any I/O; each spec parsed once.
 
     A name from the manifest's ``[hosts]`` table stands for its URL; ``local``
     is this machine; anything else is a host spec (``root@gpu-a:/root/sglang``,
-    an alias from ``~/.ssh/config``).  Raises ``ValueError`` on a bad spec.
+    an alias from ``~/.ssh/config``).  Two specs that would share a label
+    (``gpu:/srv/a`` and ``gpu:/srv/b`` are both ``gpu``) are labelled as
+    written instead: results are keyed by label, and one tree must never stand
+    for another.  Raises ``ValueError`` on a bad spec.
     """
-    targets: list[HostTarget] = []
+    parsed: list[tuple[str, HostSpec | None]] = []
     for name in names:
         if name == LOCAL:
-            target = HostTarget("", None)
+            spec = None
         elif name in manifest_hosts:
-            parse_host_spec(manifest_hosts[name], name)
-            target = HostTarget(name, manifest_hosts[name])
+            spec = parse_host_spec(manifest_hosts[name], name)
         else:
-            target = HostTarget(parse_host_spec(name).label, name)
+            spec = parse_host_spec(name)
+        if (name, spec) not in parsed:
+            parsed.append((name, spec))
+    labels: dict[str, set[HostSpec | None]] = {}
+    for _, spec in parsed:
+        labels.setdefault(spec.label if spec else "", set()).add(spec)
+    targets: list[HostTarget] = []
+    for name, spec in parsed:
+        if spec is None:
+            target = HostTarget("", None)
+        elif len(labels[spec.label]) > 1 and name != spec.label:
+            target = HostTarget(name, dataclasses.replace(spec, label=name))
+        else:
+            target = HostTarget(spec.label, spec)
         if target not in targets:
             targets.append(target)
+    if len({target.label for target in targets}) != len(targets):
+        clash = sorted(label for label in labels if len(labels[label]) > 1)
+        raise ValueError(
+            f"two hosts would both be reported as {clash[0]!r}: name them apart (user@, a root "
+            "or a [hosts] name)"
+        )
     return targets
 
 
@@ -77,16 +83,10 @@ def open_remote_source(
     target: HostTarget, root: str, options: RemoteOptions, *, allow_outside_root: bool = False
 ) -> Source:
     """The tree on a remote host; the host spec's own root wins over ``root``."""
-    from pytest_cleantree.sources.ssh import open_ssh_source
+    from pytest_cleantree.sources.ssh import SSHSource
 
     assert target.spec is not None
-    own_root = parse_host_spec(target.spec, target.label).root
-    if own_root is None and not root:
+    chosen = target.spec.root or root
+    if not chosen:
         raise SourceError(f"{target.label}: no root: give host:/path, or a root in the manifest")
-    return open_ssh_source(
-        target.spec,
-        own_root or root,
-        label=target.label,
-        allow_outside_root=allow_outside_root,
-        **dataclasses.asdict(options),
-    )
+    return SSHSource(target.spec, chosen, options, allow_outside_root=allow_outside_root)

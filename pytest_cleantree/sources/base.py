@@ -9,9 +9,15 @@ what those files hold.  Sources only ever read.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 from pytest_cleantree.errors import SourceError
+from pytest_cleantree.patterns import compile_path_glob
+
+#: what :meth:`Source.expand` gives for one entry: its paths, or why they cannot be known
+Expansion = tuple[str, ...] | SourceError
 
 
 class Source(Protocol):
@@ -22,13 +28,23 @@ class Source(Protocol):
     #: the resolved root, as shown to the user
     root: str
 
-    def expand(self, entries: Sequence[str]) -> Mapping[str, tuple[str, ...]]:
+    def expand(self, entries: Sequence[str], *, any_kind: bool = False) -> Mapping[str, Expansion]:
         """Map each manifest entry (a path or a glob) to the paths it names, sorted.
 
         A literal path maps to itself when *anything* exists there (a folder,
-        a dangling link: reading it then reports the problem), to ``()``
-        otherwise.  A glob maps to the regular files it matches.  Raises
-        :class:`SourceError` when the tree itself cannot be reached.
+        a dangling link: reading it then reports the problem), to ``()`` when
+        nothing does (``ENOENT``, ``ENOTDIR``).  A glob maps to the regular
+        files it matches (with ``any_kind``, as ``absent`` needs: to anything
+        it matches, folders included).  Globs follow links to folders inside
+        the root (Python imports through them), each folder once per path
+        from the root.
+
+        An entry maps to a :class:`SourceError` when its answer cannot be
+        known: a literal whose existence cannot be checked (permission
+        denied), a glob under a folder that could hold matches but cannot be
+        listed, or that is a link leading out of the root (unless
+        ``allow_outside_root``).  Raises :class:`SourceError` when the tree
+        itself cannot be reached.
         """
         ...
 
@@ -39,3 +55,77 @@ class Source(Protocol):
     def close(self) -> None:
         """Release connections; a closed source may be reopened by using it again."""
         ...
+
+
+@dataclass(frozen=True)
+class RemoteOptions:
+    """How to reach remote hosts, declared once: the CLI and the plugin fill it in, the
+    SSH source reads it.  The defaults verify host keys against ``~/.ssh/known_hosts``."""
+
+    #: the one known_hosts file to trust and record into (default: as ``~/.ssh/config`` says)
+    known_hosts: Path | None = None
+    #: accept (and record) the key of a host never seen before; a changed key is refused
+    accept_new_host_key: bool = False
+    ssh_config: Path | None = None
+    #: seconds to connect, handshake and log in (each hop)
+    connect_timeout: float = 10
+    #: seconds one remote command may take
+    command_timeout: float = 60
+    #: the remote interpreter that runs the helper and finds ``module:`` roots
+    python: str = "python3"
+
+
+@dataclass
+class Listing:
+    """What a walk from one glob base saw, with paths relative to the root.
+
+    ``files`` are regular files (or links to one); ``others`` everything else
+    met (folders, links to folders, dangling links, FIFOs); ``blocked`` the
+    folders the walk could not enter, with why.
+    """
+
+    files: list[str]
+    others: list[str]
+    blocked: list[tuple[str, str]]
+
+
+def could_hold(entry: str, folder: str) -> bool:
+    """Could a path under ``folder`` match the glob ``entry``?  (``True`` when unsure.)
+
+    A folder the walk cannot enter matters only if this holds: ``kernels/*.py``
+    cannot match anything under ``kernels/a/b``, ``**/*.py`` anything anywhere.
+    """
+    if not folder:
+        return True
+    segments = entry.split("/")
+    for index, name in enumerate(folder.split("/")):
+        if index >= len(segments) - 1:
+            return segments[-1] == "**"
+        if segments[index] == "**":
+            return True
+        if not compile_path_glob(segments[index]).match(name):
+            return False
+    return True
+
+
+def match_listing(entry: str, listing: Listing, *, any_kind: bool) -> Expansion:
+    """A glob's answer from the listing of its base: its matches, or why they are unknown."""
+    problems = [f"{folder}: {why}" for folder, why in listing.blocked if could_hold(entry, folder)]
+    if problems:
+        more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+        return SourceError(
+            f"{entry}: cannot list every folder it covers: {'; '.join(problems[:3])}{more}"
+        )
+    regex = compile_path_glob(entry)
+    found = [path for path in listing.files if regex.match(path)]
+    if any_kind:
+        found += [path for path in listing.others if regex.match(path)]
+    return tuple(sorted(set(found)))
+
+
+def outside_link(real: str) -> str:
+    """Why a link to a folder outside the root is not followed."""
+    return (
+        f"a link to a folder outside the root (to {real}); "
+        "set allow_outside_root = true to follow it"
+    )

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import errno
+import importlib.machinery
 import importlib.util
 import os
 import stat
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from pytest_cleantree.errors import SourceError
-from pytest_cleantree.patterns import compile_path_glob, glob_base, is_path_glob
+from pytest_cleantree.patterns import glob_base, is_path_glob
+from pytest_cleantree.sources.base import (
+    Expansion,
+    Listing,
+    could_hold,
+    match_listing,
+    outside_link,
+)
 
 MODULE_PREFIX = "module:"
 _O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
@@ -25,7 +34,7 @@ def resolve_local_root(root: str, base: Path) -> Path:
     if root.startswith(MODULE_PREFIX):
         name = root[len(MODULE_PREFIX) :]
         try:
-            spec = importlib.util.find_spec(name)
+            spec = find_module_spec(name)
         except (ImportError, ValueError) as exc:
             raise SourceError(f"root {root!r}: cannot import {name!r}: {exc}") from None
         if spec is None:
@@ -44,6 +53,28 @@ def resolve_local_root(root: str, base: Path) -> Path:
     return path
 
 
+def find_module_spec(name: str) -> importlib.machinery.ModuleSpec | None:
+    """Where module ``name`` lives, found as ``import`` would find it, without running it.
+
+    ``importlib.util.find_spec("pkg.sub")`` imports ``pkg`` first: its
+    ``__init__`` would run, and may write ``__pycache__`` into the checked tree.
+    Only the top-level name goes through ``sys.meta_path`` (editable installs);
+    each part below is looked for in its parent's folders, as the remote
+    helper does.
+    """
+    parts = name.split(".")
+    if not all(part.isidentifier() for part in parts):
+        raise ValueError(f"{name!r} is not a dotted module name")
+    spec = importlib.util.find_spec(parts[0])
+    for index in range(1, len(parts)):
+        if spec is None or not spec.submodule_search_locations:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(
+            ".".join(parts[: index + 1]), list(spec.submodule_search_locations)
+        )
+    return spec
+
+
 class LocalSource:
     """Files under a local folder, read-only.
 
@@ -60,33 +91,74 @@ class LocalSource:
         self.root = str(root)
         self._real_folders: dict[str, str] = {}
 
-    def expand(self, entries: Sequence[str]) -> Mapping[str, tuple[str, ...]]:
+    def expand(self, entries: Sequence[str], *, any_kind: bool = False) -> Mapping[str, Expansion]:
         if not self._root.is_dir():
             raise SourceError(f"root {self.root!r} is not an existing folder")
-        return {entry: self._expand_one(entry) for entry in entries}
+        return {entry: self._expand_one(entry, any_kind) for entry in entries}
 
-    def _expand_one(self, entry: str) -> tuple[str, ...]:
+    def _expand_one(self, entry: str, any_kind: bool) -> Expansion:
         if not is_path_glob(entry):
-            return (entry,) if os.path.lexists(self._root / entry) else ()
-        regex = compile_path_glob(entry)
-        base = glob_base(entry)
-        start = self._root / base if base else self._root
-        found: list[str] = []
-        folders = [(str(start), base + "/" if base else "")]
-        while folders:  # os.walk, keeping scandir's entries: their types cost no stat
-            folder, prefix = folders.pop()
+            try:
+                os.lstat(self._root / entry)
+            except (FileNotFoundError, NotADirectoryError):
+                return ()
+            except OSError as exc:
+                return SourceError(f"{entry}: cannot tell whether it exists: {exc.strerror or exc}")
+            return (entry,)
+        listing = self._walk(glob_base(entry), lambda folder: could_hold(entry, folder))
+        return match_listing(entry, listing, any_kind=any_kind)
+
+    def _walk(self, base: str, worth: Callable[[str], bool]) -> Listing:
+        """Everything under ``base``, as os.walk sees it, but following links to folders.
+
+        Folders whose name starts with ``.`` are listed, not entered; nor are
+        folders where ``worth`` says nothing can match.  A link to a folder is
+        followed when it stays in the root (or ``allow_outside_root``), unless
+        it leads back to a folder on its own path (a cycle).
+        """
+        listing = Listing([], [], [])
+        start = os.path.join(self._root, base) if base else str(self._root)
+        parts = base.split("/") if base else []
+        # the real paths of the root and of each folder down to base: a link back to one is a cycle
+        chain = tuple(
+            os.path.realpath(os.path.join(self._root, *parts[:depth]))
+            for depth in range(len(parts) + 1)
+        )
+        # (folder, its path from the root, the real paths of the folders down to it)
+        stack: list[tuple[str, str, tuple[str, ...]]] = [(start, base, chain)]
+        while stack:
+            folder, rel_folder, chain = stack.pop()
+            prefix = rel_folder + "/" if rel_folder else ""
             try:
                 items = list(os.scandir(folder))
-            except OSError:
-                continue  # as os.walk: an unreadable folder lists nothing
+            except (FileNotFoundError, NotADirectoryError):
+                continue  # the base is no folder, or the folder vanished: nothing there
+            except OSError as exc:
+                listing.blocked.append((rel_folder, exc.strerror or str(exc)))
+                continue
             for item in items:
                 rel = prefix + item.name
-                if _is_dir(item):
-                    if not item.name.startswith(".") and not item.is_symlink():
-                        folders.append((item.path, rel + "/"))
-                elif regex.match(rel) and _is_file(item):
-                    found.append(rel)
-        return tuple(sorted(found))
+                kind = _kind(item)
+                if kind == "file":
+                    listing.files.append(rel)
+                    continue
+                listing.others.append(rel)
+                if isinstance(kind, OSError):  # a link to something unseen: a file? a folder?
+                    listing.files.append(rel)  # read, it reports the error if the glob names it
+                    listing.blocked.append((rel, kind.strerror or str(kind)))
+                if kind != "folder" or item.name.startswith(".") or not worth(rel):
+                    continue
+                real = os.path.join(chain[-1], item.name)
+                if item.is_symlink():
+                    real = os.path.realpath(item.path)
+                    if real in chain:
+                        continue  # a cycle: its content is walked from the folder it leads to
+                    inside = os.path.commonpath([real, self._real_root]) == self._real_root
+                    if not inside and not self._allow_outside_root:
+                        listing.blocked.append((rel, outside_link(real)))
+                        continue
+                stack.append((item.path, rel, (*chain, real)))
+        return listing
 
     def read(self, paths: Sequence[str]) -> Mapping[str, bytes | SourceError]:
         return {path: self._read_one(path) for path in paths}
@@ -134,16 +206,17 @@ class LocalSource:
         """Nothing to release."""
 
 
-def _is_file(entry: os.DirEntry[str]) -> bool:
-    """A regular file, or a link to one (as ``os.walk`` lists it)."""
-    try:
-        return entry.is_file()
-    except OSError:
-        return False
+def _kind(entry: os.DirEntry[str]) -> str | OSError:
+    """``file`` (regular, or a link to one), ``folder`` (or a link to one), or ``other``.
 
-
-def _is_dir(entry: os.DirEntry[str]) -> bool:
+    A link that cannot be followed is ``other`` when it leads nowhere (dangling,
+    a loop), and the error when what it leads to cannot be seen (permission).
+    """
     try:
-        return entry.is_dir()
-    except OSError:
-        return False
+        if entry.is_dir():
+            return "folder"
+        return "file" if entry.is_file() else "other"
+    except OSError as exc:
+        if exc.errno in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR):
+            return "other"
+        return exc

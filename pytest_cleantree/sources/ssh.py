@@ -8,8 +8,11 @@ requested files, as length-prefixed records::
     \\0CLEANTREE1 <nonce>\\n          the start (anything before it, such as a
                                      noisy ``.bashrc``'s output, is skipped)
     R <n>\\n<root>                   the resolved root            (or E: why not)
-    Y 0\\n | Z 0\\n                   a literal path exists / does not (expand)
-    B 0\\n, then L <n>\\n<path>...    per glob base, the regular files under it (expand)
+    Y 0\\n | Z 0\\n | Q <n>\\n<why>    a literal path exists / does not / cannot tell (expand)
+    B 0\\n, then per path under it:  per glob base (expand): L <n>\\n<path> a regular file,
+                                     N another thing (a folder...), U <n>\\n<path>\\0<why>
+                                     a folder not listed, X <n>\\n<path>\\0<real> a link
+                                     to a folder out of the root, not followed
     F <n>\\n<bytes>                  a file's content                      (read)
     M | D | S | P 0\\n               missing, folder, FIFO/socket/device, denied (read)
     O <n>\\n<why> | X <n>\\n<real>  another error | a link out of the root   (read)
@@ -52,7 +55,14 @@ import paramiko
 
 from pytest_cleantree.errors import SourceError
 from pytest_cleantree.hosts import HostSpec, parse_host_spec
-from pytest_cleantree.patterns import compile_path_glob, glob_base, is_path_glob
+from pytest_cleantree.patterns import glob_base, is_path_glob
+from pytest_cleantree.sources.base import (
+    Expansion,
+    Listing,
+    RemoteOptions,
+    match_listing,
+    outside_link,
+)
 from pytest_cleantree.sources.local import MODULE_PREFIX
 
 __all__ = ["SSHSource", "open_ssh_source"]
@@ -64,6 +74,7 @@ _log = logging.getLogger(__name__)
 # configure logging still get them, through the root logger.
 logging.getLogger("paramiko").addHandler(logging.NullHandler())
 _T = TypeVar("_T")
+_DEFAULT_OPTIONS = RemoteOptions()
 
 _MARK = b"\0CLEANTREE1 "
 _MAX_JUMPS = 8
@@ -74,7 +85,7 @@ _BOOT = "import sys;b=sys.stdin.buffer;exec(b.read(int(b.readline())))"
 
 #: Runs on the server under the host's Python (3.6 or later): keep it self-contained.
 _HELPER = r'''
-import json, os, stat, sys
+import errno, json, os, stat, sys
 from pathlib import PurePosixPath
 
 
@@ -131,37 +142,65 @@ def resolve(text):
     return check_folder(os.path.normpath(os.path.abspath(path)))
 
 
-def walk(top):
-    """Regular files under top, as os.walk(top) finds them: links to folders and
-    folders whose name starts with '.' are not entered."""
-    stack = [top]
+def kind_of(entry):
+    """"file" (or a link to one), "folder" (or a link to one), "other", or the OSError
+    that hides what a link leads to (a dangling link or a loop is "other")."""
+    try:
+        if entry.is_dir():
+            return "folder"
+        return "file" if entry.is_file() else "other"
+    except OSError as exc:
+        if exc.errno in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR):
+            return "other"
+        return exc
+
+
+def walk(root, base, real_root, record):
+    """Everything under root/base, as os.walk sees it, but following links to folders that
+    stay in the root (all of them when real_root is None), each once per path from the root;
+    folders whose name starts with '.' are listed, not entered."""
+    start = os.path.join(root, base) if base else root
+    parts = base.split(b"/") if base else []
+    chain = tuple(os.path.realpath(os.path.join(root, *parts[:depth]))
+                  for depth in range(len(parts) + 1))
+    stack = [(start, base, chain)]
     while stack:
-        folder = stack.pop()
+        folder, rel_folder, chain = stack.pop()
+        prefix = rel_folder + b"/" if rel_folder else b""
         try:
             with os.scandir(folder) as entries:
                 entries = list(entries)
-        except OSError:
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        except OSError as exc:
+            record(b"U", rel_folder + b"\0" + enc(exc.strerror or str(exc)))
             continue
         inner = []
         for entry in entries:
-            try:
-                is_dir = entry.is_dir()
-            except OSError:
-                is_dir = False
-            if is_dir:
-                try:
-                    enter = not entry.is_symlink()
-                except OSError:
-                    enter = False
-                if enter and not entry.name.startswith(b"."):
-                    inner.append(entry.path)
+            rel = prefix + entry.name
+            kind = kind_of(entry)
+            if kind == "file":
+                record(b"L", rel)
                 continue
+            record(b"N", rel)
+            if isinstance(kind, OSError):
+                record(b"L", rel)
+                record(b"U", rel + b"\0" + enc(kind.strerror or str(kind)))
+            if kind != "folder" or entry.name.startswith(b"."):
+                continue
+            real = os.path.join(chain[-1], entry.name)
             try:
-                regular = entry.is_file()
+                link = entry.is_symlink()
             except OSError:
-                regular = False
-            if regular:
-                yield entry.path
+                link = True
+            if link:
+                real = os.path.realpath(entry.path)
+                if real in chain:
+                    continue
+                if real_root is not None and os.path.commonpath([real, real_root]) != real_root:
+                    record(b"X", rel + b"\0" + real)
+                    continue
+            inner.append((entry.path, rel, chain + (real,)))
         stack.extend(sorted(inner, reverse=True))
 
 
@@ -207,15 +246,20 @@ def main():
     else:
         record(b"R", enc(root))
         base = PurePosixPath(root)
+        real_root = None if request.get("outside") else os.path.realpath(enc(root))
         if request["op"] == "expand":
             for entry in request["literals"]:
-                record(b"Y" if os.path.lexists(enc(str(base / entry))) else b"Z")
+                try:
+                    os.lstat(enc(str(base / entry)))
+                    record(b"Y")
+                except (FileNotFoundError, NotADirectoryError):
+                    record(b"Z")
+                except OSError as exc:
+                    record(b"Q", enc(exc.strerror or str(exc)))
             for start in request["bases"]:
                 record(b"B")
-                for full in walk(enc(str(base / start))):
-                    record(b"L", os.path.relpath(full, enc(root)))
+                walk(enc(root), enc(start), real_root, record)
         elif request["op"] == "read":
-            real_root = None if request["outside"] else os.path.realpath(enc(root))
             for path in request["paths"]:
                 read_one(os.path.join(enc(root), enc(path)), real_root, record)
     record(b"END")
@@ -284,18 +328,65 @@ class _Completed:
         return f"exit status {self.status}: {last}"
 
 
+class _RevokedHostKeyError(Exception):
+    def __init__(self, name: str, key: paramiko.PKey) -> None:
+        super().__init__(name)
+        self.name = name
+        self.key = key
+
+
+def _load_known_hosts(client: paramiko.SSHClient, path: Path, revoked: set[bytes]) -> None:
+    """Trust the keys of a known_hosts file, as OpenSSH reads it; add its revoked keys.
+
+    paramiko's own loader raises on OpenSSH's ``@revoked`` and ``@cert-authority``
+    lines.  A ``@revoked`` key is refused for every host (OpenSSH refuses it for
+    the hosts its line names: refusing more is the safe side).  ``@cert-authority``
+    lines are skipped: paramiko checks no host certificates, so a host trusted only
+    through one is an unknown host.  A line that does not parse is skipped, as
+    OpenSSH skips it.
+    """
+    trusted = client.get_host_keys()
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    entries: list[paramiko.hostkeys.HostKeyEntry] = []
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("@"):
+            marker, *fields = line.split()
+            if marker == "@revoked" and len(fields) >= 3:
+                with contextlib.suppress(ValueError):
+                    revoked.add(base64.b64decode(fields[2], validate=True))
+            continue
+        try:
+            entry = paramiko.hostkeys.HostKeyEntry.from_line(line, number)
+        except (paramiko.SSHException, paramiko.hostkeys.InvalidHostKey, ValueError):
+            continue
+        if entry is not None and entry.key is not None:
+            entries.append(entry)
+    for entry in entries:
+        if entry.key.asbytes() not in revoked:
+            for name in entry.hostnames:
+                trusted.add(name, entry.key.get_name(), entry.key)
+
+
 class _HostKeyPolicy(paramiko.MissingHostKeyPolicy):
-    """Refuse unknown hosts, or (when asked) record them in ``accept_into``.
+    """Refuse unknown and revoked keys, or (when asked) record unknown ones in ``accept_into``.
 
     A *changed* key never reaches a policy: paramiko raises BadHostKeyException.
+    A revoked key is never trusted (see :func:`_load_known_hosts`): it reaches a
+    policy, or changes the key a host is known by.
     """
 
-    def __init__(self, accept_into: Path | None) -> None:
+    def __init__(self, accept_into: Path | None, revoked: set[bytes]) -> None:
         self._accept_into = accept_into
+        self._revoked = revoked
 
     def missing_host_key(
         self, client: paramiko.SSHClient, hostname: str, key: paramiko.PKey
     ) -> None:
+        if key.asbytes() in self._revoked:
+            raise _RevokedHostKeyError(hostname, key)
         if self._accept_into is None:
             raise _UnknownHostKeyError(hostname, key)
         line = f"{hostname} {key.get_name()} {key.get_base64()}\n"
@@ -332,13 +423,8 @@ class SSHSource:
         self,
         spec: HostSpec,
         root: str,
+        options: RemoteOptions = _DEFAULT_OPTIONS,
         *,
-        known_hosts: Path | None = None,
-        accept_new_host_key: bool = False,
-        ssh_config: Path | None = None,
-        connect_timeout: float = 10,
-        command_timeout: float = 60,
-        python: str = "python3",
         allow_outside_root: bool = False,
     ) -> None:
         self.host = spec.label
@@ -346,12 +432,12 @@ class SSHSource:
         self._spec = spec
         self._root_text = root
         self._resolved: str | None = None
-        self._known_hosts = known_hosts
-        self._accept_new = accept_new_host_key
-        self._config_path = ssh_config
-        self._connect_timeout = connect_timeout
-        self._command_timeout = command_timeout
-        self._python = python
+        self._known_hosts = options.known_hosts
+        self._accept_new = options.accept_new_host_key
+        self._config_path = options.ssh_config
+        self._connect_timeout = options.connect_timeout
+        self._command_timeout = options.command_timeout
+        self._python = options.python
         self._allow_outside_root = allow_outside_root
         self._config: paramiko.SSHConfig | None = None
         self._client: paramiko.SSHClient | None = None
@@ -362,18 +448,19 @@ class SSHSource:
 
     # -- the Source protocol -------------------------------------------------------
 
-    def expand(self, entries: Sequence[str]) -> Mapping[str, tuple[str, ...]]:
+    def expand(self, entries: Sequence[str], *, any_kind: bool = False) -> Mapping[str, Expansion]:
         literals = [entry for entry in entries if not is_path_glob(entry)]
         globs = [entry for entry in entries if is_path_glob(entry)]
         bases = sorted({glob_base(entry) for entry in globs})
         exists, listings = self._run(lambda: self._expand_once(literals, bases))
-        found: dict[str, tuple[str, ...]] = {
-            entry: (entry,) if there else () for entry, there in zip(literals, exists, strict=True)
-        }
+        found: dict[str, Expansion] = {}
+        for entry, there in zip(literals, exists, strict=True):
+            if isinstance(there, str):
+                found[entry] = SourceError(f"{entry}: cannot tell whether it exists: {there}")
+            else:
+                found[entry] = (entry,) if there else ()
         for entry in globs:
-            regex = compile_path_glob(entry)
-            listed = listings[glob_base(entry)]
-            found[entry] = tuple(sorted(path for path in listed if regex.match(path)))
+            found[entry] = match_listing(entry, listings[glob_base(entry)], any_kind=any_kind)
         return {entry: found[entry] for entry in entries}
 
     def read(self, paths: Sequence[str]) -> Mapping[str, bytes | SourceError]:
@@ -435,28 +522,42 @@ class SSHSource:
 
     def _expand_once(
         self, literals: list[str], bases: list[str]
-    ) -> tuple[list[bool], dict[str, list[str]]]:
+    ) -> tuple[list[bool | str], dict[str, Listing]]:
         client = self._connect()
         if not self._exec_failure:
-            records = self._helper(client, "expand", {"literals": literals, "bases": bases})
+            fields = {"literals": literals, "bases": bases, "outside": self._allow_outside_root}
+            records = self._helper(client, "expand", fields)
             if records is not None:
                 return self._listing(records, len(literals), bases)
         return self._sftp_expand(client, literals, bases)
 
     def _listing(
         self, records: list[tuple[str, bytes]], literals: int, bases: list[str]
-    ) -> tuple[list[bool], dict[str, list[str]]]:
-        """The helper's expand records: a flag per literal, then the files under each base."""
-        exists = [tag == "Y" for tag, _ in records[:literals]]
-        garbled = len(exists) < literals or {tag for tag, _ in records[:literals]} - {"Y", "Z"}
-        listings: dict[str, list[str]] = {}
-        current: list[str] | None = None
+    ) -> tuple[list[bool | str], dict[str, Listing]]:
+        """The helper's expand records: a state per literal, then what is under each base."""
+        exists: list[bool | str] = []
+        garbled = len(records) < literals
+        for tag, payload in records[:literals]:
+            if tag == "Q":
+                exists.append(_decode(payload) or "unknown error")
+            else:
+                exists.append(tag == "Y")
+                garbled = garbled or tag not in ("Y", "Z")
+        listings: dict[str, Listing] = {}
+        current: Listing | None = None
         for tag, payload in records[literals:]:
             if tag == "B" and len(listings) < len(bases):
-                current = []
+                current = Listing([], [], [])
                 listings[bases[len(listings)]] = current
-            elif tag == "L" and current is not None:
-                current.append(_decode(payload))
+            elif current is None:
+                garbled = True
+            elif tag == "L":
+                current.files.append(_decode(payload))
+            elif tag == "N":
+                current.others.append(_decode(payload))
+            elif tag in ("U", "X") and b"\0" in payload:
+                path, _, why = _decode(payload).partition("\0")
+                current.blocked.append((path, outside_link(why) if tag == "X" else why))
             else:
                 garbled = True
         if garbled or len(listings) != len(bases):
@@ -652,21 +753,24 @@ class SSHSource:
 
     def _sftp_expand(
         self, client: paramiko.SSHClient, literals: list[str], bases: list[str]
-    ) -> tuple[list[bool], dict[str, list[str]]]:
+    ) -> tuple[list[bool | str], dict[str, Listing]]:
         root = self._sftp_root(client)
         sftp = self._sftp_client(client)
-        exists: list[bool] = []
-        listings: dict[str, list[str]] = {}
+        exists: list[bool | str] = []
+        listings: dict[str, Listing] = {}
         with self._sftp_errors(client):
+            real_root = None if self._allow_outside_root else sftp.normalize(root)
             for entry in literals:
                 try:
                     sftp.lstat(_join(root, entry))
                     exists.append(True)
-                except OSError:
-                    exists.append(False)
+                except OSError as exc:
+                    if exc.errno is None:  # not the server's answer about this path
+                        raise
+                    gone = exc.errno == errno.ENOENT  # ENOENT, ENOTDIR or ELOOP on the server
+                    exists.append(False if gone else exc.strerror or str(exc))
             for base in bases:
-                walked = _sftp_walk(sftp, _join(root, base))
-                listings[base] = [posixpath.relpath(full, root) for full in walked]
+                listings[base] = _sftp_walk(sftp, root, base, real_root)
         return exists, listings
 
     def _sftp_read(
@@ -842,16 +946,17 @@ class SSHSource:
     ) -> paramiko.SSHClient:
         trusted, accept_into = self._known_hosts_files(target.alias)
         client = paramiko.SSHClient()
+        revoked: set[bytes] = set()
         try:
             for path in trusted:
                 if path.exists():
-                    client.load_system_host_keys(str(path))
+                    _load_known_hosts(client, path, revoked)
         except OSError as exc:
             raise SourceError(
                 f"{self.host}: cannot read known hosts {str(path)!r}: {exc.strerror or exc}"
             ) from None
         client.set_missing_host_key_policy(
-            _HostKeyPolicy(accept_into if self._accept_new else None)
+            _HostKeyPolicy(accept_into if self._accept_new else None, revoked)
         )
         timeout = self._connect_timeout
         where = f"{self.host} ({target.user}@{target.address})"
@@ -876,14 +981,28 @@ class SSHSource:
                 raise SourceError(f"{self.host}: {exc}") from None
             if isinstance(exc, Exception):
                 slow = time.monotonic() - started >= timeout * 0.95
-                raise self._connect_error(exc, target, where, accept_into, slow) from None
+                raise self._connect_error(exc, target, where, accept_into, slow, revoked) from None
             raise
         return client
 
     def _connect_error(
-        self, exc: Exception, target: _Target, where: str, known_hosts: Path, slow: bool
+        self,
+        exc: Exception,
+        target: _Target,
+        where: str,
+        known_hosts: Path,
+        slow: bool,
+        revoked: set[bytes],
     ) -> SourceError:
         """One line for what went wrong; ``slow`` when the connect timeout ran out."""
+        if isinstance(exc, paramiko.BadHostKeyException) and exc.key.asbytes() in revoked:
+            exc = _RevokedHostKeyError(exc.hostname, exc.key)
+        if isinstance(exc, _RevokedHostKeyError):
+            return SourceError(
+                f"{where}: HOST KEY REVOKED: the host sent {exc.key.get_name()} "
+                f"{_fingerprint(exc.key)}, which a @revoked line of the known hosts refuses; "
+                f"refusing to connect"
+            )
         if isinstance(exc, _UnknownHostKeyError):
             return SourceError(
                 f"{where}: unknown host key {exc.key.get_name()} {_fingerprint(exc.key)} for "
@@ -932,14 +1051,9 @@ class SSHSource:
 def open_ssh_source(
     host: str | HostSpec,
     root: str | None = None,
+    options: RemoteOptions = _DEFAULT_OPTIONS,
     *,
     label: str | None = None,
-    known_hosts: Path | None = None,
-    accept_new_host_key: bool = False,
-    ssh_config: Path | None = None,
-    connect_timeout: float = 10,
-    command_timeout: float = 60,
-    python: str = "python3",
     allow_outside_root: bool = False,
 ) -> SSHSource:
     """An :class:`SSHSource` for a host spec (``root@gpu-a:/srv/x``); connects on first use.
@@ -953,17 +1067,7 @@ def open_ssh_source(
     chosen = root if root is not None else spec.root
     if chosen is None:
         raise SourceError(f"{spec.label}: no root: write host:/path or give a root")
-    return SSHSource(
-        spec,
-        chosen,
-        known_hosts=known_hosts,
-        accept_new_host_key=accept_new_host_key,
-        ssh_config=ssh_config,
-        connect_timeout=connect_timeout,
-        command_timeout=command_timeout,
-        python=python,
-        allow_outside_root=allow_outside_root,
-    )
+    return SSHSource(spec, chosen, options, allow_outside_root=allow_outside_root)
 
 
 def _parse_records(stream: bytes, nonce: str) -> list[tuple[str, bytes]] | None:
@@ -1008,32 +1112,72 @@ def _read_result(path: str, tag: str, payload: bytes) -> bytes | SourceError:
     return SourceError(f"{path}: the remote helper's answer is garbled ({tag!r})")
 
 
-def _sftp_walk(sftp: paramiko.SFTPClient, top: str) -> Iterator[str]:
-    """Regular files under ``top``, with the helper's (and ``os.walk``'s) rules."""
-    stack = [top]
+def _sftp_walk(sftp: paramiko.SFTPClient, root: str, base: str, real_root: str | None) -> Listing:
+    """What is under ``root/base``, with the helper's rules (links to folders followed).
+
+    OpenSSH's server answers "no such file" for ENOENT, ENOTDIR and ELOOP, and
+    "permission denied" for EACCES and EPERM; an error without an errno is not
+    about the path (a lost connection): it is raised.
+    """
+    listing = Listing([], [], [])
+    start = _join(root, base) if base else root
+    parts = base.split("/") if base else []
+    try:  # the real paths of the root and of each folder down to base
+        chain = tuple(
+            sftp.normalize(_join(root, "/".join(parts[:depth]))) for depth in range(len(parts) + 1)
+        )
+    except OSError as exc:
+        if exc.errno is None:
+            raise
+        if exc.errno != errno.ENOENT:
+            listing.blocked.append((base, exc.strerror or str(exc)))
+        return listing
+    stack: list[tuple[str, str, tuple[str, ...]]] = [(start, base, chain)]
     while stack:
-        folder = stack.pop()
+        folder, rel_folder, chain = stack.pop()
+        prefix = rel_folder + "/" if rel_folder else ""
         try:
             entries = sftp.listdir_attr(folder)
-        except OSError:
+        except OSError as exc:
+            if exc.errno is None:
+                raise
+            if exc.errno != errno.ENOENT:
+                listing.blocked.append((rel_folder, exc.strerror or str(exc)))
             continue
-        inner: list[str] = []
+        inner: list[tuple[str, str, tuple[str, ...]]] = []
         for entry in entries:
             full = posixpath.join(folder, entry.filename)
+            rel = prefix + entry.filename
             mode = entry.st_mode or 0
-            if stat.S_ISLNK(mode):
+            link = stat.S_ISLNK(mode)
+            if link:
                 try:
                     mode = sftp.stat(full).st_mode or 0
-                except OSError:
+                except OSError as exc:
+                    if exc.errno is None:
+                        raise
+                    listing.others.append(rel)
+                    if exc.errno != errno.ENOENT:  # a link to something unseen
+                        listing.files.append(rel)
+                        listing.blocked.append((rel, exc.strerror or str(exc)))
                     continue
-                if stat.S_ISREG(mode):
-                    yield full
-            elif stat.S_ISDIR(mode):
-                if not entry.filename.startswith("."):
-                    inner.append(full)
-            elif stat.S_ISREG(mode):
-                yield full
+            if stat.S_ISREG(mode):
+                listing.files.append(rel)
+                continue
+            listing.others.append(rel)
+            if not stat.S_ISDIR(mode) or entry.filename.startswith("."):
+                continue
+            real = posixpath.join(chain[-1], entry.filename)
+            if link:
+                real = sftp.normalize(full)
+                if real in chain:
+                    continue
+                if real_root is not None and posixpath.commonpath([real, real_root]) != real_root:
+                    listing.blocked.append((rel, outside_link(real)))
+                    continue
+            inner.append((full, rel, (*chain, real)))
         stack.extend(sorted(inner, reverse=True))
+    return listing
 
 
 def _sftp_read_one(

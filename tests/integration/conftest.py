@@ -29,6 +29,7 @@ from typing import Any
 import pytest
 
 from pytest_cleantree.hosts import parse_host_spec
+from pytest_cleantree.sources import RemoteOptions
 from pytest_cleantree.sources.ssh import SSHSource
 
 #: the ssh config alias of the session's server
@@ -310,7 +311,13 @@ def make_ssh_source(ssh_setup: SSHClientSetup) -> Iterator[SourceFactory]:
         options.setdefault("command_timeout", 30)
         # the test run's own interpreter: a pyenv shim would add 0.2 s to each command
         options.setdefault("python", sys.executable)
-        source = SSHSource(parse_host_spec(chosen.alias), str(root), **options)
+        outside = options.pop("allow_outside_root", False)
+        source = SSHSource(
+            parse_host_spec(chosen.alias),
+            str(root),
+            RemoteOptions(**options),
+            allow_outside_root=outside,
+        )
         made.append(source)
         return source
 

@@ -20,7 +20,8 @@ from pytest_cleantree.sources.base import Source
 from pytest_cleantree.sources.local import LocalSource
 from pytest_cleantree.sources.ssh import SSHSource
 
-OpenTree = Callable[[Path], Source]
+#: ``open_tree(root, allow_outside_root=False)``
+OpenTree = Callable[..., Source]
 #: the ``make_ssh_source`` fixture (see conftest.py)
 SourceFactory = Callable[..., SSHSource]
 
@@ -38,9 +39,9 @@ def open_tree(request: pytest.FixtureRequest) -> OpenTree:
         return LocalSource
     make: SourceFactory = request.getfixturevalue("make_ssh_source")
     if request.param == "ssh":
-        return lambda root: make(root)
+        return lambda root, **options: make(root, **options)
     setup = request.getfixturevalue("sftp_only_setup")
-    return lambda root: make(root, setup)
+    return lambda root, **options: make(root, setup, **options)
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +72,10 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 EXPECTED_EXPAND: dict[str, tuple[str, ...]] = {
-    "**/*.py": (
+    "**/*.py": (  # through link_dir too: Python imports through a link to a folder
+        "link_dir/__init__.py",
+        "link_dir/mod.py",
+        "link_dir/sub/deep.py",
         "link_file.py",
         "pkg/__init__.py",
         "pkg/mod.py",
@@ -103,6 +107,62 @@ EXPECTED_EXPAND: dict[str, tuple[str, ...]] = {
 def test_expand_answers_every_entry(open_tree: OpenTree, tree: Path) -> None:
     source = open_tree(tree)
     assert dict(source.expand(list(EXPECTED_EXPAND))) == EXPECTED_EXPAND
+
+
+@pytest.fixture(scope="module")
+def linked(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Links between folders: cycles, a link out of the root, a folder named like a glob."""
+    root = tmp_path_factory.mktemp("linked") / "tree"
+    for name in ("a/m.py", "x/x.py", "y/y.py", "kernels/keep.py", "kernels/sm120_fused/k.py"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("sm120 = 1\n")
+    (root / "a" / "up").symlink_to("..")  # a cycle through one link
+    (root / "x" / "l1").symlink_to("../y")  # and through two
+    (root / "y" / "l2").symlink_to("../x")
+    (root.parent / "outside").mkdir()
+    (root.parent / "outside" / "o.py").write_text("sm120 = 1\n")
+    (root / "ext").symlink_to("../outside")
+    (root / "dangling_dir").symlink_to("nowhere")
+    return root
+
+
+def _answers(found: Mapping[str, object]) -> dict[str, object]:
+    return {
+        entry: f"error: {got}" if isinstance(got, SourceError) else got
+        for entry, got in found.items()
+    }
+
+
+def test_globs_follow_links_to_folders_once_per_path(open_tree: OpenTree, linked: Path) -> None:
+    outside = os.path.realpath(linked.parent / "outside")
+    entries = ["a/**/*.py", "x/**/*.py", "y/**", "kernels/*", "kernels/sm120*", "*/*.py"]
+    assert _answers(open_tree(linked).expand(entries)) == {
+        "a/**/*.py": ("a/m.py",),
+        "x/**/*.py": ("x/l1/y.py", "x/x.py"),
+        "y/**": ("y/l2/x.py", "y/y.py"),
+        "kernels/*": ("kernels/keep.py",),
+        "kernels/sm120*": (),
+        "*/*.py": f"error: */*.py: cannot list every folder it covers: ext: a link to a "
+        f"folder outside the root (to {outside}); set allow_outside_root = true to follow it",
+    }
+
+
+def test_globs_follow_links_out_of_the_root_when_allowed(open_tree: OpenTree, linked: Path) -> None:
+    source = open_tree(linked, allow_outside_root=True)
+    assert dict(source.expand(["*/*.py"])) == {
+        "*/*.py": ("a/m.py", "ext/o.py", "kernels/keep.py", "x/x.py", "y/y.py")
+    }
+
+
+def test_any_kind_expansion_names_folders_and_links(open_tree: OpenTree, linked: Path) -> None:
+    entries = ["kernels/sm120*", "dangl*", "kernels/*", "ext", "gone"]
+    assert _answers(open_tree(linked).expand(entries, any_kind=True)) == {
+        "kernels/sm120*": ("kernels/sm120_fused",),
+        "dangl*": ("dangling_dir",),
+        "kernels/*": ("kernels/keep.py", "kernels/sm120_fused"),
+        "ext": ("ext",),
+        "gone": (),
+    }
 
 
 def test_expand_keeps_the_order_of_entries(open_tree: OpenTree, tree: Path) -> None:

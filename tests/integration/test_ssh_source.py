@@ -22,6 +22,7 @@ import paramiko
 import pytest
 
 from pytest_cleantree.errors import SourceError
+from pytest_cleantree.sources import RemoteOptions
 from pytest_cleantree.sources.local import LocalSource
 from pytest_cleantree.sources.ssh import SSHSource, open_ssh_source
 
@@ -100,12 +101,10 @@ def test_open_ssh_source_takes_the_root_from_the_spec(
     tmp_path: Path, ssh_setup: Any, opened: dict[str, int]
 ) -> None:
     (tmp_path / "a.py").write_text("a = 1\n")
-    with open_ssh_source(
-        f"{ssh_setup.alias}:{tmp_path}",
-        known_hosts=ssh_setup.known_hosts,
-        ssh_config=ssh_setup.ssh_config,
-        python=sys.executable,
-    ) as source:
+    options = RemoteOptions(
+        known_hosts=ssh_setup.known_hosts, ssh_config=ssh_setup.ssh_config, python=sys.executable
+    )
+    with open_ssh_source(f"{ssh_setup.alias}:{tmp_path}", options=options) as source:
         assert opened == {}
         assert source.host == ssh_setup.alias
         assert source.resolve_root() == str(tmp_path)

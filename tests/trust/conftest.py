@@ -15,7 +15,7 @@ import contextlib
 import importlib.util
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -98,17 +98,20 @@ def make_proxy() -> Iterator[Callable[[tuple[str, int]], FaultProxy]]:
 def make_sshd(
     sshd_binary: str, tmp_path: Path, host_key: Path, authorized_keys: Path
 ) -> Iterator[Callable[..., SSHServer]]:
-    """``make_sshd(host_key=None)``: another sshd of the test's own (the session's host key by
-    default, else the one given), stopped after the test."""
+    """``make_sshd(host_key=None, extra=())``: another sshd of the test's own (the session's
+    host key by default, else the one given; ``extra`` sshd_config lines), stopped after the
+    test."""
     with contextlib.ExitStack() as stack:
         count = 0
 
-        def make(key: Path | None = None) -> SSHServer:
+        def make(key: Path | None = None, extra: Sequence[str] = ()) -> SSHServer:
             nonlocal count
             count += 1
             folder = tmp_path / f"sshd{count}"
             return stack.enter_context(
-                sshd_fixtures.running_sshd(sshd_binary, folder, key or host_key, authorized_keys)
+                sshd_fixtures.running_sshd(
+                    sshd_binary, folder, key or host_key, authorized_keys, extra
+                )
             )
 
         yield make

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 
 def run_module(
@@ -29,3 +33,21 @@ def cleantree(
     completed = run_module("pytest_cleantree", *args, cwd=cwd, env=env, timeout=timeout)
     assert "Traceback" not in completed.stderr + completed.stdout, completed.stderr
     return completed
+
+
+def unprivileged() -> list[str]:
+    """A command prefix under which permission bits hold: empty for a user, and for root
+    ``setpriv`` with the file-permission capabilities dropped (root reads everything).
+
+    Tests of unreadable folders need it; without ``setpriv`` they skip, except under
+    ``CI=true``, where they fail rather than pass having run nothing.
+    """
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        message = "root needs setpriv (util-linux) to make a folder unreadable"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message + " (CI=true: refusing to pass having run nothing)")
+        pytest.skip(message)
+    return [setpriv, "--bounding-set=-dac_override,-dac_read_search", "--"]

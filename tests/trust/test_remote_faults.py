@@ -41,6 +41,7 @@ from runs import cleantree
 
 from pytest_cleantree.errors import SourceError
 from pytest_cleantree.hosts import parse_host_spec
+from pytest_cleantree.sources import RemoteOptions
 from pytest_cleantree.sources.ssh import SSHSource
 
 pytestmark = pytest.mark.ssh
@@ -166,15 +167,14 @@ def measured(
     with contextlib.closing(FaultProxy((sshd.host, sshd.port))) as proxy:
         (folder / "ssh_config").write_text(ssh_host(ALIAS, proxy.port, client_key))
         (folder / "known_hosts").write_text(f"[127.0.0.1]:{proxy.port} {sshd.host_key}\n")
-        source = SSHSource(
-            parse_host_spec(ALIAS),
-            str(tree),
+        options = RemoteOptions(
             known_hosts=folder / "known_hosts",
             ssh_config=folder / "ssh_config",
             python=sys.executable,
             connect_timeout=TIMEOUT,
             command_timeout=TIMEOUT,
         )
+        source = SSHSource(parse_host_spec(ALIAS), str(tree), options)
         with source:
             clean = dict(source.read(paths))
         assert clean == {path: (tree / path).read_bytes() for path in paths}, clean

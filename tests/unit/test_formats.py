@@ -14,7 +14,7 @@ import pytest
 from pytest_cleantree.engine import check_all, iter_checks
 from pytest_cleantree.formats import render_github, render_json, render_sarif
 from pytest_cleantree.manifest import load_manifest
-from pytest_cleantree.model import Missing, Result, Rule
+from pytest_cleantree.model import Hit, Kind, Missing, Result, Rule
 from pytest_cleantree.sources.local import LocalSource
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "sm120"
@@ -104,6 +104,20 @@ def test_github_escapes_workflow_command_syntax() -> None:
     assert render_github([result], root="").splitlines()[0] == (
         "::error file=a%2Cb%3Ac.py,title=cleantree r::"
         "expected 'x' does not occur (50%25 of%0Alines)"
+    )
+
+
+def test_github_escapes_terminal_controls_and_json_keeps_them() -> None:
+    rule = Rule(id="r", files=("a.py",))
+    source = "sm120 = 1  # \x1b[2K\u202e"
+    hit = Hit("a.py", 1, (Kind.ASSIGNMENT,), source, 0, ("sm120",))
+    result = Result(rule, "a.py", hits=(hit,))
+    assert render_github([result], root="").splitlines()[0] == (
+        "::error file=a.py,line=1,col=1,title=cleantree r::assignment: sm120 = 1  # \\x1b[2K\\u202e"
+    )
+    assert (
+        json.loads(render_json([result], manifest="m", root=""))["results"][0]["hits"][0]["source"]
+        == source
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pytest_cleantree.hosts import HostSpec, parse_host_spec
+from pytest_cleantree.sources import resolve_hosts
 
 GOOD: list[tuple[str, HostSpec]] = [
     ("gpu-a", HostSpec("gpu-a", "gpu-a")),
@@ -91,3 +92,20 @@ def test_garbage_is_refused_saying_why(text: str, message: str) -> None:
 def test_a_blank_label_is_refused(label: str) -> None:
     with pytest.raises(ValueError, match="host label"):
         parse_host_spec("gpu-a", label)
+
+
+@pytest.mark.parametrize(
+    ("names", "labels"),
+    [
+        pytest.param(["gpu:/srv/a", "gpu:/srv/b"], ["gpu:/srv/a", "gpu:/srv/b"], id="two-roots"),
+        pytest.param(["gpu", "gpu:/srv/b"], ["gpu", "gpu:/srv/b"], id="bare-and-root"),
+        pytest.param(["gpu:/srv/a", "gpu:/srv/a"], ["gpu"], id="same-spec-once"),
+        pytest.param(["gpu:/srv/a", "root@gpu:/srv/a"], ["gpu", "root@gpu"], id="users-apart"),
+        pytest.param(["fleet1", "fleet1:/x"], ["fleet1", "fleet1:/x"], id="manifest-name"),
+        pytest.param(["local", "gpu:/a", "local"], ["", "gpu"], id="local"),
+    ],
+)
+def test_every_spec_gets_a_label_of_its_own(names: list[str], labels: list[str]) -> None:
+    targets = resolve_hosts(names, {"fleet1": "root@10.0.0.1:/srv"})
+    assert [target.label for target in targets] == labels
+    assert [t.spec.label for t in targets if t.spec is not None] == [x for x in labels if x]

@@ -288,3 +288,28 @@ def test_is_path_glob(entry: str, expected: bool) -> None:
 )
 def test_glob_base(entry: str, base: str) -> None:
     assert glob_base(entry) == base
+
+
+@pytest.mark.parametrize(
+    ("body", "why"),
+    [
+        pytest.param("(sm)\\1", "invalid escape sequence: \\1", id="backreference"),
+        pytest.param("sm(?=120)", "invalid perl operator: (?=", id="lookahead"),
+        pytest.param("(?<!x)sm", "invalid perl operator: (?<!", id="lookbehind"),
+    ],
+)
+def test_parse_pattern_rejects_what_re2_cannot_run(body: str, why: str) -> None:
+    message = (
+        f"regular expression {body!r} cannot run on RE2 ({why}): re: patterns use RE2 syntax, "
+        "which runs in linear time but has no backreferences nor lookaround"
+    )
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        parse_pattern("re:" + body)
+
+
+def test_a_backtracking_regex_matches_in_linear_time() -> None:
+    """RE2 answers at once where ``re`` would backtrack 2**40 times."""
+    pattern = parse_pattern("re:(a+)+$")
+    assert not match_name(pattern, "a" * 40 + "b")
+    assert not match_text(pattern, "x = '" + "a" * 40 + "b'")
+    assert match_name(pattern, "b" + "a" * 40)
