@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_cleantree.analysis import analyze
+from pytest_cleantree.analysis import Finding, analyze, analyze_reference
 from pytest_cleantree.patterns import parse_pattern
 
 M = "sm120x"
@@ -24,6 +24,10 @@ class Snippet:
     lines: tuple[str, ...]
     #: (line index within the snippet, kind) of every occurrence of the marker
     expected: tuple[tuple[int, str], ...]
+    #: the lines that continue a string literal: indenting them would change the string
+    verbatim: tuple[int, ...] = ()
+    #: a form feed resets indentation: only at the top level
+    top_level_only: bool = False
 
 
 SNIPPETS = (
@@ -68,15 +72,24 @@ SNIPPETS = (
     Snippet(("s = '''first", f"second {M}", "third'''"), ((1, "string"),)),
     Snippet(("def typed(", f"    arg: {M}T,", ") -> None:", "    pass"), ((1, "reference"),)),
     Snippet(("filler = 1",), ()),
+    # what the tokenizer does to text before it reaches the tree (issue 11): each spells the
+    # marker only once decoded, normalised or joined
+    Snippet(('esc = "\\x73m120x"',), ((0, "string"),)),
+    Snippet(('cont = "sm\\', '120x"'), ((0, "string"),), verbatim=(1,)),
+    Snippet(('joined = ("sm"', '          "120x")'), ((0, "string"),)),
+    Snippet(("\uff53\uff4d120x_call()",), ((0, "call"),)),
+    Snippet(("import os.\\", f"    {M}"), ((1, "import"),)),
+    Snippet(("\fdef fed():", f"    return {M}_fed"), ((1, "reference"),), top_level_only=True),
 )
 
 
 @st.composite
 def modules(draw: st.DrawFn) -> tuple[bytes, set[tuple[int, str]]]:
-    chosen = draw(st.lists(st.sampled_from(SNIPPETS), min_size=1, max_size=6))
     # at top level, in a block, or in a class body: the partial parse leaves out the
     # fillers (they spell no marker), as whole top-level pieces or as class members
     wrapper = draw(st.sampled_from(["", "if True:", "class Holder:"]))
+    usable = [s for s in SNIPPETS if not (wrapper and s.top_level_only)]
+    chosen = draw(st.lists(st.sampled_from(usable), min_size=1, max_size=6))
     indent = draw(st.sampled_from(["    ", "\t"])) if wrapper else ""
     fillers = draw(st.lists(st.booleans(), min_size=len(chosen) + 1, max_size=len(chosen) + 1))
     newline = draw(st.sampled_from(["\n", "\r\n"]))
@@ -96,7 +109,10 @@ def modules(draw: st.DrawFn) -> tuple[bytes, set[tuple[int, str]]]:
         if snippet is None:
             break
         base = len(lines) + 1
-        lines.extend(indent + line for line in snippet.lines)
+        lines.extend(
+            line if index in snippet.verbatim else indent + line
+            for index, line in enumerate(snippet.lines)
+        )
         expected |= {(base + offset, kind) for offset, kind in snippet.expected}
     text = newline.join(lines) + newline
     data = text.encode(coding or "utf-8")
@@ -112,3 +128,10 @@ def test_engine_reports_exactly_the_placed_occurrences(
     assert analysis.problem is None
     found = {(f.occurrence.line, f.occurrence.kind.value) for f in analysis.findings}
     assert found == expected
+    # and the fast path is the reference path, finding for finding
+    reference = analyze_reference("generated.py", data, [parse_pattern(M)])
+    assert sorted(map(_placed, analysis.findings)) == sorted(map(_placed, reference.findings))
+
+
+def _placed(finding: Finding) -> tuple[int, int, str]:
+    return (finding.occurrence.line, finding.occurrence.col, finding.occurrence.kind.value)
