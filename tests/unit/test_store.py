@@ -92,3 +92,31 @@ def test_a_pack_keeps_one_entry_per_path_and_merges_with_a_concurrent_run(
         ("a.py", 1, "x = sm120"),
         ("c.py", 1, "sm120()"),
     ]
+
+
+def test_the_cache_key_covers_every_module_the_analysis_loads() -> None:
+    """Move a scanner helper to a new module and the key must still change with it.
+
+    The key's files are found by following imports statically; Python's own
+    import of the analysis (in a fresh interpreter) is the oracle.
+    """
+    import json
+    import subprocess
+    import sys
+
+    from pytest_cleantree.store import findings_code
+
+    probe = (
+        "import json, sys, pytest_cleantree.analysis as a\n"
+        "a.analyze('m.py', b'import os\\nos.path.join(sm120)\\n', [])\n"
+        "print(json.dumps(sorted(m.__file__ for n, m in sys.modules.items()"
+        " if n.startswith('pytest_cleantree') and getattr(m, '__file__', None))))"
+    )
+    loaded = json.loads(
+        subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+        ).stdout
+    )
+    keyed = {str(path) for path in findings_code()}
+    assert loaded, "the probe saw no module"
+    assert set(loaded) <= keyed
