@@ -97,6 +97,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
     try:
         return _check(args)
+    except BrokenPipeError:  # `cleantree check | head -1`: the reader has all it wanted
+        _silence_stdout()
+        return EXIT_INCOMPLETE  # the result was not all written: never "clean"
     except CleanTreeError as exc:
         print(f"cleantree: error: {exc}", file=sys.stderr)
         return EXIT_INCOMPLETE
@@ -163,13 +166,30 @@ def _check(args: argparse.Namespace) -> int:
         runner.close()
     clean = all(result.ok for result in results)
     complete = all(result.complete for result in results)
+    code = EXIT_CLEAN if clean else EXIT_VIOLATIONS if complete else EXIT_INCOMPLETE
     if args.format == "text":
-        print(render_summary(results) if clean else render_report(results))
+        _write(render_summary(results) if clean else render_report(results))
     else:
-        print(_render_machine(args.format, results, str(path), roots.get("", "")))
-    if clean:
-        return EXIT_CLEAN
-    return EXIT_VIOLATIONS if complete else EXIT_INCOMPLETE
+        _write(_render_machine(args.format, results, str(path), roots.get("", "")))
+    return code
+
+
+def _write(text: str) -> None:
+    """Print the report; a reader that stops early (``| head -1``) is not an error.
+
+    The exit code stays the check's own, so that ``set -o pipefail`` still sees a dirty tree.
+    """
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        _silence_stdout()
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's last flush cannot fail loudly."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def _render_machine(fmt: str, results: list[Result], manifest: str, root: str) -> str:

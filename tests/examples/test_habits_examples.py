@@ -3,7 +3,10 @@ work as written (install pins, the pre-launch wrapper's messages, the workflow's
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import yaml
@@ -29,7 +32,7 @@ def test_the_workflow_installs_from_the_repository_pinned_to_a_commit() -> None:
     assert requirement.name == "pytest-cleantree"
     assert requirement.url is not None
     assert requirement.url.startswith("git+https://github.com/")
-    url, _, rev = requirement.url.rpartition("@")
+    rev = requirement.url.rpartition("@")[2]
     assert SHA.fullmatch(rev), f"not pinned to a full commit sha: {requirement.url}"
     assert "replace" in WORKFLOW.read_text().lower()  # the comment says what to replace
 
@@ -43,3 +46,42 @@ def test_the_readme_pre_commit_snippet_pins_a_commit() -> None:
     assert SHA.fullmatch(str(repo["rev"])), repo["rev"]
     assert [hook["id"] for hook in repo["hooks"]] == ["cleantree"]
     assert "v0.1.0" not in readme
+
+
+def run_wrapper(
+    tmp_path: Path, manifest: str, extra_env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "CLEANTREE_MANIFEST": manifest, "PYTHON": sys.executable}
+    return subprocess.run(
+        ["sh", str(REPO / "examples" / "prelaunch" / "launch_server.sh"), "--tp", "8"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**env, **(extra_env or {})},
+        timeout=120,
+        check=False,
+    )
+
+
+def test_the_wrapper_says_the_check_could_not_run_when_the_manifest_is_missing(
+    tmp_path: Path,
+) -> None:
+    completed = run_wrapper(tmp_path, "no-such.toml")
+    assert completed.returncode == 2
+    assert "not clean" not in completed.stderr
+    assert "the check could not run" in completed.stderr
+    # and why: cleantree's own error, naming the manifest, comes first
+    assert "no-such.toml" in completed.stderr.splitlines()[0]
+
+
+def test_the_wrapper_says_the_check_could_not_run_when_the_module_root_cannot_be_found(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "cleantree.toml").write_text(
+        'root = "module:no_such_package_here"\n[[rule]]\nfiles = ["x.py"]\nforbid = ["sm120"]\n'
+    )
+    completed = run_wrapper(tmp_path, "cleantree.toml")
+    assert completed.returncode == 2
+    assert "no_such_package_here" in completed.stderr
+    assert "the check could not run" in completed.stderr
+    assert "not clean" not in completed.stderr
