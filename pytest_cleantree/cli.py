@@ -102,6 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INCOMPLETE  # the result was not all written: never "clean"
     except CleanTreeError as exc:
         print(f"cleantree: error: {exc}", file=sys.stderr)
+        _write_error(args, exc)
         return EXIT_INCOMPLETE
     except Exception as exc:  # a bug must never read as "violations" (1), let alone "clean"
         if os.environ.get("CLEANTREE_DEBUG"):
@@ -172,6 +173,24 @@ def _check(args: argparse.Namespace) -> int:
     else:
         _write(_render_machine(args.format, results, str(path), roots.get("", "")))
     return code
+
+
+def _write_error(args: argparse.Namespace, error: CleanTreeError) -> None:
+    """Machine formats say why the run could not start, in their own terms: an empty SARIF
+    file would fail its upload, and a github log without ``::error`` hides the cause."""
+    from pytest_cleantree.formats import render_github_error, render_sarif_error
+
+    manifest = getattr(error, "source", "") or str(args.manifest or "")
+    shown = _workspace_relative(manifest) if manifest else ""
+    if args.format == "github":
+        _write(render_github_error(error, manifest=shown))
+    elif args.format == "sarif":
+        _write(render_sarif_error(error, manifest=shown))
+
+
+def _workspace_relative(path: str) -> str:
+    workspace = os.environ.get("GITHUB_WORKSPACE") or os.getcwd()
+    return Path(os.path.relpath(os.path.abspath(path), workspace)).as_posix()
 
 
 def _write(text: str) -> None:

