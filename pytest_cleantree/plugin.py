@@ -33,6 +33,8 @@ class _State:
         self.manifest_path = manifest_path
         self.runners: dict[Path, Runner] = {}
         self.failed: list[tuple[Path, Result]] = []
+        #: GitHub ``::error`` lines of failed checks, from this process or xdist's workers
+        self.annotations: list[str] = []
 
 
 _STATE = pytest.StashKey[_State]()
@@ -128,6 +130,7 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     manifest_path = _selected_manifest(config, required=not reverted)
     config.stash[_STATE] = _State(manifest_path)
+    config.pluginmanager.register(_AnnotationCollector(config.stash[_STATE]))
     if reverted and manifest_path is None and config.args_source != pytest.Config.ArgsSource.ARGS:
         # `pytest --cleantree-reverted REV` alone runs the derived checks and nothing else
         config.args[:] = []
@@ -211,24 +214,51 @@ def _remote_options(config: pytest.Config) -> RemoteOptions:
     )
 
 
+def _github_annotations(config: pytest.Config, runner: Runner, result: Result) -> list[str]:
+    """On GitHub Actions, a failed check's ``::error`` lines (computed where the check ran)."""
+    if os.environ.get("GITHUB_ACTIONS") != "true":
+        return []
+    from pytest_cleantree.formats import render_github
+
+    workspace = Path(os.environ.get("GITHUB_WORKSPACE") or config.invocation_params.dir)
+    root = getattr(runner.source(result.host), "root", "")
+    shown = os.path.relpath(root, workspace) if root and not result.host else root
+    lines = render_github([result], root=shown).splitlines()
+    return [line for line in lines if not line.startswith("::notice")]
+
+
+#: the report attribute carrying a failed check's annotations: a plain list of strings, so
+#: that pytest-xdist carries it from the worker that ran the check to the controller
+_ANNOTATIONS = "cleantree_github_annotations"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    lines = getattr(item, "_cleantree_annotations", None)
+    if lines and call.when == "call":
+        setattr(outcome.get_result(), _ANNOTATIONS, lines)  # type: ignore[attr-defined]
+
+
+class _AnnotationCollector:
+    """Gathers annotations where the terminal is: in the controller under pytest-xdist."""
+
+    def __init__(self, state: _State) -> None:
+        self.state = state
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        lines = getattr(report, _ANNOTATIONS, None)
+        if lines and isinstance(lines, list):
+            self.state.annotations.extend(str(line) for line in lines)
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """On GitHub Actions, annotate the remaining lines in the PR diff as well."""
     state = terminalreporter.config.stash.get(_STATE, None)
-    if state is None or not state.failed or os.environ.get("GITHUB_ACTIONS") != "true":
+    if state is None:
         return
-    from pytest_cleantree.formats import render_github
-
-    workspace = Path(
-        os.environ.get("GITHUB_WORKSPACE") or terminalreporter.config.invocation_params.dir
-    )
-    for path, result in state.failed:
-        runner = state.runners[path]
-        source = runner.source(result.host)
-        root = getattr(source, "root", "")
-        shown = os.path.relpath(root, workspace) if root and not result.host else root
-        for line in render_github([result], root=shown).splitlines():
-            if not line.startswith("::notice"):
-                terminalreporter.write_line(line)
+    for line in dict.fromkeys(state.annotations):  # once each, in the order the checks ran
+        terminalreporter.write_line(line)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -351,6 +381,7 @@ class CleanTreeItem(pytest.Item):
         result = runner.run_fleet(siblings or [self.check])[(self.host, self.check)]
         if not result.ok:
             state.failed.append((parent.path, result))
+            self._cleantree_annotations = _github_annotations(self.config, runner, result)
             raise CleanTreeFailure(result)
 
     def repr_failure(  # type: ignore[override, unused-ignore]

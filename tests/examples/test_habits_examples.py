@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 from packaging.requirements import Requirement
 
@@ -85,3 +86,40 @@ def test_the_wrapper_says_the_check_could_not_run_when_the_module_root_cannot_be
     assert "no_such_package_here" in completed.stderr
     assert "the check could not run" in completed.stderr
     assert "not clean" not in completed.stderr
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_pytest_annotates_on_github_actions_with_and_without_xdist(
+    example_tree: Path, workers: list[str]
+) -> None:
+    env = {**os.environ, "GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": str(example_tree)}
+    completed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--cleantree",
+            "cleantree.toml",
+            "-p",
+            "no:cacheprovider",
+            *workers,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=example_tree,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert completed.returncode == 1
+    errors = [line for line in completed.stdout.splitlines() if line.startswith("::error ")]
+    places = {re.search(r"file=([^,]+),line=(\d+)", e).groups() for e in errors}  # type: ignore[union-attr]
+    root = "partial-revert/python/sglang"
+    assert len(errors) == 5
+    assert places == {
+        (f"{root}/srt/layers/communicator.py", "15"),
+        (f"{root}/srt/layers/communicator.py", "24"),
+        (f"{root}/srt/layers/communicator.py", "53"),
+        (f"{root}/srt/server_args.py", "17"),
+        (f"{root}/srt/server_args.py", "46"),
+    }
