@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pytest_cleantree import __version__
 from pytest_cleantree.errors import CleanTreeError, SourceError
 
 if TYPE_CHECKING:
@@ -26,6 +27,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(
         prog="cleantree", description="Check that a tree holds no forbidden symbols."
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s (pytest-cleantree) {__version__}"
     )
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser(
@@ -89,8 +93,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    """Parse; an unknown flag is reported with the usage of the command it was given to
+    (argparse's top-level parser would show its own, which does not list the flag's peers)."""
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        commands = next(
+            action for action in parser._actions if isinstance(action, argparse._SubParsersAction)
+        )
+        command = commands.choices.get(getattr(args, "command", ""), parser)
+        command.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = _parse(argv)
     handler = getattr(args, "handler", None)
     if handler is not None:
         code: int = handler(args)

@@ -124,3 +124,18 @@ def test_a_missing_manifest_is_annotated_in_github_format(tmp_path: Path) -> Non
     (error,) = completed.stdout.splitlines()
     assert error.startswith("::error title=cleantree could not check::")
     assert "no cleantree.toml" in error
+
+
+def test_version(tmp_path: Path) -> None:
+    from pytest_cleantree import __version__
+
+    completed = run("--version", cwd=tmp_path)
+    assert completed.returncode == 0
+    assert completed.stdout.strip() == f"cleantree (pytest-cleantree) {__version__}"
+
+
+def test_a_bad_flag_of_check_shows_the_usage_of_check(tmp_path: Path) -> None:
+    completed = run("check", "--no-such-flag", cwd=tmp_path)
+    assert completed.returncode == 2
+    assert completed.stderr.startswith("usage: cleantree check ")
+    assert "cleantree check: error: unrecognized arguments: --no-such-flag" in completed.stderr
