@@ -40,7 +40,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     which = check.add_mutually_exclusive_group()
     which.add_argument(
-        "--manifest", type=Path, help="default: ./cleantree.toml, else ./pyproject.toml"
+        "--manifest",
+        type=Path,
+        help="default: cleantree.toml, else pyproject.toml with [tool.cleantree], in the "
+        "current folder or the nearest parent up to the repository's root (.git)",
     )
     which.add_argument(
         "--reverted",
@@ -134,8 +137,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
+    from pytest_cleantree.discovery import discover_manifest
     from pytest_cleantree.engine import default_jobs, iter_checks
-    from pytest_cleantree.manifest import find_manifest, load_manifest
+    from pytest_cleantree.manifest import load_manifest
     from pytest_cleantree.report import render_report, render_summary
     from pytest_cleantree.runner import LOCAL_TARGET, Runner
     from pytest_cleantree.sources import RemoteOptions, resolve_hosts
@@ -147,11 +151,11 @@ def _check(args: argparse.Namespace) -> int:
         manifest = derive_manifest_for_revert(args.reverted, Path.cwd())
         path: Path | None = Path(manifest.path)
     else:
-        path = args.manifest or find_manifest(Path.cwd())
+        path = args.manifest or discover_manifest(Path.cwd())
         if path is None:
             raise CleanTreeError(
-                "no cleantree.toml (or pyproject.toml with [tool.cleantree]) here; "
-                "pass --manifest PATH or --reverted REV"
+                "no cleantree.toml (or pyproject.toml with [tool.cleantree]) here or in a "
+                "parent folder up to the repository's root; pass --manifest PATH or --reverted REV"
             )
         manifest = load_manifest(path)
     try:

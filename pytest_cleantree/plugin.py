@@ -53,8 +53,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--cleantree-manifest",
         metavar="PATH",
         default=None,
-        help="the manifest to check (default: cleantree.toml, else pyproject.toml, in the "
-        "current folder)",
+        help="the manifest to check (default: cleantree.toml, else pyproject.toml with "
+        "[tool.cleantree], in the current folder or the nearest parent up to the repository's "
+        "root)",
     )
     group.addoption(
         "--cleantree-root",
@@ -139,7 +140,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _selected_manifest(config: pytest.Config, *, required: bool = True) -> Path | None:
-    from pytest_cleantree.manifest import find_manifest
+    from pytest_cleantree.discovery import discover_manifest
 
     explicit: str | None = config.getoption("cleantree_manifest")
     invocation = config.invocation_params.dir
@@ -151,13 +152,14 @@ def _selected_manifest(config: pytest.Config, *, required: bool = True) -> Path 
     named = [_arg_path(config, arg) for arg in config.args]
     if any(path.suffix == ".toml" and path.is_file() for path in named):
         return None  # manifests named on the command line are collected as given
-    found = find_manifest(invocation)
+    found = discover_manifest(invocation)
     if found is None and not required:
         return None
     if found is None:
         raise pytest.UsageError(
             f"--cleantree: no cleantree.toml (or pyproject.toml with [tool.cleantree]) in "
-            f"{invocation}; pass the manifest's path, or --cleantree-manifest PATH"
+            f"{invocation} or a parent folder up to the repository's root; pass the "
+            "manifest's path, or --cleantree-manifest PATH"
         )
     return found.resolve()
 
@@ -181,7 +183,13 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> ManifestFi
     resolved = file_path.resolve()
     named = {_arg_path(parent.config, arg) for arg in parent.config.args}
     if resolved == state.manifest_path or resolved in named:
-        return ManifestFile.from_parent(parent, path=file_path)
+        rootdir = parent.config.rootpath
+        if rootdir in resolved.parents:
+            return ManifestFile.from_parent(parent, path=file_path)
+        # found above the rootdir (run from a subfolder): pytest would give it an empty node
+        # id; name it as seen from the rootdir instead (``../../cleantree.toml``)
+        nodeid = Path(os.path.relpath(resolved, rootdir)).as_posix()
+        return ManifestFile.from_parent(parent, path=file_path, nodeid=nodeid)
     return None
 
 

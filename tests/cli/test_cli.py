@@ -229,13 +229,14 @@ def test_a_toml_syntax_error_exits_2_with_its_line(
 
 
 def test_no_manifest_exits_2(module_cleantree: Callable[..., Run], tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()  # the search for a manifest stops at the repository's root
     result = module_cleantree("check", cwd=tmp_path)
 
     assert result.code == 2
     assert result.out == ""
     assert result.err.splitlines() == [
-        "cleantree: error: no cleantree.toml (or pyproject.toml with [tool.cleantree]) here; "
-        "pass --manifest PATH or --reverted REV"
+        "cleantree: error: no cleantree.toml (or pyproject.toml with [tool.cleantree]) here or "
+        "in a parent folder up to the repository's root; pass --manifest PATH or --reverted REV"
     ]
 
 

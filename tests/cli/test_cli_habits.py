@@ -139,3 +139,44 @@ def test_a_bad_flag_of_check_shows_the_usage_of_check(tmp_path: Path) -> None:
     assert completed.returncode == 2
     assert completed.stderr.startswith("usage: cleantree check ")
     assert "cleantree check: error: unrecognized arguments: --no-such-flag" in completed.stderr
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A repository whose root holds the manifest; the checked code is in ``src/``."""
+    root = tmp_path / "project"
+    (root / ".git").mkdir(parents=True)
+    (root / "src" / "pkg").mkdir(parents=True)
+    (root / "src" / "new.py").write_text("import os\nx = os.sm120_path\n")
+    (root / "cleantree.toml").write_text(
+        'root = "src"\n[[rule]]\nid = "no-sm120"\nfiles = ["new.py"]\nforbid = ["sm120"]\n'
+    )
+    return root
+
+
+def test_check_from_a_subfolder_finds_the_projects_manifest(project: Path) -> None:
+    completed = run("check", cwd=project / "src" / "pkg")
+    assert completed.returncode == 1, completed.stderr
+    assert "no-sm120" in completed.stdout
+
+
+def test_check_from_a_subfolder_finds_tool_cleantree_in_pyproject(project: Path) -> None:
+    manifest = (project / "cleantree.toml").read_text()
+    (project / "cleantree.toml").unlink()
+    (project / "pyproject.toml").write_text(
+        '[project]\nname = "x"\n\n[tool.cleantree]\n'
+        + manifest.replace("[[rule]]", "[[tool.cleantree.rule]]")
+    )
+    (project / "src" / "pkg" / "pyproject.toml").write_text('[project]\nname = "inner"\n')
+    completed = run("check", cwd=project / "src" / "pkg")
+    assert completed.returncode == 1, completed.stderr
+    assert "no-sm120" in completed.stdout
+
+
+def test_the_search_stops_at_the_repository_root(project: Path) -> None:
+    """A manifest above the repository belongs to another project."""
+    (project.parent / "cleantree.toml").write_text('[[rule]]\nfiles = ["x.py"]\nforbid = ["y"]\n')
+    (project / "cleantree.toml").unlink()
+    completed = run("check", cwd=project / "src")
+    assert completed.returncode == 2
+    assert "no cleantree.toml" in completed.stderr

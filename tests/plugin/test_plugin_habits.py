@@ -1,0 +1,30 @@
+"""``pytest --cleantree`` fits the habits of pytest users: run from a subfolder, clickable
+locations, inline allows, exclusions (``pytester``, in-process)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> Path:
+    """A repository whose root holds the manifest; the checked code is in ``src/``."""
+    root = pytester.path
+    (root / ".git").mkdir()
+    (root / "src" / "pkg").mkdir(parents=True)
+    (root / "src" / "new.py").write_text("import os\nx = os.sm120_path\n")
+    (root / "cleantree.toml").write_text(
+        'root = "src"\n[[rule]]\nid = "no-sm120"\nfiles = ["new.py"]\nforbid = ["sm120"]\n'
+    )
+    return root
+
+
+def test_pytest_from_a_subfolder_finds_the_projects_manifest(
+    pytester: pytest.Pytester, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(project / "src" / "pkg")
+    result = pytester.runpytest("--cleantree", "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*no-sm120*new.py*", "FAILED ../../cleantree.toml::no-sm120*"])
