@@ -140,7 +140,7 @@ def _check(args: argparse.Namespace) -> int:
     from pytest_cleantree.discovery import discover_manifest
     from pytest_cleantree.engine import default_jobs, iter_checks
     from pytest_cleantree.manifest import load_manifest
-    from pytest_cleantree.report import render_report, render_summary
+    from pytest_cleantree.report import render_report, render_summary, shown_root
     from pytest_cleantree.runner import LOCAL_TARGET, Runner
     from pytest_cleantree.sources import RemoteOptions, resolve_hosts
     from pytest_cleantree.store import default_cache_dir
@@ -191,7 +191,8 @@ def _check(args: argparse.Namespace) -> int:
     complete = all(result.complete for result in results)
     code = EXIT_CLEAN if clean else EXIT_VIOLATIONS if complete else EXIT_INCOMPLETE
     if args.format == "text":
-        _write(render_summary(results) if clean else render_report(results))
+        shown = shown_root(roots.get("", ""), os.getcwd())
+        _write(render_summary(results) if clean else render_report(results, shown))
     else:
         _write(_render_machine(args.format, results, str(path), roots.get("", "")))
     return code

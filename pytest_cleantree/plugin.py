@@ -395,11 +395,16 @@ class CleanTreeItem(pytest.Item):
     def repr_failure(  # type: ignore[override, unused-ignore]
         self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
     ) -> str:
-        from pytest_cleantree.report import render_result
+        from pytest_cleantree.report import render_result, shown_root
 
         if excinfo.errisinstance(CleanTreeFailure):
             assert isinstance(excinfo.value, CleanTreeFailure)
-            return render_result(excinfo.value.result)
+            parent = self.parent
+            assert isinstance(parent, ManifestFile)
+            source = self.config.stash[_STATE].runners[parent.path].source(self.host)
+            root = "" if self.host else getattr(source, "root", "")
+            shown = shown_root(root, str(self.config.invocation_params.dir))
+            return render_result(excinfo.value.result, shown)
         return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[Path, int | None, str]:

@@ -147,7 +147,7 @@ def project(tmp_path: Path) -> Path:
     root = tmp_path / "project"
     (root / ".git").mkdir(parents=True)
     (root / "src" / "pkg").mkdir(parents=True)
-    (root / "src" / "new.py").write_text("import os\nx = os.sm120_path\n")
+    (root / "src" / "new.py").write_text("if True:\n    use_sm120()\n")
     (root / "cleantree.toml").write_text(
         'root = "src"\n[[rule]]\nid = "no-sm120"\nfiles = ["new.py"]\nforbid = ["sm120"]\n'
     )
@@ -180,3 +180,18 @@ def test_the_search_stops_at_the_repository_root(project: Path) -> None:
     completed = run("check", cwd=project / "src")
     assert completed.returncode == 2
     assert "no cleantree.toml" in completed.stderr
+
+
+@pytest.mark.parametrize(
+    ("where", "shown"), [(".", "src/new.py:2:5"), ("src", "new.py:2:5")], ids=["root", "src"]
+)
+def test_text_output_prints_clickable_locations(project: Path, where: str, shown: str) -> None:
+    """``path:line:col``, the path relative to the current folder, as ruff prints it."""
+    completed = run("check", cwd=project / where)
+    assert completed.returncode == 1
+    assert completed.stdout.splitlines()[1].split() == [shown, "call", "use_sm120()"]
+
+
+def test_locations_outside_the_current_folder_are_absolute(project: Path) -> None:
+    completed = run("check", cwd=project / "src" / "pkg")
+    assert completed.stdout.splitlines()[1].split()[0] == f"{project}/src/new.py:2:5"

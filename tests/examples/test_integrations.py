@@ -61,7 +61,7 @@ def test_wrapper_refuses_to_launch_on_a_dirty_tree(example_tree: Path, fake_sgla
     completed = launch(with_root(example_tree, PARTIAL), fake_sglang)
     assert completed.returncode == 1
     assert "LAUNCHED" not in completed.stdout
-    assert "srt/server_args.py:46" in completed.stdout
+    assert "partial-revert/python/sglang/srt/server_args.py:46:36" in completed.stdout
     assert "not launching SGLang" in completed.stderr
 
 
@@ -97,7 +97,7 @@ def test_wrapper_with_a_module_root_checks_the_package_that_would_be_imported(
     )
     completed = launch(manifest, fake_sglang)
     assert completed.returncode == 1
-    assert re.search(r"^srt/server_args.py:1 +condition", completed.stdout, re.M)
+    assert re.search(r"^/\S+/sglang/srt/server_args.py:1:28 +condition", completed.stdout, re.M)
 
 
 def hook() -> dict[str, object]:

@@ -14,7 +14,7 @@ def project(pytester: pytest.Pytester) -> Path:
     root = pytester.path
     (root / ".git").mkdir()
     (root / "src" / "pkg").mkdir(parents=True)
-    (root / "src" / "new.py").write_text("import os\nx = os.sm120_path\n")
+    (root / "src" / "new.py").write_text("if True:\n    use_sm120()\n")
     (root / "cleantree.toml").write_text(
         'root = "src"\n[[rule]]\nid = "no-sm120"\nfiles = ["new.py"]\nforbid = ["sm120"]\n'
     )
@@ -28,3 +28,11 @@ def test_pytest_from_a_subfolder_finds_the_projects_manifest(
     result = pytester.runpytest("--cleantree", "-p", "no:cacheprovider")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*no-sm120*new.py*", "FAILED ../../cleantree.toml::no-sm120*"])
+
+
+def test_pytest_failure_text_prints_clickable_locations(
+    pytester: pytest.Pytester, project: Path
+) -> None:
+    result = pytester.runpytest("--cleantree", "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["src/new.py:2:5  call  use_sm120()"])
