@@ -53,6 +53,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--root", help="check this folder instead of the manifest's root")
     check.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="leave out files matching this gitignore-style pattern (relative to the root), "
+        "on top of the manifest's exclude; repeatable",
+    )
+    check.add_argument(
         "--format",
         choices=FORMATS,
         default="text",
@@ -139,6 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _check(args: argparse.Namespace) -> int:
     from pytest_cleantree.discovery import discover_manifest
     from pytest_cleantree.engine import default_jobs, iter_checks
+    from pytest_cleantree.exclude import with_exclusions
     from pytest_cleantree.manifest import load_manifest
     from pytest_cleantree.report import render_report, render_summary, shown_root
     from pytest_cleantree.runner import LOCAL_TARGET, Runner
@@ -158,6 +167,10 @@ def _check(args: argparse.Namespace) -> int:
                 "parent folder up to the repository's root; pass --manifest PATH or --reverted REV"
             )
         manifest = load_manifest(path)
+    try:
+        manifest = with_exclusions(manifest, args.exclude)
+    except ValueError as exc:
+        raise CleanTreeError(f"--exclude: {exc}") from None
     try:
         targets = resolve_hosts(args.host, dict(manifest.hosts)) if args.host else [LOCAL_TARGET]
     except ValueError as exc:

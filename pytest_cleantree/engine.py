@@ -22,6 +22,7 @@ from pytest_cleantree.analysis import (
     parse_worthy,
 )
 from pytest_cleantree.errors import SourceError
+from pytest_cleantree.exclude import Scope, scope_of, scope_paths
 from pytest_cleantree.model import Hit, Kind, Missing, Pattern, Result, Rule
 from pytest_cleantree.patterns import is_path_glob
 from pytest_cleantree.sources.base import Source
@@ -198,7 +199,8 @@ def check_all(
     cache = cache or AnalysisCache()
     analyses: dict[str, FileAnalysis | SourceError] = {}
     try:
-        expanded = source.expand(sorted({check.entry for check in checks}))
+        raw = source.expand(sorted({check.entry for check in checks}))
+        expanded = scope_paths(checks, raw)  # hook: less each rule's exclusions (exclude.py)
         wanted = _patterns_per_path(checks, expanded)
         paths = sorted(wanted)
         # files are read and analysed in batches, and only their findings kept: memory
@@ -220,7 +222,12 @@ def check_all(
     finally:
         cache.flush()
     found = _Found(analyses)
-    return {check: _judge(check, source, expanded[check.entry], found) for check in checks}
+    return {
+        check: _judge(check, source, expanded[scope_of(check)], found)
+        if expanded[scope_of(check)] or not raw[check.entry]
+        else Result(check.rule, check.label, source.host)  # everything it names is excluded
+        for check in checks
+    }
 
 
 #: how many files one read request asks for (one round trip on a remote source)
@@ -228,24 +235,26 @@ READ_BATCH_FILES = 2000
 
 
 def _patterns_per_path(
-    checks: Sequence[Check], expanded: Mapping[str, tuple[str, ...]]
+    checks: Sequence[Check], expanded: Mapping[Scope, tuple[str, ...]]
 ) -> dict[str, tuple[list[Pattern], bool]]:
     """For each file to read, the union of the patterns of the rules naming it.
 
     Files named by the same entries share one list: with 2,000 rules over
-    ``**/*.py`` there is one list of 2,000 patterns, not one per file.
+    ``**/*.py`` there is one list of 2,000 patterns, not one per file.  (An entry is
+    scoped by its rule's exclusions: see :func:`~pytest_cleantree.exclude.scope_paths`.)
     """
-    per_entry: dict[str, dict[str, Pattern]] = defaultdict(dict)
-    comments_per_entry: dict[str, bool] = defaultdict(bool)
+    per_entry: dict[Scope, dict[str, Pattern]] = defaultdict(dict)
+    comments_per_entry: dict[Scope, bool] = defaultdict(bool)
     for check in checks:
         if not check.absent:
-            per_entry[check.entry].update((p.text, p) for p in check.rule.patterns)
-            comments_per_entry[check.entry] |= Kind.COMMENT in check.rule.kinds
-    entries_of: dict[str, list[str]] = defaultdict(list)
+            scope = scope_of(check)
+            per_entry[scope].update((p.text, p) for p in check.rule.patterns)
+            comments_per_entry[scope] |= Kind.COMMENT in check.rule.kinds
+    entries_of: dict[str, list[Scope]] = defaultdict(list)
     for entry in per_entry:
         for path in expanded.get(entry, ()):
             entries_of[path].append(entry)
-    shared: dict[tuple[str, ...], tuple[list[Pattern], bool]] = {}
+    shared: dict[tuple[Scope, ...], tuple[list[Pattern], bool]] = {}
     wanted: dict[str, tuple[list[Pattern], bool]] = {}
     for path, entries in entries_of.items():
         group = tuple(entries)

@@ -50,8 +50,18 @@ MANIFEST_NAME = "cleantree.toml"
 #: The file whose ``[tool.cleantree]`` table may hold the manifest instead.
 PYPROJECT_NAME = "pyproject.toml"
 
-_TOP_KEYS = ("root", "rule", "hosts", "allow_outside_root")
-_RULE_KEYS = ("id", "files", "forbid", "expect", "absent", "kinds", "why", "missing_ok")
+_TOP_KEYS = ("root", "rule", "hosts", "allow_outside_root", "exclude")
+_RULE_KEYS = (
+    "id",
+    "files",
+    "forbid",
+    "expect",
+    "absent",
+    "kinds",
+    "why",
+    "missing_ok",
+    "exclude",
+)
 _KIND_NAMES = tuple(sorted(kind.value for kind in SELECTABLE_KINDS))
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
@@ -185,15 +195,19 @@ class _Parser:
         self.allow_outside_root = _optional(
             document, "allow_outside_root", bool, False, self.prefix, self.report
         )
+        exclude = _excludes(document, self.prefix, self.report)
         rules = self._rules(document.get("rule"))
         if not self.problems:
             rules = _with_default_ids(rules)
+            if exclude:
+                rules = [dataclasses.replace(r, exclude=exclude + r.exclude) for r in rules]
         return Manifest(
             path=path,
             root=root,
             rules=tuple(rules),
             hosts=hosts,
             allow_outside_root=self.allow_outside_root,
+            exclude=exclude,
         )
 
     def _unknown_top_key(self, key: str) -> str:
@@ -280,6 +294,7 @@ class _Parser:
         kinds = _kinds(table, report)
         why = _optional(table, "why", str, "", "", report)
         missing_ok = _optional(table, "missing_ok", bool, False, "", report)
+        exclude = _excludes(table, "", report)
 
         searched = [key for key in ("forbid", "expect") if key in table]
         if not searched and "absent" not in table:
@@ -303,6 +318,7 @@ class _Parser:
             why=why,
             missing_ok=missing_ok,
             line=line,
+            exclude=exclude,
         )
 
     def _paths(self, table: Mapping[str, object], key: str, report: _Report) -> tuple[str, ...]:
@@ -389,6 +405,20 @@ def _patterns(table: Mapping[str, object], key: str, report: _Report) -> tuple[P
             continue
         where_seen[text] = index
         patterns.append(pattern)
+    return tuple(patterns)
+
+
+def _excludes(table: Mapping[str, object], prefix: str, report: _Report) -> tuple[str, ...]:
+    """An ``exclude`` key: gitignore-style patterns (see :mod:`pytest_cleantree.exclude`)."""
+    from pytest_cleantree.exclude import exclude_problem
+
+    patterns: list[str] = []
+    for index, pattern in _iter_strings(table, "exclude", report):
+        problem = exclude_problem(pattern)
+        if problem:
+            report(f"{prefix}exclude[{index}]: {problem}")
+        else:
+            patterns.append(pattern)
     return tuple(patterns)
 
 

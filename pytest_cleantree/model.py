@@ -74,6 +74,9 @@ class Rule:
     missing_ok: bool = False
     #: 1-based line of the rule's header in the manifest, for reports (0 when built in code)
     line: int = 0
+    #: gitignore-style patterns of files (relative to the root) the rule does not look at:
+    #: the manifest's top-level ``exclude`` followed by the rule's own
+    exclude: tuple[str, ...] = ()
 
     @property
     def patterns(self) -> tuple[Pattern, ...]:
@@ -90,6 +93,8 @@ class Manifest:
     hosts: tuple[tuple[str, str], ...] = ()
     #: absolute and ``..`` file entries were explicitly allowed
     allow_outside_root: bool = False
+    #: the top-level ``exclude`` patterns (already part of every rule's ``exclude``)
+    exclude: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

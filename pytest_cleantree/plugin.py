@@ -64,6 +64,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="check this folder instead of the manifest's root (relative to the current folder)",
     )
     group.addoption(
+        "--cleantree-exclude",
+        metavar="PATTERN",
+        action="append",
+        default=[],
+        help="leave out files matching this gitignore-style pattern (relative to the root), "
+        "on top of the manifest's exclude; repeatable",
+    )
+    group.addoption(
         "--cleantree-no-cache",
         action="store_true",
         default=False,
@@ -288,10 +296,15 @@ class ManifestFile(pytest.File):
 
     def collect(self) -> Iterator[CleanTreeItem]:
         from pytest_cleantree.engine import default_jobs, iter_checks
+        from pytest_cleantree.exclude import with_exclusions
         from pytest_cleantree.runner import Runner
         from pytest_cleantree.store import default_cache_dir
 
-        self.manifest = self.load()
+        manifest = self.load()
+        try:
+            self.manifest = with_exclusions(manifest, self.config.getoption("cleantree_exclude"))
+        except ValueError as exc:
+            raise pytest.UsageError(f"--cleantree-exclude: {exc}") from None
         runner = Runner(
             self.manifest,
             root_override=self.config.getoption("cleantree_root"),

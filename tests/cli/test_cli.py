@@ -192,7 +192,7 @@ def test_a_bad_manifest_exits_2_naming_the_file_and_the_key(
     assert result.out == ""
     assert result.err.splitlines() == [
         f"cleantree: error: {manifest}: rule 1 (line 8): unknown key 'severity' "
-        "(valid keys: absent, expect, files, forbid, id, kinds, missing_ok, why)"
+        "(valid keys: absent, exclude, expect, files, forbid, id, kinds, missing_ok, why)"
     ]
 
 

@@ -195,3 +195,78 @@ def test_text_output_prints_clickable_locations(project: Path, where: str, shown
 def test_locations_outside_the_current_folder_are_absolute(project: Path) -> None:
     completed = run("check", cwd=project / "src" / "pkg")
     assert completed.stdout.splitlines()[1].split()[0] == f"{project}/src/new.py:2:5"
+
+
+@pytest.fixture
+def with_broken_tests(tmp_path: Path) -> Path:
+    """A tree whose ``test/`` folder holds deliberately broken files (a parser's test data)."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "ok.py").write_text("def run():\n    return 1\n")
+    (tmp_path / "test").mkdir()
+    (tmp_path / "test" / "bad_syntax.py").write_text("def sm120(:\n")
+    (tmp_path / "test" / "bad_encoding.py").write_text("# coding: nope\nx = 'sm120'\n")
+    return tmp_path
+
+
+def write_manifest(root: Path, text: str) -> None:
+    (root / "cleantree.toml").write_text(text)
+
+
+RULE = '[[rule]]\nid = "no-sm120"\nfiles = ["**/*.py"]\nforbid = ["sm120"]\n'
+
+
+def test_without_exclusions_broken_test_data_makes_the_check_incomplete(
+    with_broken_tests: Path,
+) -> None:
+    write_manifest(with_broken_tests, RULE)
+    completed = run("check", cwd=with_broken_tests)
+    assert completed.returncode == 2
+    assert "the check is incomplete" in completed.stdout
+
+
+@pytest.mark.parametrize(
+    ("manifest", "args"),
+    [
+        ('exclude = ["test/"]\n' + RULE, []),
+        (RULE + 'exclude = ["test/"]\n', []),
+        (RULE, ["--exclude", "test/"]),
+        (RULE + 'exclude = ["bad_syntax.py"]\n', ["--exclude", "/test/bad_encoding.py"]),
+    ],
+    ids=["top-level", "per-rule", "--exclude", "file-names"],
+)
+def test_exclusions_leave_out_the_broken_test_data(
+    with_broken_tests: Path, manifest: str, args: list[str]
+) -> None:
+    write_manifest(with_broken_tests, manifest)
+    completed = run("check", *args, cwd=with_broken_tests)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert completed.stdout.strip() == "cleantree: clean (1 rule, 1 file)"
+
+
+def test_an_exclusion_does_not_hide_what_it_does_not_match(with_broken_tests: Path) -> None:
+    (with_broken_tests / "lib" / "ok.py").write_text("def run():\n    return sm120()\n")
+    write_manifest(with_broken_tests, 'exclude = ["test/"]\n' + RULE)
+    completed = run("check", cwd=with_broken_tests)
+    assert completed.returncode == 1
+    assert "lib/ok.py:2:12" in completed.stdout
+
+
+def test_a_per_rule_exclusion_applies_to_its_rule_only(with_broken_tests: Path) -> None:
+    other = '[[rule]]\nid = "other"\nfiles = ["test/*.py"]\nforbid = ["zzz"]\n'
+    write_manifest(with_broken_tests, RULE + 'exclude = ["test/"]\n' + other)
+    completed = run("check", cwd=with_broken_tests)
+    assert completed.returncode == 2
+    assert "no-sm120" not in completed.stdout
+    assert "other" in completed.stdout
+
+
+def test_a_bad_exclude_pattern_names_its_key(with_broken_tests: Path) -> None:
+    write_manifest(with_broken_tests, RULE + 'exclude = ["ok", "!"]\n')
+    completed = run("check", cwd=with_broken_tests)
+    assert completed.returncode == 2
+    assert "rule 1 (line 1): exclude[1]: '!' is not a valid gitignore pattern" in completed.stderr
+    write_manifest(with_broken_tests, RULE)
+    bad_flag = run("check", "--exclude", "", cwd=with_broken_tests)
+    assert bad_flag.returncode == 2
+    assert "--exclude: empty pattern" in bad_flag.stderr

@@ -36,3 +36,17 @@ def test_pytest_failure_text_prints_clickable_locations(
     result = pytester.runpytest("--cleantree", "-p", "no:cacheprovider")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["src/new.py:2:5  call  use_sm120()"])
+
+
+def test_pytest_leaves_out_excluded_files(pytester: pytest.Pytester, project: Path) -> None:
+    (project / "src" / "test").mkdir()
+    (project / "src" / "test" / "broken.py").write_text("def sm120(:\n")
+    (project / "src" / "new.py").write_text("x = 1\n")
+    (project / "cleantree.toml").write_text(
+        'root = "src"\n[[rule]]\nid = "no-sm120"\nfiles = ["**/*.py"]\nforbid = ["sm120"]\n'
+    )
+    pytester.runpytest("--cleantree", "-p", "no:cacheprovider").assert_outcomes(failed=1)
+    excluded = pytester.runpytest(
+        "--cleantree", "-p", "no:cacheprovider", "--cleantree-exclude", "test/"
+    )
+    excluded.assert_outcomes(passed=1)

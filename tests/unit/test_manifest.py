@@ -20,8 +20,8 @@ from pytest_cleantree.manifest import (
 from pytest_cleantree.model import DEFAULT_KINDS, Kind, Manifest, Rule
 from pytest_cleantree.patterns import parse_pattern
 
-VALID_KEYS = "absent, expect, files, forbid, id, kinds, missing_ok, why"
-VALID_TOP_KEYS = "allow_outside_root, hosts, root, rule"
+VALID_KEYS = "absent, exclude, expect, files, forbid, id, kinds, missing_ok, why"
+VALID_TOP_KEYS = "allow_outside_root, exclude, hosts, root, rule"
 OUTSIDE = "(set allow_outside_root = true to allow it)"
 ABSOLUTE = f"is absolute: paths are relative to the root {OUTSIDE}"
 
@@ -460,8 +460,7 @@ RULE_KEY_CASES = [
     ),
     case(
         "[[rule]]\n" + OK + "[rule.sub]\nx = 1\n",
-        "rule 1 (line 1): unknown key 'sub' (valid keys: absent, expect, files, forbid, id, kinds, "
-        "missing_ok, why)",
+        f"rule 1 (line 1): unknown key 'sub' (valid keys: {VALID_KEYS})",
         id="sub-table-in-rule",
     ),
 ]
@@ -699,7 +698,8 @@ PYPROJECT_HEAD = '[project]\nname = "x"\n\n'
             PYPROJECT_HEAD
             + "[tool.cleantree]\nzzz = 1\nallow_outside_root = 0\n[tool.cleantree.hosts]\na = 1\n",
             "unknown key 'tool.cleantree.zzz' (valid keys: tool.cleantree.allow_outside_root, "
-            "tool.cleantree.hosts, tool.cleantree.root, tool.cleantree.rule)",
+            "tool.cleantree.exclude, tool.cleantree.hosts, tool.cleantree.root, "
+            "tool.cleantree.rule)",
             "tool.cleantree.hosts.a: must be a string, not an integer",
             "tool.cleantree.allow_outside_root: must be true or false, not an integer",
             "no [[tool.cleantree.rule]] tables: nothing to check",
