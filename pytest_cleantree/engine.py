@@ -13,6 +13,7 @@ import json
 import os
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -26,6 +27,7 @@ from pytest_cleantree.exclude import Scope, scope_of, scope_paths
 from pytest_cleantree.model import Hit, Kind, Missing, Pattern, Result, Rule
 from pytest_cleantree.patterns import is_path_glob
 from pytest_cleantree.sources.base import Source
+from pytest_cleantree.suppress import apply_allows
 
 _KIND_ORDER = {kind: index for index, kind in enumerate(Kind)}
 
@@ -189,12 +191,18 @@ def default_jobs() -> int:
 
 
 def check_all(
-    checks: Sequence[Check], source: Source, cache: AnalysisCache | None = None
+    checks: Sequence[Check],
+    source: Source,
+    cache: AnalysisCache | None = None,
+    *,
+    rule_ids: AbstractSet[str] | None = None,
 ) -> dict[Check, Result]:
     """Run checks against one source, reading every needed file once.
 
     A source that cannot be reached at all makes every check an error; a file
     that cannot be read or parsed makes the checks that name it errors.
+    ``rule_ids`` are all the manifest's rule ids (default: the checks' own), which inline
+    allows may name (see :mod:`pytest_cleantree.suppress`).
     """
     cache = cache or AnalysisCache()
     analyses: dict[str, FileAnalysis | SourceError] = {}
@@ -222,12 +230,14 @@ def check_all(
     finally:
         cache.flush()
     found = _Found(analyses)
-    return {
+    judged = {
         check: _judge(check, source, expanded[scope_of(check)], found)
         if expanded[scope_of(check)] or not raw[check.entry]
         else Result(check.rule, check.label, source.host)  # everything it names is excluded
         for check in checks
     }
+    # hook: inline allows (suppress.py) move allowed hits to Result.suppressed
+    return apply_allows(judged, rule_ids or {check.rule.id for check in checks})
 
 
 #: how many files one read request asks for (one round trip on a remote source)

@@ -17,7 +17,7 @@ from typing import Any
 
 from pytest_cleantree import __version__
 from pytest_cleantree.errors import CleanTreeError, ManifestError
-from pytest_cleantree.model import Result
+from pytest_cleantree.model import Hit, Result
 from pytest_cleantree.report import render_summary
 
 JSON_SCHEMA_ID = "https://pytest-cleantree.invalid/schemas/report-v1.json"
@@ -46,6 +46,7 @@ def render_json(results: Sequence[Result], *, manifest: str, root: str) -> str:
             "missing": sum(len(result.missing) for result in results),
             "present": sum(len(result.present) for result in results),
             "problems": sum(len(result.problems) for result in results),
+            "suppressed": sum(len(result.suppressed) for result in results),
         },
         "results": [
             {
@@ -56,17 +57,8 @@ def render_json(results: Sequence[Result], *, manifest: str, root: str) -> str:
                 "ok": result.ok,
                 # a count, not the list: rules x files would grow without bound on big trees
                 "checked": len(result.files),
-                "hits": [
-                    {
-                        "file": hit.path,
-                        "line": hit.line,
-                        "column": hit.col + 1,
-                        "kinds": [kind.value for kind in hit.kinds],
-                        "source": hit.source,
-                        "patterns": list(hit.patterns),
-                    }
-                    for hit in result.hits
-                ],
+                "hits": [_json_hit(hit) for hit in result.hits],
+                "suppressed": [{**_json_hit(s.hit), "reason": s.reason} for s in result.suppressed],
                 "missing": [{"file": m.path, "pattern": m.pattern} for m in result.missing],
                 "present": list(result.present),
                 "problems": list(result.problems),
@@ -75,6 +67,20 @@ def render_json(results: Sequence[Result], *, manifest: str, root: str) -> str:
         ],
     }
     return json.dumps(document, indent=2, ensure_ascii=False)
+
+
+def _json_hit(hit: Hit) -> dict[str, Any]:
+    found: dict[str, Any] = {
+        "file": hit.path,
+        "line": hit.line,
+        "column": hit.col + 1,
+        "kinds": [kind.value for kind in hit.kinds],
+        "source": hit.source,
+        "patterns": list(hit.patterns),
+    }
+    if hit.note:
+        found["note"] = hit.note
+    return found
 
 
 def _escape_data(text: str) -> str:
@@ -107,7 +113,8 @@ def render_github(results: Sequence[Result], *, root: str) -> str:
         why = f" ({rule.why})" if rule.why else ""
         for hit in result.hits:
             kinds = ",".join(kind.value for kind in hit.kinds)
-            message = f"{kinds}: {hit.source}{why}"
+            note = f" [{hit.note}]" if hit.note else ""
+            message = f"{kinds}: {hit.source}{note}{why}"
             lines.append(
                 _command(
                     message,
@@ -144,16 +151,19 @@ def render_sarif(results: Sequence[Result], *, root: str) -> str:
             },
         )
         host = f" on {result.host}" if result.host else ""
-        for hit in result.hits:
+        allowed = [(s.hit, s.reason) for s in result.suppressed]
+        for hit, reason in [(hit, None) for hit in result.hits] + allowed:
             kinds = ",".join(kind.value for kind in hit.kinds)
-            sarif_results.append(
-                _sarif_result(
-                    rule.id,
-                    f"Forbidden {', '.join(hit.patterns)} remains ({kinds}){host}: {hit.source}",
-                    _join(root, hit.path),
-                    {"startLine": hit.line, "startColumn": hit.col + 1},
-                )
+            note = f" [{hit.note}]" if hit.note else ""
+            found = _sarif_result(
+                rule.id,
+                f"Forbidden {', '.join(hit.patterns)} remains ({kinds}){host}: {hit.source}{note}",
+                _join(root, hit.path),
+                {"startLine": hit.line, "startColumn": hit.col + 1},
             )
+            if reason is not None:  # allowed inline: code scanning shows it as suppressed
+                found["suppressions"] = [{"kind": "inSource", "justification": reason}]
+            sarif_results.append(found)
         for missing in result.missing:
             sarif_results.append(
                 _sarif_result(

@@ -120,6 +120,16 @@ class Hit:
     source: str
     col: int = 0
     patterns: tuple[str, ...] = ()
+    #: why an allow comment on this line did not suppress it ("" when there is none)
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Suppressed:
+    """A hit that a ``# cleantree: allow RULE_ID -- reason`` comment on its line allows."""
+
+    hit: Hit
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -147,6 +157,8 @@ class Result:
     present: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()
     files: tuple[str, ...] = field(default=(), compare=False)
+    #: hits allowed inline, with their reasons: they do not fail the check
+    suppressed: tuple[Suppressed, ...] = ()
 
     @property
     def ok(self) -> bool:

@@ -45,7 +45,8 @@ def render_rows(results: Iterable[Result], root: str = "") -> list[tuple[str, st
         host = result.host
         for hit in result.hits:
             kinds = ",".join(kind.value for kind in hit.kinds)
-            rows.append((_where(host, hit.path, hit.line, hit.col + 1, root), kinds, hit.source))
+            detail = f"{hit.source}  [{hit.note}]" if hit.note else hit.source
+            rows.append((_where(host, hit.path, hit.line, hit.col + 1, root), kinds, detail))
         for missing in result.missing:
             where = _where(host, missing.path, root=root)
             rows.append((where, "missing", f"expected {missing.pattern!r}"))
@@ -101,6 +102,9 @@ def render_summary(results: Sequence[Result]) -> str:
     other = sum(len(result.missing) + len(result.present) for result in results)
     errors = sum(len(result.problems) for result in results)
     scope = f"{rules} rule{'s' * (rules != 1)}, {files} file{'s' * (files != 1)}"
+    suppressed = sum(len(result.suppressed) for result in results)
+    if suppressed:
+        scope += f"; {suppressed} allowed inline"
     if hits == other == errors == 0:
         return f"cleantree: clean ({scope})"
     parts = []

@@ -270,3 +270,84 @@ def test_a_bad_exclude_pattern_names_its_key(with_broken_tests: Path) -> None:
     bad_flag = run("check", "--exclude", "", cwd=with_broken_tests)
     assert bad_flag.returncode == 2
     assert "--exclude: empty pattern" in bad_flag.stderr
+
+
+ALLOW_MANIFEST = (
+    '[[rule]]\nid = "no-sm120"\nfiles = ["app.py"]\nforbid = ["sm120"]\n'
+    '[[rule]]\nid = "no-nccl"\nfiles = ["app.py"]\nforbid = ["NCCL_"]\n'
+)
+
+
+@pytest.fixture
+def allowing(tmp_path: Path) -> Path:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "cleantree.toml").write_text(ALLOW_MANIFEST)
+    return tmp_path
+
+
+def write_app(root: Path, *lines: str) -> None:
+    (root / "app.py").write_text("".join(line + "\n" for line in lines))
+
+
+def test_an_inline_allow_with_a_reason_suppresses_its_rule_on_its_line(allowing: Path) -> None:
+    write_app(
+        allowing,
+        "use_sm120 = True  # cleantree: allow no-sm120 -- the A/B harness reads it",
+        "also_sm120 = 1",
+    )
+    completed = run("check", cwd=allowing)
+    assert completed.returncode == 1
+    assert "app.py:1:" not in completed.stdout
+    assert "app.py:2:1" in completed.stdout
+    assert completed.stdout.splitlines()[-1] == (
+        "cleantree: 1 forbidden line remains (2 rules, 1 file; 1 allowed inline)"
+    )
+
+
+def test_every_hit_allowed_is_clean_and_counted(allowing: Path) -> None:
+    write_app(
+        allowing,
+        "NCCL_BUFFSIZE = sm120  # cleantree: allow no-sm120, no-nccl -- measured, see #12",
+    )
+    completed = run("check", cwd=allowing)
+    assert completed.returncode == 0, completed.stdout
+    assert completed.stdout.strip() == "cleantree: clean (2 rules, 1 file; 2 allowed inline)"
+
+
+def test_an_allow_of_another_rule_leaves_this_rule_hit(allowing: Path) -> None:
+    write_app(allowing, "NCCL_BUFFSIZE = sm120  # cleantree: allow no-nccl -- measured")
+    completed = run("check", cwd=allowing)
+    assert completed.returncode == 1
+    assert completed.stdout.splitlines()[0] == "no-sm120"
+
+
+@pytest.mark.parametrize(
+    ("comment", "note"),
+    [
+        ("# cleantree: allow no-sm120", "the allow gives no reason"),
+        ("# cleantree: allow no-sm12O -- typo", "the allow names 'no-sm12O', which is no rule"),
+    ],
+    ids=["no-reason", "unknown-rule"],
+)
+def test_a_bad_allow_is_itself_a_finding(allowing: Path, comment: str, note: str) -> None:
+    write_app(allowing, f"use_sm120 = True  {comment}")
+    completed = run("check", cwd=allowing)
+    assert completed.returncode == 1
+    (row,) = [line for line in completed.stdout.splitlines() if line.startswith("app.py:1:1")]
+    assert note in row
+
+
+def test_suppressions_are_in_json_and_sarif(allowing: Path) -> None:
+    write_app(allowing, "use_sm120 = True  # cleantree: allow no-sm120 -- A/B harness")
+    as_json = json.loads(run("check", "--format", "json", cwd=allowing).stdout)
+    schema = importlib.resources.files("pytest_cleantree").joinpath("schemas", "report-v1.json")
+    jsonschema.Draft202012Validator(json.loads(schema.read_text())).validate(as_json)
+    assert as_json["summary"]["suppressed"] == 1
+    (allowed,) = [s for r in as_json["results"] for s in r["suppressed"]]
+    assert (allowed["file"], allowed["line"], allowed["reason"]) == ("app.py", 1, "A/B harness")
+    completed = run("check", "--format", "sarif", cwd=allowing)
+    assert completed.returncode == 0
+    sarif = json.loads(completed.stdout)
+    validate_sarif(sarif)
+    (result,) = sarif["runs"][0]["results"]
+    assert result["suppressions"] == [{"kind": "inSource", "justification": "A/B harness"}]

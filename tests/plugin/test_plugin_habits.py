@@ -50,3 +50,19 @@ def test_pytest_leaves_out_excluded_files(pytester: pytest.Pytester, project: Pa
         "--cleantree", "-p", "no:cacheprovider", "--cleantree-exclude", "test/"
     )
     excluded.assert_outcomes(passed=1)
+
+
+def test_pytest_honours_an_inline_allow(pytester: pytest.Pytester, project: Path) -> None:
+    (project / "src" / "new.py").write_text(
+        "if True:\n    use_sm120()  # cleantree: allow no-sm120 -- the A/B harness calls it\n"
+    )
+    pytester.runpytest("--cleantree", "-p", "no:cacheprovider").assert_outcomes(passed=1)
+
+
+def test_pytest_shows_why_an_allow_was_refused(pytester: pytest.Pytester, project: Path) -> None:
+    (project / "src" / "new.py").write_text(
+        "if True:\n    use_sm120()  # cleantree: allow no-sm120\n"
+    )
+    result = pytester.runpytest("--cleantree", "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["src/new.py:2:5  call  *[[]the allow gives no reason: *]"])
