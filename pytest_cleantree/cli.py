@@ -16,7 +16,9 @@ from pytest_cleantree import __version__
 from pytest_cleantree.errors import CleanTreeError, SourceError
 
 if TYPE_CHECKING:
-    from pytest_cleantree.model import Result
+    from pytest_cleantree.model import Manifest, Result, Rule
+    from pytest_cleantree.runner import Runner
+    from pytest_cleantree.sources import HostTarget
 
 EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_INCOMPLETE = 0, 1, 2
 
@@ -37,6 +39,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="check the tree against a manifest",
         description="Exit codes: 0 clean, 1 forbidden lines remain or expectations fail, "
         "2 anything prevented a full check (bad manifest, unreadable file, unreachable host).",
+    )
+    check.add_argument(
+        "files",
+        nargs="*",
+        metavar="FILE",
+        help="check only these files, against the rules whose entries cover them (what "
+        "pre-commit passes); naming the manifest itself checks everything",
+    )
+    check.add_argument(
+        "--changed-since",
+        metavar="REV",
+        help="check only the files changed since git revision REV (untracked files included)",
     )
     which = check.add_mutually_exclusive_group()
     which.add_argument(
@@ -195,7 +209,10 @@ def _check(args: argparse.Namespace) -> int:
             source = runner.source()
             if isinstance(source, SourceError):  # no tree at all: one error, not one per rule
                 raise SourceError(f"{'--root' if args.root else path}: {source}")
-        checks = list(iter_checks(manifest.rules))
+        rules = manifest.rules
+        if args.files or args.changed_since:
+            rules = _selected_rules(args, manifest, targets, runner)
+        checks = list(iter_checks(rules))
         results = list(runner.run_fleet(checks).values())
         roots = {host: getattr(runner.source(host), "root", "") for host in runner.hosts}
     finally:
@@ -209,6 +226,26 @@ def _check(args: argparse.Namespace) -> int:
     else:
         _write(_render_machine(args.format, results, str(path), roots.get("", "")))
     return code
+
+
+def _selected_rules(
+    args: argparse.Namespace, manifest: Manifest, targets: list[HostTarget], runner: Runner
+) -> tuple[Rule, ...]:
+    """The rules narrowed to FILE... and --changed-since (see :mod:`.selection`)."""
+    from pytest_cleantree.runner import LOCAL_TARGET
+    from pytest_cleantree.selection import changed_since, paths_under_root, select_rules
+
+    if targets != [LOCAL_TARGET]:
+        raise CleanTreeError("FILE arguments and --changed-since check this machine's tree only")
+    cwd = Path.cwd()
+    named = list(args.files)
+    if args.changed_since:
+        named += changed_since(args.changed_since, cwd)
+    if any(os.path.realpath(cwd / name) == os.path.realpath(manifest.path) for name in named):
+        return manifest.rules  # the manifest changed: every rule may have
+    source = runner.source()
+    root = getattr(source, "root", "")
+    return select_rules(manifest.rules, paths_under_root(named, root, cwd))
 
 
 def _write_error(args: argparse.Namespace, error: CleanTreeError) -> None:

@@ -351,3 +351,87 @@ def test_suppressions_are_in_json_and_sarif(allowing: Path) -> None:
     validate_sarif(sarif)
     (result,) = sarif["runs"][0]["results"]
     assert result["suppressions"] == [{"kind": "inSource", "justification": "A/B harness"}]
+
+
+def git(*args: str, cwd: Path) -> None:
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A git repository: two dirty files under two rules, one clean file, all committed."""
+    root = tmp_path / "repo"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "a.py").write_text("x = sm120\n")
+    (root / "src" / "b.py").write_text("y = sm120\n")
+    (root / "src" / "c.py").write_text("z = 1\n")
+    (root / "run.sh").write_text("export NCCL_BUFFSIZE=1\n")
+    (root / "cleantree.toml").write_text(
+        'root = "src"\n'
+        '[[rule]]\nid = "no-sm120"\nfiles = ["*.py"]\nforbid = ["sm120"]\n'
+        '[[rule]]\nid = "b-only"\nfiles = ["b.py"]\nforbid = ["sm120"]\n'
+    )
+    git("init", "-q", cwd=root)
+    git("add", "-A", cwd=root)
+    git("commit", "-qm", "base", cwd=root)
+    return root
+
+
+def reported(stdout: str) -> set[str]:
+    return {line.split(":")[0] for line in stdout.splitlines() if ".py:" in line}
+
+
+def test_files_named_are_checked_against_the_rules_that_cover_them(repo: Path) -> None:
+    completed = run("check", "src/a.py", "src/c.py", "run.sh", cwd=repo)
+    assert completed.returncode == 1
+    assert reported(completed.stdout) == {"src/a.py"}
+    assert "b-only" not in completed.stdout
+    assert completed.stdout.splitlines()[-1].endswith("(1 rule, 2 files)")
+
+
+def test_files_named_that_are_clean_pass(repo: Path) -> None:
+    completed = run("check", "c.py", cwd=repo / "src")
+    assert completed.returncode == 0
+    assert completed.stdout.strip() == "cleantree: clean (1 rule, 1 file)"
+
+
+def test_naming_the_manifest_checks_everything(repo: Path) -> None:
+    completed = run("check", "cleantree.toml", cwd=repo)
+    assert completed.returncode == 1
+    assert reported(completed.stdout) == {"src/a.py", "src/b.py"}
+
+
+def test_a_named_file_that_does_not_exist_is_an_error(repo: Path) -> None:
+    completed = run("check", "src/gone.py", cwd=repo)
+    assert completed.returncode == 2
+    assert "gone.py: no such file" in completed.stdout
+
+
+def test_changed_since_checks_changed_and_untracked_files(repo: Path) -> None:
+    (repo / "src" / "c.py").write_text("z = sm120\n")  # changed, not staged
+    (repo / "src" / "d.py").write_text("w = sm120\n")  # untracked
+    (repo / "src" / "b.py").unlink()  # deleted: nothing to read
+    completed = run("check", "--changed-since", "HEAD", cwd=repo / "src")
+    assert completed.returncode == 1, completed.stderr
+    assert reported(completed.stdout) == {"c.py", "d.py"}
+    unchanged = run("check", "--changed-since", "HEAD", cwd=repo)
+    git("checkout", "-q", "--", "src/b.py", cwd=repo)
+    (repo / "src" / "c.py").write_text("z = 1\n")
+    (repo / "src" / "d.py").unlink()
+    assert unchanged.returncode == 1
+    assert run("check", "--changed-since", "HEAD", cwd=repo).stdout.strip() == (
+        "cleantree: clean (0 rules, 0 files)"
+    )
+
+
+def test_changed_since_a_bad_revision_is_an_error(repo: Path) -> None:
+    completed = run("check", "--changed-since", "no-such-rev", cwd=repo)
+    assert completed.returncode == 2
+    assert "--changed-since: git diff:" in completed.stderr
+    assert "no-such-rev" in completed.stderr

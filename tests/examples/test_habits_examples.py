@@ -123,3 +123,58 @@ def test_pytest_annotates_on_github_actions_with_and_without_xdist(
         (f"{root}/srt/server_args.py", "17"),
         (f"{root}/srt/server_args.py", "46"),
     }
+
+
+def git(*args: str, cwd: Path) -> None:
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+
+
+@pytest.fixture(scope="module")
+def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """pre-commit's own cache: the hook's environment is installed once for this module."""
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+def try_repo(project: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``pre-commit try-repo <this repository> cleantree``: pre-commit clones this repository
+    (with its uncommitted changes), installs the hook in a virtualenv and runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", "try-repo", str(REPO), "cleantree", *args],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PRE_COMMIT_HOME": str(home), "PYTHONPATH": ""},
+        timeout=600,
+        check=False,
+    )
+
+
+def test_pre_commit_try_repo_checks_the_staged_files(tmp_path: Path, pre_commit_home: Path) -> None:
+    project = tmp_path / "project"
+    (project / "src").mkdir(parents=True)
+    (project / "src" / "a.py").write_text("x = 1\n")
+    (project / "src" / "b.py").write_text("y = 1\n")
+    (project / "cleantree.toml").write_text(
+        'root = "src"\n[[rule]]\nid = "no-sm120"\nfiles = ["*.py"]\nforbid = ["sm120"]\n'
+    )
+    git("init", "-q", cwd=project)
+    git("add", "-A", cwd=project)
+    git("commit", "-qm", "base", cwd=project)
+    (project / "src" / "a.py").write_text("x = sm120\n")  # dirty, but not staged
+    (project / "src" / "b.py").write_text("if True:\n    y = use_sm120()\n")
+    git("add", "src/b.py", cwd=project)
+
+    staged = try_repo(project, pre_commit_home)
+    assert staged.returncode == 1, staged.stdout + staged.stderr
+    assert "src/b.py:2:9  call  y = use_sm120()" in staged.stdout
+    assert "a.py" not in staged.stdout.split("hook id: cleantree")[-1]
+
+    clean = try_repo(project, pre_commit_home, "--files", "cleantree.toml", "src/a.py")
+    assert clean.returncode == 1  # the manifest named: the whole tree, a.py included
+    assert "src/a.py:1:5" in clean.stdout

@@ -104,7 +104,7 @@ def hook() -> dict[str, object]:
     hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
     (definition,) = (h for h in hooks if h["id"] == "cleantree")
     assert definition["language"] == "python"
-    assert definition["pass_filenames"] is False
+    assert definition["pass_filenames"] is True
     return dict(definition)
 
 
