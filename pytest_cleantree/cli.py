@@ -82,6 +82,32 @@ def build_parser() -> argparse.ArgumentParser:
         "sarif (2.1.0, for code scanning)",
     )
     check.add_argument(
+        "--sarif-output",
+        type=Path,
+        metavar="PATH",
+        help="also write SARIF to PATH, whatever --format prints (one run, two outputs; "
+        "a valid document even when the check cannot run)",
+    )
+    check.add_argument(
+        "--json-output", type=Path, metavar="PATH", help="also write the JSON report to PATH"
+    )
+    check.add_argument(
+        "--exit-zero",
+        action="store_true",
+        help="exit 0 even when forbidden lines remain (2, the check could not run, stays 2)",
+    )
+    check.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="print the findings only: no summary line, nothing at all when clean, no progress",
+    )
+    check.add_argument(
+        "--statistics",
+        action="store_true",
+        help="print how many lines remain per rule and per file instead of the lines",
+    )
+    check.add_argument(
         "--jobs",
         type=int,
         default=None,
@@ -163,7 +189,7 @@ def _check(args: argparse.Namespace) -> int:
     from pytest_cleantree.engine import default_jobs, iter_checks
     from pytest_cleantree.exclude import with_exclusions
     from pytest_cleantree.manifest import load_manifest
-    from pytest_cleantree.report import render_report, render_summary, shown_root
+    from pytest_cleantree.report import shown_root
     from pytest_cleantree.runner import LOCAL_TARGET, Runner
     from pytest_cleantree.sources import RemoteOptions, resolve_hosts
     from pytest_cleantree.store import default_cache_dir
@@ -220,12 +246,41 @@ def _check(args: argparse.Namespace) -> int:
     clean = all(result.ok for result in results)
     complete = all(result.complete for result in results)
     code = EXIT_CLEAN if clean else EXIT_VIOLATIONS if complete else EXIT_INCOMPLETE
+    root = roots.get("", "")
+    for fmt, output in (("sarif", args.sarif_output), ("json", args.json_output)):
+        if output is not None:
+            _write_file(output, _render_machine(fmt, results, str(path), root))
     if args.format == "text":
-        shown = shown_root(roots.get("", ""), os.getcwd())
-        _write(render_summary(results) if clean else render_report(results, shown))
+        text = _render_text(args, results, shown_root(root, os.getcwd()))
+        if text:
+            _write(text)
     else:
-        _write(_render_machine(args.format, results, str(path), roots.get("", "")))
+        _write(_render_machine(args.format, results, str(path), root))
+    if code == EXIT_VIOLATIONS and args.exit_zero:
+        return EXIT_CLEAN
     return code
+
+
+def _render_text(args: argparse.Namespace, results: list[Result], root: str) -> str:
+    from pytest_cleantree.report import render_report, render_statistics, render_summary
+
+    clean = all(result.ok for result in results)
+    if args.statistics:
+        text = render_statistics(results, root) + "\n\n" + render_summary(results)
+    else:
+        text = render_summary(results) if clean else render_report(results, root)
+    if not args.quiet:
+        return text
+    if clean:
+        return ""
+    return text.rpartition("\n\n")[0]  # the findings, without the summary line
+
+
+def _write_file(path: Path, text: str) -> None:
+    try:
+        path.write_text(text + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise CleanTreeError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def _selected_rules(
@@ -255,6 +310,11 @@ def _write_error(args: argparse.Namespace, error: CleanTreeError) -> None:
 
     manifest = getattr(error, "source", "") or str(args.manifest or "")
     shown = _workspace_relative(manifest) if manifest else ""
+    if getattr(args, "sarif_output", None) is not None:
+        try:
+            _write_file(args.sarif_output, render_sarif_error(error, manifest=shown))
+        except CleanTreeError as exc:
+            print(f"cleantree: error: {exc}", file=sys.stderr)
     if args.format == "github":
         _write(render_github_error(error, manifest=shown))
     elif args.format == "sarif":

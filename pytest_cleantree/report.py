@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import posixpath
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
 from pytest_cleantree.model import Result
@@ -115,3 +115,21 @@ def render_summary(results: Sequence[Result]) -> str:
     if errors:
         parts.append(f"{errors} error{'s' * (errors != 1)}: the check is incomplete")
     return f"cleantree: {'; '.join(parts)} ({scope})"
+
+
+def render_statistics(results: Sequence[Result], root: str = "") -> str:
+    """How many lines remain per rule and per file, most first (``--statistics``)."""
+    per_rule: Counter[str] = Counter()
+    per_file: Counter[str] = Counter()
+    for result in results:
+        for hit in result.hits:
+            per_rule[result.rule.id] += 1
+            per_file[_where(result.host, hit.path, root=root)] += 1
+    if not per_rule:
+        return "no forbidden line remains"
+    width = len(str(max(per_rule.values())))
+    lines = ["lines remaining per rule:"]
+    lines += [f"  {count:>{width}}  {rule}" for rule, count in per_rule.most_common()]
+    lines.append("lines remaining per file:")
+    lines += [f"  {count:>{width}}  {path}" for path, count in per_file.most_common()]
+    return "\n".join(lines)

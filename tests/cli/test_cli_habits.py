@@ -435,3 +435,57 @@ def test_changed_since_a_bad_revision_is_an_error(repo: Path) -> None:
     assert completed.returncode == 2
     assert "--changed-since: git diff:" in completed.stderr
     assert "no-such-rev" in completed.stderr
+
+
+def test_exit_zero_turns_remaining_lines_into_0_but_not_an_incomplete_check(repo: Path) -> None:
+    assert run("check", "--exit-zero", cwd=repo).returncode == 0
+    assert run("check", "--exit-zero", "src/gone.py", cwd=repo).returncode == 2
+
+
+def test_quiet_prints_the_findings_only(repo: Path) -> None:
+    dirty = run("check", "--quiet", cwd=repo)
+    assert dirty.returncode == 1
+    assert "cleantree:" not in dirty.stdout
+    assert reported(dirty.stdout) == {"src/a.py", "src/b.py"}
+    clean = run("check", "-q", "src/c.py", cwd=repo)
+    assert (clean.returncode, clean.stdout, clean.stderr) == (0, "", "")
+
+
+def test_statistics_counts_lines_per_rule_and_per_file(repo: Path) -> None:
+    (repo / "src" / "b.py").write_text("y = sm120\nz = sm120\n")
+    completed = run("check", "--statistics", cwd=repo)
+    assert completed.returncode == 1
+    assert completed.stdout.splitlines() == [
+        "lines remaining per rule:",
+        "  3  no-sm120",
+        "  2  b-only",
+        "lines remaining per file:",
+        "  4  src/b.py",
+        "  1  src/a.py",
+        "",
+        "cleantree: 5 forbidden lines remain (2 rules, 3 files)",
+    ]
+
+
+def test_one_run_prints_github_annotations_and_writes_sarif(repo: Path) -> None:
+    completed = run(
+        "check", "--format", "github", "--sarif-output", "out/cleantree.sarif", cwd=repo
+    )
+    assert completed.returncode == 2  # out/ does not exist: the SARIF cannot be written
+    assert "cannot write out/cleantree.sarif" in completed.stderr
+    completed = run("check", "--format", "github", "--sarif-output", "cleantree.sarif", cwd=repo)
+    assert completed.returncode == 1
+    assert len([line for line in completed.stdout.splitlines() if line.startswith("::error ")]) == 3
+    sarif = json.loads((repo / "cleantree.sarif").read_text())
+    validate_sarif(sarif)
+    assert len(sarif["runs"][0]["results"]) == 3
+
+
+def test_sarif_output_is_written_when_the_manifest_is_bad(tmp_path: Path) -> None:
+    (tmp_path / "cleantree.toml").write_text(BAD_MANIFEST)
+    completed = run("check", "--format", "github", "--sarif-output", "c.sarif", cwd=tmp_path)
+    assert completed.returncode == 2
+    assert completed.stdout.startswith("::error file=cleantree.toml,")
+    sarif = json.loads((tmp_path / "c.sarif").read_text())
+    validate_sarif(sarif)
+    assert sarif["runs"][0]["invocations"][0]["executionSuccessful"] is False
