@@ -3,6 +3,7 @@ work as written (install pins, the pre-launch wrapper's messages, the workflow's
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -178,3 +179,51 @@ def test_pre_commit_try_repo_checks_the_staged_files(tmp_path: Path, pre_commit_
     clean = try_repo(project, pre_commit_home, "--files", "cleantree.toml", "src/a.py")
     assert clean.returncode == 1  # the manifest named: the whole tree, a.py included
     assert "src/a.py:1:5" in clean.stdout
+
+
+def test_the_workflow_uses_current_actions_with_the_permissions_upload_sarif_needs() -> None:
+    workflow = yaml.safe_load(WORKFLOW.read_text())
+    uses = {
+        s["uses"].split("@")[0]: s["uses"].split("@")[1] for s in workflow_steps() if "uses" in s
+    }
+    assert uses == {
+        "actions/checkout": "v5",
+        "actions/setup-python": "v6",
+        "github/codeql-action/upload-sarif": "v4",
+    }
+    assert workflow["permissions"] == {
+        "contents": "read",
+        "security-events": "write",
+        "actions": "read",  # upload-sarif on a private repository
+    }
+    upload = next(s for s in workflow_steps() if "upload-sarif" in s.get("uses", ""))
+    assert upload["if"].startswith("always()")
+
+
+def run_check_step(checkout: Path) -> subprocess.CompletedProcess[str]:
+    """The workflow's one check step, run in a checkout whose root holds the manifest."""
+    (step,) = [s["run"] for s in workflow_steps() if "cleantree check" in s.get("run", "")]
+    env = {**os.environ, "GITHUB_WORKSPACE": str(checkout), "GITHUB_ACTIONS": "true"}
+    return subprocess.run(
+        ["sh", "-c", step],
+        capture_output=True,
+        text=True,
+        cwd=checkout,
+        env={**env, "PATH": f"{Path(sys.executable).parent}:{env['PATH']}"},
+        timeout=120,
+        check=False,
+    )
+
+
+def test_the_workflow_check_step_on_a_bad_manifest_annotates_and_writes_sarif(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "cleantree.toml").write_text('root = "python/sglang"\n[[rule]]\nfiles = 3\n')
+    completed = run_check_step(tmp_path)
+    assert completed.returncode == 2
+    assert completed.stdout.startswith("::error file=cleantree.toml,")
+    document = json.loads((tmp_path / "cleantree.sarif").read_text())
+    (invocation,) = document["runs"][0]["invocations"]
+    assert invocation["executionSuccessful"] is False
+    assert invocation["toolExecutionNotifications"]
