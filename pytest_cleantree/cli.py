@@ -353,7 +353,7 @@ def _render_machine(fmt: str, results: list[Result], manifest: str, root: str) -
         return render_json(results, manifest=manifest, root=root)
     if fmt == "github":
         return render_github(results, root=shown)
-    return render_sarif(results, root=shown)
+    return render_sarif(results, root=shown, manifest=_workspace_relative(manifest))
 
 
 if __name__ == "__main__":  # pragma: no cover

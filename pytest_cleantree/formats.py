@@ -8,6 +8,7 @@ GitHub and SARIF, so annotations land on the PR diff).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import posixpath
 import re
@@ -17,7 +18,7 @@ from typing import Any
 
 from pytest_cleantree import __version__
 from pytest_cleantree.errors import CleanTreeError, ManifestError
-from pytest_cleantree.model import Hit, Result
+from pytest_cleantree.model import Hit, Result, Rule
 from pytest_cleantree.report import render_summary
 
 JSON_SCHEMA_ID = "https://pytest-cleantree.invalid/schemas/report-v1.json"
@@ -135,47 +136,47 @@ def render_github(results: Sequence[Result], *, root: str) -> str:
     return "\n".join(lines)
 
 
-def render_sarif(results: Sequence[Result], *, root: str) -> str:
-    """SARIF 2.1.0 for code-scanning upload; problems become tool notifications."""
+def render_sarif(results: Sequence[Result], *, root: str, manifest: str = "") -> str:
+    """SARIF 2.1.0 for code-scanning upload; problems become tool notifications.
+
+    Every result has a region: a remaining line its own; a missing expected name, or a
+    present ``absent`` path, the manifest's line of its rule (``manifest`` is the manifest's
+    path as code scanning should see it), the file itself a related location.  Fingerprints
+    hold the rule, the file and the line's text, not its number, so a finding keeps its
+    identity when lines above it move.
+    """
     rules: dict[str, dict[str, Any]] = {}
     sarif_results: list[dict[str, Any]] = []
     notifications: list[dict[str, Any]] = []
     for result in results:
         rule = result.rule
-        rules.setdefault(
-            rule.id,
-            {
-                "id": rule.id,
-                "shortDescription": {"text": rule.why or f"cleantree rule {rule.id}"},
-                "defaultConfiguration": {"level": "error"},
-            },
-        )
+        rules.setdefault(rule.id, _sarif_rule(rule))
         host = f" on {result.host}" if result.host else ""
         allowed = [(s.hit, s.reason) for s in result.suppressed]
         for hit, reason in [(hit, None) for hit in result.hits] + allowed:
             kinds = ",".join(kind.value for kind in hit.kinds)
             note = f" [{hit.note}]" if hit.note else ""
+            path = _join(root, hit.path)
             found = _sarif_result(
                 rule.id,
                 f"Forbidden {', '.join(hit.patterns)} remains ({kinds}){host}: {hit.source}{note}",
-                _join(root, hit.path),
+                path,
                 {"startLine": hit.line, "startColumn": hit.col + 1},
+                _fingerprint(rule.id, result.host, path, hit.source),
             )
             if reason is not None:  # allowed inline: code scanning shows it as suppressed
                 found["suppressions"] = [{"kind": "inSource", "justification": reason}]
             sarif_results.append(found)
         for missing in result.missing:
-            sarif_results.append(
-                _sarif_result(
-                    rule.id,
-                    f"Expected {missing.pattern} does not occur{host}",
-                    _join(root, missing.path),
-                    None,
-                )
-            )
-        for path in result.present:
-            message = f"File must not exist{host}"
-            sarif_results.append(_sarif_result(rule.id, message, _join(root, path), None))
+            path = _join(root, missing.path)
+            message = f"Expected {missing.pattern} does not occur in {path}{host}"
+            fingerprint = _fingerprint(rule.id, result.host, path, f"expect {missing.pattern}")
+            sarif_results.append(_sarif_rule_result(rule, message, path, manifest, fingerprint))
+        for present in result.present:
+            path = _join(root, present)
+            message = f"{path} must not exist{host}"
+            fingerprint = _fingerprint(rule.id, result.host, path, "absent")
+            sarif_results.append(_sarif_rule_result(rule, message, path, manifest, fingerprint))
         for problem in result.problems:
             notifications.append(
                 {"level": "error", "message": {"text": problem}, "associatedRule": {"id": rule.id}}
@@ -257,15 +258,67 @@ def render_sarif_error(error: CleanTreeError, *, manifest: str) -> str:
     return _sarif_document([], [], notifications)
 
 
+def _sarif_rule(rule: Rule) -> dict[str, Any]:
+    """A rule's descriptor: its ``why`` is what code scanning shows as the rule's help."""
+    what = []
+    if rule.forbid:
+        what.append("forbids " + ", ".join(p.text for p in rule.forbid))
+    if rule.expect:
+        what.append("expects " + ", ".join(p.text for p in rule.expect))
+    if rule.absent:
+        what.append("requires absent " + ", ".join(rule.absent))
+    summary = "; ".join(what) or "cleantree rule"
+    if rule.files:
+        summary += " in " + ", ".join(rule.files)
+    why = rule.why or f"cleantree rule {rule.id}"
+    return {
+        "id": rule.id,
+        "shortDescription": {"text": why},
+        "fullDescription": {"text": f"{why} (the rule {summary})"},
+        "help": {
+            "text": f"{why}\n\nThe rule {summary}. Remove what remains, or allow one line "
+            f"with a trailing comment: # cleantree: allow {rule.id} -- reason",
+        },
+        "defaultConfiguration": {"level": "error"},
+    }
+
+
+def _fingerprint(rule_id: str, host: str, path: str, text: str) -> dict[str, str]:
+    material = "\0".join((rule_id, host, path, " ".join(text.split())))
+    return {"cleantree/v1": hashlib.sha256(material.encode()).hexdigest()}
+
+
+def _location(uri: str, region: dict[str, int]) -> dict[str, Any]:
+    return {
+        "physicalLocation": {
+            "artifactLocation": {"uri": urllib.parse.quote(uri)},
+            "region": region,
+        }
+    }
+
+
 def _sarif_result(
-    rule_id: str, message: str, uri: str, region: dict[str, int] | None
+    rule_id: str,
+    message: str,
+    uri: str,
+    region: dict[str, int],
+    fingerprint: dict[str, str],
 ) -> dict[str, Any]:
-    location: dict[str, Any] = {"artifactLocation": {"uri": urllib.parse.quote(uri)}}
-    if region:
-        location["region"] = region
     return {
         "ruleId": rule_id,
         "level": "error",
         "message": {"text": message},
-        "locations": [{"physicalLocation": location}],
+        "locations": [_location(uri, region)],
+        "partialFingerprints": fingerprint,
     }
+
+
+def _sarif_rule_result(
+    rule: Rule, message: str, path: str, manifest: str, fingerprint: dict[str, str]
+) -> dict[str, Any]:
+    """A finding about a whole file: located at its rule's line in the manifest."""
+    if not manifest:  # no manifest to point at (checks written in code): the file itself
+        return _sarif_result(rule.id, message, path, {"startLine": 1}, fingerprint)
+    found = _sarif_result(rule.id, message, manifest, {"startLine": max(rule.line, 1)}, fingerprint)
+    found["relatedLocations"] = [{"id": 0, **_location(path, {"startLine": 1})}]
+    return found

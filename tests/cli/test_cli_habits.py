@@ -489,3 +489,44 @@ def test_sarif_output_is_written_when_the_manifest_is_bad(tmp_path: Path) -> Non
     sarif = json.loads((tmp_path / "c.sarif").read_text())
     validate_sarif(sarif)
     assert sarif["runs"][0]["invocations"][0]["executionSuccessful"] is False
+
+
+def test_sarif_for_code_scanning(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "a.py").write_text("x = 1\ny = sm120\n")
+    (tmp_path / "b.py").write_text("z = 1\n")
+    (tmp_path / "sm120_fusion.py").write_text("")
+    (tmp_path / "cleantree.toml").write_text(
+        '[[rule]]\nid = "no-sm120"\nfiles = ["a.py"]\nforbid = ["sm120"]\n'
+        'why = "SM120 fusion crashes the server"\n'
+        "\n"
+        '[[rule]]\nid = "keep-sm90"\nfiles = ["b.py"]\nexpect = ["is_sm90"]\n'
+        "\n"
+        '[[rule]]\nid = "gone"\nabsent = ["sm120_fusion.py"]\n'
+    )
+    completed = run("check", "--format", "sarif", cwd=tmp_path)
+    assert completed.returncode == 1
+    sarif = json.loads(completed.stdout)
+    validate_sarif(sarif)
+    (run_,) = sarif["runs"]
+    assert run_["invocations"][0]["executionSuccessful"] is True
+    rules = {rule["id"]: rule for rule in run_["tool"]["driver"]["rules"]}
+    assert rules["no-sm120"]["fullDescription"]["text"].startswith("SM120 fusion crashes")
+    assert rules["no-sm120"]["help"]["text"].startswith("SM120 fusion crashes the server")
+    assert all(rule["help"]["text"] and rule["fullDescription"]["text"] for rule in rules.values())
+    places = {}
+    for result in run_["results"]:
+        assert result["partialFingerprints"]["cleantree/v1"]
+        location = result["locations"][0]["physicalLocation"]
+        places[result["ruleId"]] = (location["artifactLocation"]["uri"], location["region"])
+    assert places == {
+        "no-sm120": ("a.py", {"startLine": 2, "startColumn": 5}),
+        "keep-sm90": ("cleantree.toml", {"startLine": 7}),  # the rule's line in the manifest
+        "gone": ("cleantree.toml", {"startLine": 12}),
+    }
+    # a line moving down keeps its fingerprint
+    (tmp_path / "a.py").write_text("x = 1\n\n\ny = sm120\n")
+    moved = json.loads(run("check", "--format", "sarif", cwd=tmp_path).stdout)
+    assert {r["partialFingerprints"]["cleantree/v1"] for r in moved["runs"][0]["results"]} == {
+        r["partialFingerprints"]["cleantree/v1"] for r in run_["results"]
+    }
