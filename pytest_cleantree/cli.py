@@ -6,6 +6,7 @@ Exit codes: 0 clean, 1 violations, 2 anything that prevented a full check.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
@@ -239,7 +240,8 @@ def _check(args: argparse.Namespace) -> int:
         if args.files or args.changed_since:
             rules = _selected_rules(args, manifest, targets, runner)
         checks = list(iter_checks(rules))
-        results = list(runner.run_fleet(checks).values())
+        with _progress(args, runner, len({check.rule.id for check in checks})):
+            results = list(runner.run_fleet(checks).values())
         roots = {host: getattr(runner.source(host), "root", "") for host in runner.hosts}
     finally:
         runner.close()
@@ -281,6 +283,20 @@ def _write_file(path: Path, text: str) -> None:
         path.write_text(text + "\n", encoding="utf-8")
     except OSError as exc:
         raise CleanTreeError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _progress(
+    args: argparse.Namespace, runner: Runner, rules: int
+) -> contextlib.AbstractContextManager[object]:
+    """A progress line on stderr when it is a terminal (and not --quiet); else nothing, and
+    nothing imported for it."""
+    if args.quiet or not sys.stderr.isatty():
+        return contextlib.nullcontext()
+    from pytest_cleantree.progress import Progress
+
+    progress = Progress(sys.stderr, hosts=len(runner.hosts), rules=rules)
+    runner.cache.on_analysed = progress.files_done
+    return progress
 
 
 def _selected_rules(

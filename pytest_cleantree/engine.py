@@ -12,7 +12,7 @@ import hashlib
 import json
 import os
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Protocol
@@ -87,6 +87,8 @@ class AnalysisCache:
         self._memory: dict[str, FileAnalysis] = {}
         self._store = store
         self._jobs = jobs
+        #: called with the number of files of each batch analysed (a progress line counts them)
+        self.on_analysed: Callable[[int], None] | None = None
 
     def analyze_many(self, work: Sequence[_Work]) -> dict[str, FileAnalysis]:
         """Analyses of many files: from memory, from the store, else computed (in parallel)."""
@@ -133,6 +135,8 @@ class AnalysisCache:
                 pack, digest = stored_as[key]
                 self._store.put(pack, analysis.path, digest, compact)
             done[analysis.path] = self._memory[key] = compact
+        if self.on_analysed is not None:
+            self.on_analysed(len(done))
         return done
 
     def flush(self) -> None:

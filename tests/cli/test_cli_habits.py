@@ -530,3 +530,65 @@ def test_sarif_for_code_scanning(tmp_path: Path) -> None:
     assert {r["partialFingerprints"]["cleantree/v1"] for r in moved["runs"][0]["results"]} == {
         r["partialFingerprints"]["cleantree/v1"] for r in run_["results"]
     }
+
+
+def run_on_a_terminal(*args: str, cwd: Path, delay: str = "0") -> tuple[int, str, str]:
+    """Run with stderr on a pseudo-terminal (as in an interactive shell); stdout a pipe."""
+    import pty
+
+    primary, secondary = pty.openpty()
+    env = {**os.environ, "CLEANTREE_PROGRESS_DELAY": delay}
+    with subprocess.Popen(
+        [*CLEANTREE, *args], cwd=cwd, stdout=subprocess.PIPE, stderr=secondary, env=env
+    ) as process:
+        os.close(secondary)
+        out, _ = process.communicate(timeout=120)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(primary, 4096)
+            except OSError:  # EIO: the terminal's other end is closed
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        os.close(primary)
+    return process.returncode, out.decode(), b"".join(chunks).decode()
+
+
+def test_a_terminal_shows_one_progress_line_then_erases_it(repo: Path) -> None:
+    code, out, err = run_on_a_terminal("check", cwd=repo)
+    assert code == 1
+    assert err.startswith("\r\x1b[Kcleantree: 2 rules, 0 files analysed, 0.")
+    assert err.endswith("\r\x1b[K")  # erased: the report is not mixed with it
+    assert "\n" not in err  # one line, rewritten in place
+    assert out.splitlines()[-1].startswith("cleantree: 3 forbidden lines remain")
+
+
+def test_quiet_shows_no_progress_on_a_terminal(repo: Path) -> None:
+    code, _, err = run_on_a_terminal("check", "--quiet", cwd=repo)
+    assert (code, err) == (1, "")
+
+
+def test_a_quick_run_shows_no_progress_on_a_terminal(repo: Path) -> None:
+    """The line waits about a second: a run that ends first prints nothing on stderr."""
+    code, _, err = run_on_a_terminal("check", "src/c.py", cwd=repo, delay="600")
+    assert (code, err) == (0, "")
+
+
+def test_no_terminal_no_progress_and_nothing_imported_for_it(repo: Path) -> None:
+    probe = (
+        "import sys; from pytest_cleantree.cli import main; code = main(['check']); "
+        "print('progress imported:', 'pytest_cleantree.progress' in sys.modules)"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "CLEANTREE_PROGRESS_DELAY": "0"},
+    )
+    assert completed.stderr == ""
+    assert completed.stdout.splitlines()[-1] == "progress imported: False"
