@@ -77,6 +77,10 @@ _PYPROJECT_RULE_HEADER = re.compile(
     rf"\]\][ \t]*(?:#.*)?\r?"
 )
 _END_OF_DOCUMENT = "(at end of document)"
+#: a key's own line: ``forbid = [``, ``"forbid" =``
+_KEY_LINE = r"[ \t]*(?:{0}|\"{0}\"|'{0}')[ \t]*="
+#: the key a rule's problem is about: ``forbid[0]: ...``, ``unknown key 'x' ...``
+_PROBLEM_KEY = re.compile(r"(?:unknown key '([^']+)'|([A-Za-z_]+)(?:\[\d+\])?:)")
 
 _Report = Callable[[str], None]
 _T = TypeVar("_T")
@@ -250,7 +254,9 @@ class _Parser:
             if not isinstance(table, dict):
                 self.report(f"{label}: must be a table, not {_a(table)}")
                 continue
-            rule = self._rule(table, label, line, seen_ids)
+            end = lines[index + 1] - 1 if lines and index + 1 < len(lines) else 0
+            key_lines = self._key_lines(table, line, end) if line else {}
+            rule = self._rule(table, label, line, seen_ids, key_lines)
             if rule is not None:
                 rules.append(rule)
         return rules
@@ -263,13 +269,35 @@ class _Parser:
         found = [number for number, line in enumerate(lines, 1) if header.fullmatch(line)]
         return found if len(found) == count else []
 
+    def _key_lines(self, table: Mapping[str, object], start: int, end: int) -> dict[str, int]:
+        """The 1-based line of each key of the rule whose header is at ``start`` (up to
+        ``end``, 0: the end of the document), so that a problem points at its own key."""
+        text_lines = self.text.split("\n")
+        stop = end or len(text_lines)
+        found: dict[str, int] = {}
+        for key in table:
+            pattern = _KEY_LINE.format(re.escape(key))
+            for number in range(start + 1, stop + 1):
+                if re.match(pattern, text_lines[number - 1]):
+                    found[key] = number
+                    break
+        return found
+
     def _rule(
-        self, table: Mapping[str, object], label: str, line: int, seen_ids: dict[str, str]
+        self,
+        table: Mapping[str, object],
+        label: str,
+        line: int,
+        seen_ids: dict[str, str],
+        key_lines: Mapping[str, int] | None = None,
     ) -> Rule | None:
         before = len(self.problems)
+        index_label = label.split(" (", 1)[0]
 
         def report(problem: str) -> None:
-            self.report(f"{label}: {problem}")
+            key = _PROBLEM_KEY.match(problem)
+            at = (key_lines or {}).get(key[1] or key[2]) if key else None
+            self.report(f"{index_label} (line {at}): {problem}" if at else f"{label}: {problem}")
 
         for key in table:
             if key not in _RULE_KEYS:

@@ -191,7 +191,7 @@ def test_a_bad_manifest_exits_2_naming_the_file_and_the_key(
     assert result.code == 2
     assert result.out == ""
     assert result.err.splitlines() == [
-        f"cleantree: error: {manifest}: rule 1 (line 8): unknown key 'severity' "
+        f"cleantree: error: {manifest}: rule 1 (line 12): unknown key 'severity' "
         "(valid keys: absent, exclude, expect, files, forbid, id, kinds, missing_ok, why)"
     ]
 
@@ -212,7 +212,7 @@ def test_every_manifest_problem_is_listed(
     assert result.err.splitlines() == [
         f"cleantree: error: {manifest}: 2 problems",
         "  - unknown key 'rot' (did you mean 'root'?)",
-        "  - rule 3 (line 20): forbid[2]: must be a string, not an integer",
+        "  - rule 3 (line 23): forbid[2]: must be a string, not an integer",
     ]
 
 

@@ -104,7 +104,7 @@ def test_a_bad_manifest_still_writes_a_valid_sarif_file(tmp_path: Path) -> None:
     assert "forbid[0]" in notification["message"]["text"]
     location = notification["locations"][0]["physicalLocation"]
     assert location["artifactLocation"]["uri"] == "cleantree.toml"
-    assert location["region"]["startLine"] == 1
+    assert location["region"]["startLine"] == 3  # the forbid key's own line
     assert document["runs"][0]["results"] == []
 
 
@@ -113,7 +113,7 @@ def test_a_bad_manifest_is_annotated_in_github_format(tmp_path: Path) -> None:
     completed = run("check", "--format", "github", cwd=tmp_path, env={"GITHUB_ACTIONS": "true"})
     assert completed.returncode == 2
     (error,) = completed.stdout.splitlines()
-    assert error.startswith("::error file=cleantree.toml,line=1,title=cleantree could not check::")
+    assert error.startswith("::error file=cleantree.toml,line=3,title=cleantree could not check::")
     assert "forbid[0]" in error
 
 
@@ -265,7 +265,7 @@ def test_a_bad_exclude_pattern_names_its_key(with_broken_tests: Path) -> None:
     write_manifest(with_broken_tests, RULE + 'exclude = ["ok", "!"]\n')
     completed = run("check", cwd=with_broken_tests)
     assert completed.returncode == 2
-    assert "rule 1 (line 1): exclude[1]: '!' is not a valid gitignore pattern" in completed.stderr
+    assert "rule 1 (line 5): exclude[1]: '!' is not a valid gitignore pattern" in completed.stderr
     write_manifest(with_broken_tests, RULE)
     bad_flag = run("check", "--exclude", "", cwd=with_broken_tests)
     assert bad_flag.returncode == 2
