@@ -227,3 +227,48 @@ def test_the_workflow_check_step_on_a_bad_manifest_annotates_and_writes_sarif(
     (invocation,) = document["runs"][0]["invocations"]
     assert invocation["executionSuccessful"] is False
     assert invocation["toolExecutionNotifications"]
+
+
+def test_the_readme_links_the_references_and_they_document_every_flag() -> None:
+    readme = (REPO / "README.md").read_text()
+    assert "(docs/cli.md)" in readme
+    assert "(docs/manifest.md)" in readme
+    cli = (REPO / "docs" / "cli.md").read_text()
+    manifest = (REPO / "docs" / "manifest.md").read_text()
+    helped = subprocess.run(
+        [sys.executable, "-m", "pytest_cleantree", "check", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout
+    for flag in set(re.findall(r"(?<![\w-])--[a-z][a-z-]+", helped)) - {"--help"}:
+        assert f"`{flag}" in cli, f"docs/cli.md does not document {flag}"
+    for key in ("exclude", "cleantree: allow", "`absent`", "`kinds`", "`missing_ok`"):
+        assert key in manifest
+
+
+def test_the_readme_shows_what_pytest_prints() -> None:
+    readme = (REPO / "README.md").read_text()
+    shown = [line for line in readme.splitlines() if line.startswith("examples/sm120/partial")]
+    completed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--cleantree",
+            "examples/sm120/cleantree.toml",
+            "-p",
+            "no:cacheprovider",
+            "--rootdir",
+            str(REPO),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert completed.returncode == 1
+    assert len(shown) == 5
+    assert all(line in completed.stdout.splitlines() for line in shown), completed.stdout
