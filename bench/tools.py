@@ -69,8 +69,11 @@ def _relative(path: str, prefix: str) -> str:
     return path
 
 
-# "srt/server_args.py:46  condition  if ...": a row of cleantree's report (CLI and pytest)
-_CLEANTREE_ROW = re.compile(r"^(?P<path>.+?\.py):(?P<line>\d+) +[a-z]+(?:,[a-z]+)*(?: {2}|$)")
+# "srt/server_args.py:46:8  condition  if ...": a row of cleantree's report (CLI and pytest),
+# its path relative to the working folder
+_CLEANTREE_ROW = re.compile(
+    r"^(?P<path>.+?\.py):(?P<line>\d+)(?::\d+)? +[a-z]+(?:,[a-z]+)*(?: {2}|$)"
+)
 _RG_ROW = re.compile(r"^(?P<path>.+?\.py):(?P<line>\d+):")
 _RUFF_ROW = re.compile(r"^(?P<path>.+?\.py):(?P<line>\d+):\d+: TID251 ")
 

@@ -6,16 +6,20 @@ Exit codes: 0 clean, 1 violations, 2 anything that prevented a full check.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pytest_cleantree import __version__
 from pytest_cleantree.errors import CleanTreeError, SourceError
 
 if TYPE_CHECKING:
-    from pytest_cleantree.model import Result
+    from pytest_cleantree.model import Manifest, Result, Rule
+    from pytest_cleantree.runner import Runner
+    from pytest_cleantree.sources import HostTarget
 
 EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_INCOMPLETE = 0, 1, 2
 
@@ -28,6 +32,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cleantree", description="Check that a tree holds no forbidden symbols."
     )
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s (pytest-cleantree) {__version__}"
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser(
         "check",
@@ -35,9 +42,24 @@ def build_parser() -> argparse.ArgumentParser:
         description="Exit codes: 0 clean, 1 forbidden lines remain or expectations fail, "
         "2 anything prevented a full check (bad manifest, unreadable file, unreachable host).",
     )
+    check.add_argument(
+        "files",
+        nargs="*",
+        metavar="FILE",
+        help="check only these files, against the rules whose entries cover them (what "
+        "pre-commit passes); naming the manifest itself checks everything",
+    )
+    check.add_argument(
+        "--changed-since",
+        metavar="REV",
+        help="check only the files changed since git revision REV (untracked files included)",
+    )
     which = check.add_mutually_exclusive_group()
     which.add_argument(
-        "--manifest", type=Path, help="default: ./cleantree.toml, else ./pyproject.toml"
+        "--manifest",
+        type=Path,
+        help="default: cleantree.toml, else pyproject.toml with [tool.cleantree], in the "
+        "current folder or the nearest parent up to the repository's root (.git)",
     )
     which.add_argument(
         "--reverted",
@@ -47,11 +69,45 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--root", help="check this folder instead of the manifest's root")
     check.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="leave out files matching this gitignore-style pattern (relative to the root), "
+        "on top of the manifest's exclude; repeatable",
+    )
+    check.add_argument(
         "--format",
         choices=FORMATS,
         default="text",
         help="text (default), json (schemas/report-v1.json), github (workflow annotations), "
         "sarif (2.1.0, for code scanning)",
+    )
+    check.add_argument(
+        "--sarif-output",
+        type=Path,
+        metavar="PATH",
+        help="also write SARIF to PATH, whatever --format prints (one run, two outputs; "
+        "a valid document even when the check cannot run)",
+    )
+    check.add_argument(
+        "--json-output", type=Path, metavar="PATH", help="also write the JSON report to PATH"
+    )
+    check.add_argument(
+        "--exit-zero",
+        action="store_true",
+        help="exit 0 even when forbidden lines remain (2, the check could not run, stays 2)",
+    )
+    check.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="print the findings only: no summary line, nothing at all when clean, no progress",
+    )
+    check.add_argument(
+        "--statistics",
+        action="store_true",
+        help="print how many lines remain per rule and per file instead of the lines",
     )
     check.add_argument(
         "--jobs",
@@ -101,16 +157,34 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    """Parse; an unknown flag is reported with the usage of the command it was given to
+    (argparse's top-level parser would show its own, which does not list the flag's peers)."""
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        commands = next(
+            action for action in parser._actions if isinstance(action, argparse._SubParsersAction)
+        )
+        command = commands.choices.get(getattr(args, "command", ""), parser)
+        command.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = _parse(argv)
     handler = getattr(args, "handler", None)
     if handler is not None:
         code: int = handler(args)
         return code
     try:
         return _check(args)
+    except BrokenPipeError:  # `cleantree check | head -1`: the reader has all it wanted
+        _silence_stdout()
+        return EXIT_INCOMPLETE  # the result was not all written: never "clean"
     except CleanTreeError as exc:
         print(f"cleantree: error: {exc}", file=sys.stderr)
+        _write_error(args, exc)
         return EXIT_INCOMPLETE
     except Exception as exc:  # a bug must never read as "violations" (1), let alone "clean"
         if os.environ.get("CLEANTREE_DEBUG"):
@@ -124,9 +198,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
+    from pytest_cleantree.discovery import discover_manifest
     from pytest_cleantree.engine import default_jobs, iter_checks
-    from pytest_cleantree.manifest import find_manifest, load_manifest
-    from pytest_cleantree.report import render_report, render_summary
+    from pytest_cleantree.exclude import with_exclusions
+    from pytest_cleantree.manifest import load_manifest
+    from pytest_cleantree.report import shown_root
     from pytest_cleantree.runner import LOCAL_TARGET, Runner
     from pytest_cleantree.sources import RemoteOptions, resolve_hosts
     from pytest_cleantree.store import default_cache_dir
@@ -137,13 +213,17 @@ def _check(args: argparse.Namespace) -> int:
         manifest = derive_manifest_for_revert(args.reverted, Path.cwd())
         path: Path | None = Path(manifest.path)
     else:
-        path = args.manifest or find_manifest(Path.cwd())
+        path = args.manifest or discover_manifest(Path.cwd())
         if path is None:
             raise CleanTreeError(
-                "no cleantree.toml (or pyproject.toml with [tool.cleantree]) here; "
-                "pass --manifest PATH or --reverted REV"
+                "no cleantree.toml (or pyproject.toml with [tool.cleantree]) here or in a "
+                "parent folder up to the repository's root; pass --manifest PATH or --reverted REV"
             )
         manifest = load_manifest(path)
+    try:
+        manifest = with_exclusions(manifest, args.exclude)
+    except ValueError as exc:
+        raise CleanTreeError(f"--exclude: {exc}") from None
     try:
         targets = resolve_hosts(args.host, dict(manifest.hosts)) if args.host else [LOCAL_TARGET]
     except ValueError as exc:
@@ -169,20 +249,128 @@ def _check(args: argparse.Namespace) -> int:
             source = runner.source()
             if isinstance(source, SourceError):  # no tree at all: one error, not one per rule
                 raise SourceError(f"{'--root' if args.root else path}: {source}")
-        checks = list(iter_checks(manifest.rules))
-        results = list(runner.run_fleet(checks).values())
+        rules = manifest.rules
+        if args.files or args.changed_since:
+            rules = _selected_rules(args, manifest, targets, runner)
+        checks = list(iter_checks(rules))
+        with _progress(args, runner, len({check.rule.id for check in checks})):
+            results = list(runner.run_fleet(checks).values())
         roots = {host: getattr(runner.source(host), "root", "") for host in runner.hosts}
     finally:
         runner.close()
     clean = all(result.ok for result in results)
     complete = all(result.complete for result in results)
+    code = EXIT_CLEAN if clean else EXIT_VIOLATIONS if complete else EXIT_INCOMPLETE
+    root = roots.get("", "")
+    for fmt, output in (("sarif", args.sarif_output), ("json", args.json_output)):
+        if output is not None:
+            _write_file(output, _render_machine(fmt, results, str(path), root))
     if args.format == "text":
-        print(render_summary(results) if clean else render_report(results))
+        text = _render_text(args, results, shown_root(root, os.getcwd()))
+        if text:
+            _write(text)
     else:
-        print(_render_machine(args.format, results, str(path), roots.get("", "")))
-    if clean:
+        _write(_render_machine(args.format, results, str(path), root))
+    if code == EXIT_VIOLATIONS and args.exit_zero:
         return EXIT_CLEAN
-    return EXIT_VIOLATIONS if complete else EXIT_INCOMPLETE
+    return code
+
+
+def _render_text(args: argparse.Namespace, results: list[Result], root: str) -> str:
+    from pytest_cleantree.report import render_report, render_statistics, render_summary
+
+    clean = all(result.ok for result in results)
+    if args.statistics:
+        text = render_statistics(results, root) + "\n\n" + render_summary(results)
+    else:
+        text = render_summary(results) if clean else render_report(results, root)
+    if not args.quiet:
+        return text
+    if clean:
+        return ""
+    return text.rpartition("\n\n")[0]  # the findings, without the summary line
+
+
+def _write_file(path: Path, text: str) -> None:
+    try:
+        path.write_text(text + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise CleanTreeError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _progress(
+    args: argparse.Namespace, runner: Runner, rules: int
+) -> contextlib.AbstractContextManager[object]:
+    """A progress line on stderr when it is a terminal (and not --quiet); else nothing, and
+    nothing imported for it."""
+    if args.quiet or not sys.stderr.isatty():
+        return contextlib.nullcontext()
+    from pytest_cleantree.progress import Progress
+
+    progress = Progress(sys.stderr, hosts=len(runner.hosts), rules=rules)
+    runner.cache.on_analysed = progress.files_done
+    return progress
+
+
+def _selected_rules(
+    args: argparse.Namespace, manifest: Manifest, targets: list[HostTarget], runner: Runner
+) -> tuple[Rule, ...]:
+    """The rules narrowed to FILE... and --changed-since (see :mod:`.selection`)."""
+    from pytest_cleantree.runner import LOCAL_TARGET
+    from pytest_cleantree.selection import changed_since, paths_under_root, select_rules
+
+    if targets != [LOCAL_TARGET]:
+        raise CleanTreeError("FILE arguments and --changed-since check this machine's tree only")
+    cwd = Path.cwd()
+    named = list(args.files)
+    if args.changed_since:
+        named += changed_since(args.changed_since, cwd)
+    if any(os.path.realpath(cwd / name) == os.path.realpath(manifest.path) for name in named):
+        return manifest.rules  # the manifest changed: every rule may have
+    source = runner.source()
+    root = getattr(source, "root", "")
+    return select_rules(manifest.rules, paths_under_root(named, root, cwd))
+
+
+def _write_error(args: argparse.Namespace, error: CleanTreeError) -> None:
+    """Machine formats say why the run could not start, in their own terms: an empty SARIF
+    file would fail its upload, and a github log without ``::error`` hides the cause."""
+    from pytest_cleantree.formats import render_github_error, render_sarif_error
+
+    manifest = getattr(error, "source", "") or str(args.manifest or "")
+    shown = _workspace_relative(manifest) if manifest else ""
+    if getattr(args, "sarif_output", None) is not None:
+        try:
+            _write_file(args.sarif_output, render_sarif_error(error, manifest=shown))
+        except CleanTreeError as exc:
+            print(f"cleantree: error: {exc}", file=sys.stderr)
+    if args.format == "github":
+        _write(render_github_error(error, manifest=shown))
+    elif args.format == "sarif":
+        _write(render_sarif_error(error, manifest=shown))
+
+
+def _workspace_relative(path: str) -> str:
+    workspace = os.environ.get("GITHUB_WORKSPACE") or os.getcwd()
+    return Path(os.path.relpath(os.path.abspath(path), workspace)).as_posix()
+
+
+def _write(text: str) -> None:
+    """Print the report; a reader that stops early (``| head -1``) is not an error.
+
+    The exit code stays the check's own, so that ``set -o pipefail`` still sees a dirty tree.
+    """
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        _silence_stdout()
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's last flush cannot fail loudly."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def _render_machine(fmt: str, results: list[Result], manifest: str, root: str) -> str:
@@ -194,7 +382,7 @@ def _render_machine(fmt: str, results: list[Result], manifest: str, root: str) -
         return render_json(results, manifest=manifest, root=root)
     if fmt == "github":
         return render_github(results, root=shown)
-    return render_sarif(results, root=shown)
+    return render_sarif(results, root=shown, manifest=_workspace_relative(manifest))
 
 
 if __name__ == "__main__":  # pragma: no cover

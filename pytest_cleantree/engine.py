@@ -12,7 +12,8 @@ import hashlib
 import json
 import os
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -22,9 +23,11 @@ from pytest_cleantree.analysis import (
     parse_worthy,
 )
 from pytest_cleantree.errors import SourceError
+from pytest_cleantree.exclude import Scope, scope_of, scope_paths
 from pytest_cleantree.model import Hit, Kind, Missing, Pattern, Result, Rule
 from pytest_cleantree.patterns import is_path_glob
 from pytest_cleantree.sources.base import Source
+from pytest_cleantree.suppress import apply_allows
 
 _KIND_ORDER = {kind: index for index, kind in enumerate(Kind)}
 
@@ -84,6 +87,8 @@ class AnalysisCache:
         self._memory: dict[str, FileAnalysis] = {}
         self._store = store
         self._jobs = jobs
+        #: called with the number of files of each batch analysed (a progress line counts them)
+        self.on_analysed: Callable[[int], None] | None = None
 
     def analyze_many(self, work: Sequence[_Work]) -> dict[str, FileAnalysis]:
         """Analyses of many files: from memory, from the store, else computed (in parallel)."""
@@ -130,6 +135,8 @@ class AnalysisCache:
                 pack, digest = stored_as[key]
                 self._store.put(pack, analysis.path, digest, compact)
             done[analysis.path] = self._memory[key] = compact
+        if self.on_analysed is not None:
+            self.on_analysed(len(done))
         return done
 
     def flush(self) -> None:
@@ -188,22 +195,29 @@ def default_jobs() -> int:
 
 
 def check_all(
-    checks: Sequence[Check], source: Source, cache: AnalysisCache | None = None
+    checks: Sequence[Check],
+    source: Source,
+    cache: AnalysisCache | None = None,
+    *,
+    rule_ids: AbstractSet[str] | None = None,
 ) -> dict[Check, Result]:
     """Run checks against one source, reading every needed file once.
 
     A source that cannot be reached at all makes every check an error; a file
     that cannot be read or parsed makes the checks that name it errors.
+    ``rule_ids`` are all the manifest's rule ids (default: the checks' own), which inline
+    allows may name (see :mod:`pytest_cleantree.suppress`).
     """
     cache = cache or AnalysisCache()
     analyses: dict[str, FileAnalysis | SourceError] = {}
     try:
         # an entry's paths, or why they cannot be known; ``absent`` entries match any kind
-        expanded = dict(source.expand(sorted({c.entry for c in checks if not c.absent})))
+        raw = dict(source.expand(sorted({c.entry for c in checks if not c.absent})))
         gone = sorted({check.entry for check in checks if check.absent})
         present = source.expand(gone, any_kind=True) if gone else {}
-        listed = {e: paths for e, paths in expanded.items() if isinstance(paths, tuple)}
-        wanted = _patterns_per_path(checks, listed)
+        listed = {e: paths for e, paths in raw.items() if isinstance(paths, tuple)}
+        expanded = scope_paths(checks, listed)  # less each rule's exclusions (exclude.py)
+        wanted = _patterns_per_path(checks, expanded)
         paths = sorted(wanted)
         # files are read and analysed in batches, and only their findings kept: memory
         # stays bounded on huge trees, and a remote source still answers in few requests
@@ -224,15 +238,19 @@ def check_all(
     finally:
         cache.flush()
     found = _Found(analyses)
-    results: dict[Check, Result] = {}
+    judged: dict[Check, Result] = {}
     for check in checks:
-        named = (present if check.absent else expanded)[check.entry]
-        results[check] = (
-            _failed(check, source, str(named))
-            if isinstance(named, SourceError)
-            else _judge(check, source, named, found)
-        )
-    return results
+        named = (present if check.absent else raw)[check.entry]
+        if isinstance(named, SourceError):
+            judged[check] = _failed(check, source, str(named))
+        elif check.absent:
+            judged[check] = _judge(check, source, named, found)
+        elif expanded[scope_of(check)] or not named:
+            judged[check] = _judge(check, source, expanded[scope_of(check)], found)
+        else:  # everything it names is excluded
+            judged[check] = Result(check.rule, check.label, source.host)
+    # inline allows (suppress.py) move allowed hits to Result.suppressed
+    return apply_allows(judged, rule_ids or {check.rule.id for check in checks})
 
 
 #: how many files one read request asks for (one round trip on a remote source)
@@ -240,24 +258,26 @@ READ_BATCH_FILES = 2000
 
 
 def _patterns_per_path(
-    checks: Sequence[Check], expanded: Mapping[str, tuple[str, ...]]
+    checks: Sequence[Check], expanded: Mapping[Scope, tuple[str, ...]]
 ) -> dict[str, tuple[list[Pattern], bool]]:
     """For each file to read, the union of the patterns of the rules naming it.
 
     Files named by the same entries share one list: with 2,000 rules over
-    ``**/*.py`` there is one list of 2,000 patterns, not one per file.
+    ``**/*.py`` there is one list of 2,000 patterns, not one per file.  (An entry is
+    scoped by its rule's exclusions: see :func:`~pytest_cleantree.exclude.scope_paths`.)
     """
-    per_entry: dict[str, dict[str, Pattern]] = defaultdict(dict)
-    comments_per_entry: dict[str, bool] = defaultdict(bool)
+    per_entry: dict[Scope, dict[str, Pattern]] = defaultdict(dict)
+    comments_per_entry: dict[Scope, bool] = defaultdict(bool)
     for check in checks:
         if not check.absent:
-            per_entry[check.entry].update((p.text, p) for p in check.rule.patterns)
-            comments_per_entry[check.entry] |= Kind.COMMENT in check.rule.kinds
-    entries_of: dict[str, list[str]] = defaultdict(list)
+            scope = scope_of(check)
+            per_entry[scope].update((p.text, p) for p in check.rule.patterns)
+            comments_per_entry[scope] |= Kind.COMMENT in check.rule.kinds
+    entries_of: dict[str, list[Scope]] = defaultdict(list)
     for entry in per_entry:
         for path in expanded.get(entry, ()):
             entries_of[path].append(entry)
-    shared: dict[tuple[str, ...], tuple[list[Pattern], bool]] = {}
+    shared: dict[tuple[Scope, ...], tuple[list[Pattern], bool]] = {}
     wanted: dict[str, tuple[list[Pattern], bool]] = {}
     for path, entries in entries_of.items():
         group = tuple(entries)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from pytest_cleantree.engine import AnalysisCache, Check, check_all, iter_checks
 from pytest_cleantree.errors import SourceError
 from pytest_cleantree.model import DEFAULT_KINDS, SELECTABLE_KINDS, Kind, Pattern, Rule
 from pytest_cleantree.patterns import parse_pattern
-from pytest_cleantree.report import render_result
+from pytest_cleantree.report import render_result, shown_root
 from pytest_cleantree.sources.local import LocalSource, resolve_local_root
 
 
@@ -63,7 +64,8 @@ class CleanTree:
             raise pytest.fail.Exception(str(exc), pytrace=False) from None
         checks: list[Check] = list(iter_checks([rule]))
         results = check_all(checks, source, self._cache)
-        failed = [render_result(result) for result in results.values() if not result.ok]
+        shown = shown_root(source.root, os.getcwd())
+        failed = [render_result(result, shown) for result in results.values() if not result.ok]
         if failed:
             pytest.fail("\n".join(failed), pytrace=False)
 

@@ -8,14 +8,17 @@ GitHub and SARIF, so annotations land on the PR diff).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import posixpath
+import re
 import urllib.parse
 from collections.abc import Sequence
 from typing import Any
 
 from pytest_cleantree import __version__
-from pytest_cleantree.model import Result
+from pytest_cleantree.errors import CleanTreeError, ManifestError
+from pytest_cleantree.model import Hit, Result, Rule
 from pytest_cleantree.report import escape_controls, render_summary
 
 JSON_SCHEMA_ID = "https://pytest-cleantree.invalid/schemas/report-v1.json"
@@ -44,6 +47,7 @@ def render_json(results: Sequence[Result], *, manifest: str, root: str) -> str:
             "missing": sum(len(result.missing) for result in results),
             "present": sum(len(result.present) for result in results),
             "problems": sum(len(result.problems) for result in results),
+            "suppressed": sum(len(result.suppressed) for result in results),
         },
         "results": [
             {
@@ -54,17 +58,8 @@ def render_json(results: Sequence[Result], *, manifest: str, root: str) -> str:
                 "ok": result.ok,
                 # a count, not the list: rules x files would grow without bound on big trees
                 "checked": len(result.files),
-                "hits": [
-                    {
-                        "file": hit.path,
-                        "line": hit.line,
-                        "column": hit.col + 1,
-                        "kinds": [kind.value for kind in hit.kinds],
-                        "source": hit.source,
-                        "patterns": list(hit.patterns),
-                    }
-                    for hit in result.hits
-                ],
+                "hits": [_json_hit(hit) for hit in result.hits],
+                "suppressed": [{**_json_hit(s.hit), "reason": s.reason} for s in result.suppressed],
                 "missing": [{"file": m.path, "pattern": m.pattern} for m in result.missing],
                 "present": list(result.present),
                 "problems": list(result.problems),
@@ -73,6 +68,20 @@ def render_json(results: Sequence[Result], *, manifest: str, root: str) -> str:
         ],
     }
     return json.dumps(document, indent=2, ensure_ascii=False)
+
+
+def _json_hit(hit: Hit) -> dict[str, Any]:
+    found: dict[str, Any] = {
+        "file": hit.path,
+        "line": hit.line,
+        "column": hit.col + 1,
+        "kinds": [kind.value for kind in hit.kinds],
+        "source": hit.source,
+        "patterns": list(hit.patterns),
+    }
+    if hit.note:
+        found["note"] = hit.note
+    return found
 
 
 def _escape_data(text: str) -> str:
@@ -106,7 +115,8 @@ def render_github(results: Sequence[Result], *, root: str) -> str:
         for hit in result.hits:
             kinds = ",".join(kind.value for kind in hit.kinds)
             # the log shows annotations as text: a line's ESC [2K must not erase it there
-            message = f"{kinds}: {escape_controls(hit.source)}{why}"
+            note = f" [{hit.note}]" if hit.note else ""
+            message = f"{kinds}: {escape_controls(hit.source)}{note}{why}"
             lines.append(
                 _command(
                     message,
@@ -127,48 +137,59 @@ def render_github(results: Sequence[Result], *, root: str) -> str:
     return "\n".join(lines)
 
 
-def render_sarif(results: Sequence[Result], *, root: str) -> str:
-    """SARIF 2.1.0 for code-scanning upload; problems become tool notifications."""
+def render_sarif(results: Sequence[Result], *, root: str, manifest: str = "") -> str:
+    """SARIF 2.1.0 for code-scanning upload; problems become tool notifications.
+
+    Every result has a region: a remaining line its own; a missing expected name, or a
+    present ``absent`` path, the manifest's line of its rule (``manifest`` is the manifest's
+    path as code scanning should see it), the file itself a related location.  Fingerprints
+    hold the rule, the file and the line's text, not its number, so a finding keeps its
+    identity when lines above it move.
+    """
     rules: dict[str, dict[str, Any]] = {}
     sarif_results: list[dict[str, Any]] = []
     notifications: list[dict[str, Any]] = []
     for result in results:
         rule = result.rule
-        rules.setdefault(
-            rule.id,
-            {
-                "id": rule.id,
-                "shortDescription": {"text": rule.why or f"cleantree rule {rule.id}"},
-                "defaultConfiguration": {"level": "error"},
-            },
-        )
+        rules.setdefault(rule.id, _sarif_rule(rule))
         host = f" on {result.host}" if result.host else ""
-        for hit in result.hits:
+        allowed = [(s.hit, s.reason) for s in result.suppressed]
+        for hit, reason in [(hit, None) for hit in result.hits] + allowed:
             kinds = ",".join(kind.value for kind in hit.kinds)
-            sarif_results.append(
-                _sarif_result(
-                    rule.id,
-                    f"Forbidden {', '.join(hit.patterns)} remains ({kinds}){host}: {hit.source}",
-                    _join(root, hit.path),
-                    {"startLine": hit.line, "startColumn": hit.col + 1},
-                )
+            note = f" [{hit.note}]" if hit.note else ""
+            path = _join(root, hit.path)
+            found = _sarif_result(
+                rule.id,
+                f"Forbidden {', '.join(hit.patterns)} remains ({kinds}){host}: {hit.source}{note}",
+                path,
+                {"startLine": hit.line, "startColumn": hit.col + 1},
+                _fingerprint(rule.id, result.host, path, hit.source),
             )
+            if reason is not None:  # allowed inline: code scanning shows it as suppressed
+                found["suppressions"] = [{"kind": "inSource", "justification": reason}]
+            sarif_results.append(found)
         for missing in result.missing:
-            sarif_results.append(
-                _sarif_result(
-                    rule.id,
-                    f"Expected {missing.pattern} does not occur{host}",
-                    _join(root, missing.path),
-                    None,
-                )
-            )
-        for path in result.present:
-            message = f"File must not exist{host}"
-            sarif_results.append(_sarif_result(rule.id, message, _join(root, path), None))
+            path = _join(root, missing.path)
+            message = f"Expected {missing.pattern} does not occur in {path}{host}"
+            fingerprint = _fingerprint(rule.id, result.host, path, f"expect {missing.pattern}")
+            sarif_results.append(_sarif_rule_result(rule, message, path, manifest, fingerprint))
+        for present in result.present:
+            path = _join(root, present)
+            message = f"{path} must not exist{host}"
+            fingerprint = _fingerprint(rule.id, result.host, path, "absent")
+            sarif_results.append(_sarif_rule_result(rule, message, path, manifest, fingerprint))
         for problem in result.problems:
             notifications.append(
                 {"level": "error", "message": {"text": problem}, "associatedRule": {"id": rule.id}}
             )
+    return _sarif_document(list(rules.values()), sarif_results, notifications)
+
+
+def _sarif_document(
+    rules: list[dict[str, Any]],
+    results: list[dict[str, Any]],
+    notifications: list[dict[str, Any]],
+) -> str:
     document = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
@@ -179,7 +200,7 @@ def render_sarif(results: Sequence[Result], *, root: str) -> str:
                         "name": "pytest-cleantree",
                         "version": __version__,
                         "informationUri": "https://pypi.org/project/pytest-cleantree/",
-                        "rules": list(rules.values()),
+                        "rules": rules,
                     }
                 },
                 "invocations": [
@@ -188,22 +209,117 @@ def render_sarif(results: Sequence[Result], *, root: str) -> str:
                         "toolExecutionNotifications": notifications,
                     }
                 ],
-                "results": sarif_results,
+                "results": results,
             }
         ],
     }
     return json.dumps(document, indent=2, ensure_ascii=False)
 
 
+#: where a manifest problem or a TOML syntax error says it is: "(line 14)", "(at line 3, column 5)"
+_PROBLEM_LINE = re.compile(r"\((?:at )?line (\d+)(?:, column (\d+))?\)")
+
+
+def _error_places(error: CleanTreeError, manifest: str) -> list[tuple[str, str, int, int]]:
+    """(message, file, line, column) of each problem of a run that could not start; a line or
+    column of 0 is unknown.  Manifest problems point into the manifest."""
+    if isinstance(error, ManifestError):
+        places = []
+        for problem in error.problems:
+            found = _PROBLEM_LINE.search(problem)
+            line, column = (int(found[1]), int(found[2] or 0)) if found else (0, 0)
+            places.append((problem, manifest, line, column))
+        return places
+    return [(str(error), "", 0, 0)]
+
+
+def render_github_error(error: CleanTreeError, *, manifest: str) -> str:
+    """A run that could not start, as workflow commands: the job's log and the PR show why."""
+    lines = []
+    for message, path, line, column in _error_places(error, manifest):
+        place: dict[str, object] = {"file": path, "line": line or "", "col": column or ""}
+        lines.append(_command(message, **place, title="cleantree could not check"))
+    return "\n".join(lines)
+
+
+def render_sarif_error(error: CleanTreeError, *, manifest: str) -> str:
+    """A valid SARIF document for a run that could not start: ``executionSuccessful`` is false
+    and each problem is a notification, so an upload step never uploads an empty file."""
+    notifications: list[dict[str, Any]] = []
+    for message, path, line, column in _error_places(error, manifest):
+        notification: dict[str, Any] = {"level": "error", "message": {"text": message}}
+        if path:
+            location: dict[str, Any] = {"artifactLocation": {"uri": urllib.parse.quote(path)}}
+            if line:
+                location["region"] = {"startLine": line} | (
+                    {"startColumn": column} if column else {}
+                )
+            notification["locations"] = [{"physicalLocation": location}]
+        notifications.append(notification)
+    return _sarif_document([], [], notifications)
+
+
+def _sarif_rule(rule: Rule) -> dict[str, Any]:
+    """A rule's descriptor: its ``why`` is what code scanning shows as the rule's help."""
+    what = []
+    if rule.forbid:
+        what.append("forbids " + ", ".join(p.text for p in rule.forbid))
+    if rule.expect:
+        what.append("expects " + ", ".join(p.text for p in rule.expect))
+    if rule.absent:
+        what.append("requires absent " + ", ".join(rule.absent))
+    summary = "; ".join(what) or "cleantree rule"
+    if rule.files:
+        summary += " in " + ", ".join(rule.files)
+    why = rule.why or f"cleantree rule {rule.id}"
+    return {
+        "id": rule.id,
+        "shortDescription": {"text": why},
+        "fullDescription": {"text": f"{why} (the rule {summary})"},
+        "help": {
+            "text": f"{why}\n\nThe rule {summary}. Remove what remains, or allow one line "
+            f"with a trailing comment: # cleantree: allow {rule.id} -- reason",
+        },
+        "defaultConfiguration": {"level": "error"},
+    }
+
+
+def _fingerprint(rule_id: str, host: str, path: str, text: str) -> dict[str, str]:
+    material = "\0".join((rule_id, host, path, " ".join(text.split())))
+    return {"cleantree/v1": hashlib.sha256(material.encode()).hexdigest()}
+
+
+def _location(uri: str, region: dict[str, int]) -> dict[str, Any]:
+    return {
+        "physicalLocation": {
+            "artifactLocation": {"uri": urllib.parse.quote(uri)},
+            "region": region,
+        }
+    }
+
+
 def _sarif_result(
-    rule_id: str, message: str, uri: str, region: dict[str, int] | None
+    rule_id: str,
+    message: str,
+    uri: str,
+    region: dict[str, int],
+    fingerprint: dict[str, str],
 ) -> dict[str, Any]:
-    location: dict[str, Any] = {"artifactLocation": {"uri": urllib.parse.quote(uri)}}
-    if region:
-        location["region"] = region
     return {
         "ruleId": rule_id,
         "level": "error",
         "message": {"text": message},
-        "locations": [{"physicalLocation": location}],
+        "locations": [_location(uri, region)],
+        "partialFingerprints": fingerprint,
     }
+
+
+def _sarif_rule_result(
+    rule: Rule, message: str, path: str, manifest: str, fingerprint: dict[str, str]
+) -> dict[str, Any]:
+    """A finding about a whole file: located at its rule's line in the manifest."""
+    if not manifest:  # no manifest to point at (checks written in code): the file itself
+        return _sarif_result(rule.id, message, path, {"startLine": 1}, fingerprint)
+    found = _sarif_result(rule.id, message, manifest, {"startLine": max(rule.line, 1)}, fingerprint)
+    found["relatedLocations"] = [{"id": 0, **_location(path, {"startLine": 1})}]
+    return found

@@ -57,7 +57,7 @@ MANIFEST_NAME = "cleantree.toml"
 #: The file whose ``[tool.cleantree]`` table may hold the manifest instead.
 PYPROJECT_NAME = "pyproject.toml"
 
-_TOP_KEYS = ("root", "rule", "hosts", "allow_outside_root")
+_TOP_KEYS = ("root", "rule", "hosts", "allow_outside_root", "exclude")
 _RULE_KEYS = (
     "id",
     "files",
@@ -69,6 +69,7 @@ _RULE_KEYS = (
     "why",
     "missing_ok",
     "must_exist",
+    "exclude",
 )
 _KIND_NAMES = tuple(sorted(kind.value for kind in SELECTABLE_KINDS))
 
@@ -85,6 +86,10 @@ _PYPROJECT_RULE_HEADER = re.compile(
     rf"\]\][ \t]*(?:#.*)?\r?"
 )
 _END_OF_DOCUMENT = "(at end of document)"
+#: a key's own line: ``forbid = [``, ``"forbid" =``
+_KEY_LINE = r"[ \t]*(?:{0}|\"{0}\"|'{0}')[ \t]*="
+#: the key a rule's problem is about: ``forbid[0]: ...``, ``unknown key 'x' ...``
+_PROBLEM_KEY = re.compile(r"(?:unknown key '([^']+)'|([A-Za-z_]+)(?:\[\d+\])?:)")
 
 _Report = Callable[[str], None]
 _T = TypeVar("_T")
@@ -203,15 +208,19 @@ class _Parser:
         self.allow_outside_root = _optional(
             document, "allow_outside_root", bool, False, self.prefix, self.report
         )
+        exclude = _excludes(document, self.prefix, self.report)
         rules = self._rules(document.get("rule"))
         if not self.problems:
             rules = _with_default_ids(rules)
+            if exclude:
+                rules = [dataclasses.replace(r, exclude=exclude + r.exclude) for r in rules]
         return Manifest(
             path=path,
             root=root,
             rules=tuple(rules),
             hosts=hosts,
             allow_outside_root=self.allow_outside_root,
+            exclude=exclude,
         )
 
     def _unknown_top_key(self, key: str) -> str:
@@ -254,7 +263,9 @@ class _Parser:
             if not isinstance(table, dict):
                 self.report(f"{label}: must be a table, not {_a(table)}")
                 continue
-            rule = self._rule(table, label, line, seen_ids)
+            end = lines[index + 1] - 1 if lines and index + 1 < len(lines) else 0
+            key_lines = self._key_lines(table, line, end) if line else {}
+            rule = self._rule(table, label, line, seen_ids, key_lines)
             if rule is not None:
                 rules.append(rule)
         return rules
@@ -267,13 +278,35 @@ class _Parser:
         found = [number for number, line in enumerate(lines, 1) if header.fullmatch(line)]
         return found if len(found) == count else []
 
+    def _key_lines(self, table: Mapping[str, object], start: int, end: int) -> dict[str, int]:
+        """The 1-based line of each key of the rule whose header is at ``start`` (up to
+        ``end``, 0: the end of the document), so that a problem points at its own key."""
+        text_lines = self.text.split("\n")
+        stop = end or len(text_lines)
+        found: dict[str, int] = {}
+        for key in table:
+            pattern = _KEY_LINE.format(re.escape(key))
+            for number in range(start + 1, stop + 1):
+                if re.match(pattern, text_lines[number - 1]):
+                    found[key] = number
+                    break
+        return found
+
     def _rule(
-        self, table: Mapping[str, object], label: str, line: int, seen_ids: dict[str, str]
+        self,
+        table: Mapping[str, object],
+        label: str,
+        line: int,
+        seen_ids: dict[str, str],
+        key_lines: Mapping[str, int] | None = None,
     ) -> Rule | None:
         before = len(self.problems)
+        index_label = label.split(" (", 1)[0]
 
         def report(problem: str) -> None:
-            self.report(f"{label}: {problem}")
+            key = _PROBLEM_KEY.match(problem)
+            at = (key_lines or {}).get(key[1] or key[2]) if key else None
+            self.report(f"{index_label} (line {at}): {problem}" if at else f"{label}: {problem}")
 
         for key in table:
             if key not in _RULE_KEYS:
@@ -301,6 +334,7 @@ class _Parser:
         must_exist = _optional(table, "must_exist", bool, False, "", report)
         if missing_ok and must_exist:
             report("missing_ok and must_exist contradict each other: keep one")
+        exclude = _excludes(table, "", report)
 
         searched = [key for key in ("forbid", "forbid_lines", "expect") if key in table]
         if not searched and "absent" not in table:
@@ -325,6 +359,7 @@ class _Parser:
             missing_ok=missing_ok,
             must_exist=must_exist,
             line=line,
+            exclude=exclude,
         )
 
     def _paths(self, table: Mapping[str, object], key: str, report: _Report) -> tuple[str, ...]:
@@ -432,6 +467,20 @@ def _lines(table: Mapping[str, object], report: _Report) -> tuple[Pattern, ...]:
             continue
         where_seen[pattern.text] = index
         patterns.append(pattern)
+    return tuple(patterns)
+
+
+def _excludes(table: Mapping[str, object], prefix: str, report: _Report) -> tuple[str, ...]:
+    """An ``exclude`` key: gitignore-style patterns (see :mod:`pytest_cleantree.exclude`)."""
+    from pytest_cleantree.exclude import exclude_problem
+
+    patterns: list[str] = []
+    for index, pattern in _iter_strings(table, "exclude", report):
+        problem = exclude_problem(pattern)
+        if problem:
+            report(f"{prefix}exclude[{index}]: {problem}")
+        else:
+            patterns.append(pattern)
     return tuple(patterns)
 
 

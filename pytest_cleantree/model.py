@@ -82,6 +82,9 @@ class Rule:
     unless: tuple[Pattern, ...] = ()
     #: 1-based line of the rule's header in the manifest, for reports (0 when built in code)
     line: int = 0
+    #: gitignore-style patterns of files (relative to the root) the rule does not look at:
+    #: the manifest's top-level ``exclude`` followed by the rule's own
+    exclude: tuple[str, ...] = ()
 
     @property
     def patterns(self) -> tuple[Pattern, ...]:
@@ -98,6 +101,8 @@ class Manifest:
     hosts: tuple[tuple[str, str], ...] = ()
     #: absolute and ``..`` file entries were explicitly allowed
     allow_outside_root: bool = False
+    #: the top-level ``exclude`` patterns (already part of every rule's ``exclude``)
+    exclude: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -123,6 +128,16 @@ class Hit:
     source: str
     col: int = 0
     patterns: tuple[str, ...] = ()
+    #: why an allow comment on this line did not suppress it ("" when there is none)
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Suppressed:
+    """A hit that a ``# cleantree: allow RULE_ID -- reason`` comment on its line allows."""
+
+    hit: Hit
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -150,6 +165,8 @@ class Result:
     present: tuple[str, ...] = ()
     problems: tuple[str, ...] = ()
     files: tuple[str, ...] = field(default=(), compare=False)
+    #: hits allowed inline, with their reasons: they do not fail the check
+    suppressed: tuple[Suppressed, ...] = ()
 
     @property
     def ok(self) -> bool:

@@ -36,6 +36,8 @@ class _State:
         self.failed: list[tuple[Path, Result]] = []
         #: the selected checks of each manifest (by node id), indexed once per session
         self.siblings: dict[str, list[Check]] | None = None
+        #: GitHub ``::error`` lines of failed checks, from this process or xdist's workers
+        self.annotations: list[str] = []
 
     def checks_of(self, session: pytest.Session, parent: pytest.Collector) -> list[Check]:
         """The checks selected in ``parent``: built at the first item, not once per item."""
@@ -65,14 +67,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--cleantree-manifest",
         metavar="PATH",
         default=None,
-        help="the manifest to check (default: cleantree.toml, else pyproject.toml, in the "
-        "current folder)",
+        help="the manifest to check (default: cleantree.toml, else pyproject.toml with "
+        "[tool.cleantree], in the current folder or the nearest parent up to the repository's "
+        "root)",
     )
     group.addoption(
         "--cleantree-root",
         metavar="DIR",
         default=None,
         help="check this folder instead of the manifest's root (relative to the current folder)",
+    )
+    group.addoption(
+        "--cleantree-exclude",
+        metavar="PATTERN",
+        action="append",
+        default=[],
+        help="leave out files matching this gitignore-style pattern (relative to the root), "
+        "on top of the manifest's exclude; repeatable",
     )
     group.addoption(
         "--cleantree-no-cache",
@@ -154,6 +165,7 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     manifest_path = _selected_manifest(config, required=not reverted)
     config.stash[_STATE] = _State(manifest_path)
+    config.pluginmanager.register(_AnnotationCollector(config.stash[_STATE]))
     if reverted and manifest_path is None and config.args_source != pytest.Config.ArgsSource.ARGS:
         # `pytest --cleantree-reverted REV` alone runs the derived checks and nothing else
         config.args[:] = []
@@ -173,7 +185,7 @@ def _any_cleantree_option(config: pytest.Config) -> bool:
 
 
 def _selected_manifest(config: pytest.Config, *, required: bool = True) -> Path | None:
-    from pytest_cleantree.manifest import find_manifest
+    from pytest_cleantree.discovery import discover_manifest
 
     explicit: str | None = config.getoption("cleantree_manifest")
     invocation = config.invocation_params.dir
@@ -185,13 +197,14 @@ def _selected_manifest(config: pytest.Config, *, required: bool = True) -> Path 
     named = [_arg_path(config, arg) for arg in config.args]
     if any(path.suffix == ".toml" and path.is_file() for path in named):
         return None  # manifests named on the command line are collected as given
-    found = find_manifest(invocation)
+    found = discover_manifest(invocation)
     if found is None and not required:
         return None
     if found is None:
         raise pytest.UsageError(
             f"--cleantree: no cleantree.toml (or pyproject.toml with [tool.cleantree]) in "
-            f"{invocation}; pass the manifest's path, or --cleantree-manifest PATH"
+            f"{invocation} or a parent folder up to the repository's root; pass the "
+            "manifest's path, or --cleantree-manifest PATH"
         )
     return found.resolve()
 
@@ -215,7 +228,13 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> ManifestFi
     resolved = file_path.resolve()
     named = {_arg_path(parent.config, arg) for arg in parent.config.args}
     if resolved == state.manifest_path or resolved in named:
-        return ManifestFile.from_parent(parent, path=file_path)
+        rootdir = parent.config.rootpath
+        if rootdir in resolved.parents:
+            return ManifestFile.from_parent(parent, path=file_path)
+        # found above the rootdir (run from a subfolder): pytest would give it an empty node
+        # id; name it as seen from the rootdir instead (``../../cleantree.toml``)
+        nodeid = Path(os.path.relpath(resolved, rootdir)).as_posix()
+        return ManifestFile.from_parent(parent, path=file_path, nodeid=nodeid)
     return None
 
 
@@ -249,24 +268,51 @@ def _remote_options(config: pytest.Config) -> RemoteOptions:
     )
 
 
+def _github_annotations(config: pytest.Config, runner: Runner, result: Result) -> list[str]:
+    """On GitHub Actions, a failed check's ``::error`` lines (computed where the check ran)."""
+    if os.environ.get("GITHUB_ACTIONS") != "true":
+        return []
+    from pytest_cleantree.formats import render_github
+
+    workspace = Path(os.environ.get("GITHUB_WORKSPACE") or config.invocation_params.dir)
+    root = getattr(runner.source(result.host), "root", "")
+    shown = os.path.relpath(root, workspace) if root and not result.host else root
+    lines = render_github([result], root=shown).splitlines()
+    return [line for line in lines if not line.startswith("::notice")]
+
+
+#: the report attribute carrying a failed check's annotations: a plain list of strings, so
+#: that pytest-xdist carries it from the worker that ran the check to the controller
+_ANNOTATIONS = "cleantree_github_annotations"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    lines = getattr(item, "_cleantree_annotations", None)
+    if lines and call.when == "call":
+        setattr(outcome.get_result(), _ANNOTATIONS, lines)  # type: ignore[attr-defined]
+
+
+class _AnnotationCollector:
+    """Gathers annotations where the terminal is: in the controller under pytest-xdist."""
+
+    def __init__(self, state: _State) -> None:
+        self.state = state
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        lines = getattr(report, _ANNOTATIONS, None)
+        if lines and isinstance(lines, list):
+            self.state.annotations.extend(str(line) for line in lines)
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """On GitHub Actions, annotate the remaining lines in the PR diff as well."""
     state = terminalreporter.config.stash.get(_STATE, None)
-    if state is None or not state.failed or os.environ.get("GITHUB_ACTIONS") != "true":
+    if state is None:
         return
-    from pytest_cleantree.formats import render_github
-
-    workspace = Path(
-        os.environ.get("GITHUB_WORKSPACE") or terminalreporter.config.invocation_params.dir
-    )
-    for path, result in state.failed:
-        runner = state.runners[path]
-        source = runner.source(result.host)
-        root = getattr(source, "root", "")
-        shown = os.path.relpath(root, workspace) if root and not result.host else root
-        for line in render_github([result], root=shown).splitlines():
-            if not line.startswith("::notice"):
-                terminalreporter.write_line(line)
+    for line in dict.fromkeys(state.annotations):  # once each, in the order the checks ran
+        terminalreporter.write_line(line)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -288,10 +334,15 @@ class ManifestFile(pytest.File):
 
     def collect(self) -> Iterator[CleanTreeItem]:
         from pytest_cleantree.engine import default_jobs, iter_checks
+        from pytest_cleantree.exclude import with_exclusions
         from pytest_cleantree.runner import Runner
         from pytest_cleantree.store import default_cache_dir
 
-        self.manifest = self.load()
+        manifest = self.load()
+        try:
+            self.manifest = with_exclusions(manifest, self.config.getoption("cleantree_exclude"))
+        except ValueError as exc:
+            raise pytest.UsageError(f"--cleantree-exclude: {exc}") from None
         runner = Runner(
             self.manifest,
             root_override=self.config.getoption("cleantree_root"),
@@ -385,16 +436,22 @@ class CleanTreeItem(pytest.Item):
         result = runner.run_fleet(siblings or [self.check])[(self.host, self.check)]
         if not result.ok:
             state.failed.append((parent.path, result))
+            self._cleantree_annotations = _github_annotations(self.config, runner, result)
             raise CleanTreeFailure(result)
 
     def repr_failure(  # type: ignore[override, unused-ignore]
         self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
     ) -> str:
-        from pytest_cleantree.report import render_result
+        from pytest_cleantree.report import render_result, shown_root
 
         if excinfo.errisinstance(CleanTreeFailure):
             assert isinstance(excinfo.value, CleanTreeFailure)
-            return render_result(excinfo.value.result)
+            parent = self.parent
+            assert isinstance(parent, ManifestFile)
+            source = self.config.stash[_STATE].runners[parent.path].source(self.host)
+            root = "" if self.host else getattr(source, "root", "")
+            shown = shown_root(root, str(self.config.invocation_params.dir))
+            return render_result(excinfo.value.result, shown)
         return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[Path, int | None, str]:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import posixpath
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
 from pytest_cleantree.model import Result
@@ -26,23 +28,48 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def _where(host: str, path: str, line: int | None = None) -> str:
-    place = f"{path}:{line}" if line is not None else path
+def shown_root(root: str, cwd: str) -> str:
+    """How a local root prefixes paths in text output: relative to the current folder when
+    under it (``""`` when it is the current folder), else absolute, as ruff shows paths, so
+    that ``src/new.py:2:5`` is clickable in a terminal and an editor."""
+    if not root:
+        return ""
+    absolute = os.path.abspath(root)
+    here = os.path.abspath(cwd)
+    if absolute == here:
+        return ""
+    if os.path.commonpath([absolute, here]) == here:
+        return os.path.relpath(absolute, here).replace(os.sep, "/")
+    return absolute.replace(os.sep, "/")
+
+
+def _where(
+    host: str, path: str, line: int | None = None, col: int | None = None, root: str = ""
+) -> str:
+    if not host and root:  # a remote host's paths stay relative to its root
+        path = posixpath.join(root, path)
+    place = path if line is None else f"{path}:{line}" if col is None else f"{path}:{line}:{col}"
     return f"{host}:{place}" if host else place
 
 
-def render_rows(results: Iterable[Result]) -> list[tuple[str, str, str]]:
-    """The (where, what, detail) rows of failed results: remaining lines first, then the rest."""
+def render_rows(results: Iterable[Result], root: str = "") -> list[tuple[str, str, str]]:
+    """The (where, what, detail) rows of failed results: remaining lines first, then the rest.
+
+    ``where`` is ``path:line:col`` (1-based), the path prefixed by ``root`` (see
+    :func:`shown_root`) on this machine.
+    """
     rows: list[tuple[str, str, str]] = []
     for result in results:
         host = result.host
         for hit in result.hits:
             kinds = ",".join(kind.value for kind in hit.kinds)
-            rows.append((_where(host, hit.path, hit.line), kinds, hit.source))
+            detail = f"{hit.source}  [{hit.note}]" if hit.note else hit.source
+            rows.append((_where(host, hit.path, hit.line, hit.col + 1, root), kinds, detail))
         for missing in result.missing:
-            rows.append((_where(host, missing.path), "missing", f"expected {missing.pattern!r}"))
+            where = _where(host, missing.path, root=root)
+            rows.append((where, "missing", f"expected {missing.pattern!r}"))
         for path in result.present:
-            rows.append((_where(host, path), "present", "must not exist"))
+            rows.append((_where(host, path, root=root), "present", "must not exist"))
         for problem in result.problems:
             rows.append((host, "error", problem))
     return rows
@@ -67,13 +94,13 @@ def _why(text: str) -> str:
     return "\n".join(escape_controls(line) for line in text.split("\n"))
 
 
-def render_result(result: Result) -> str:
+def render_result(result: Result, root: str = "") -> str:
     """A failed check as shown to the user: the rule's ``why``, then one line per finding."""
-    body = render_table(render_rows([result]))
+    body = render_table(render_rows([result], root))
     return f"{_why(result.rule.why)}\n{body}" if result.rule.why else body
 
 
-def render_report(results: Sequence[Result]) -> str:
+def render_report(results: Sequence[Result], root: str = "") -> str:
     """The CLI's text report: each failed rule's id and why, its rows, then a summary line."""
     blocks: list[str] = []
     failed = [result for result in results if not result.ok]
@@ -83,7 +110,7 @@ def render_report(results: Sequence[Result]) -> str:
     for rule_id, rule_results in by_rule.items():
         why = _why(rule_results[0].rule.why)
         header = f"{escape_controls(rule_id)}: {why}" if why else escape_controls(rule_id)
-        blocks.append(f"{header}\n{render_table(render_rows(rule_results))}")
+        blocks.append(f"{header}\n{render_table(render_rows(rule_results, root))}")
     blocks.append(render_summary(results))
     return "\n\n".join(blocks)
 
@@ -100,6 +127,9 @@ def render_summary(results: Sequence[Result]) -> str:
     present = sum(len(result.present) for result in results)
     errors = sum(len(result.problems) for result in results)
     scope = f"{rules} rule{'s' * (rules != 1)}, {files} file{'s' * (files != 1)}"
+    suppressed = sum(len(result.suppressed) for result in results)
+    if suppressed:
+        scope += f"; {suppressed} allowed inline"
     if hits == missing == present == errors == 0:
         return f"cleantree: clean ({scope})"
     parts = []
@@ -112,3 +142,21 @@ def render_summary(results: Sequence[Result]) -> str:
     if errors:
         parts.append(f"{errors} error{'s' * (errors != 1)}: the check is incomplete")
     return f"cleantree: {'; '.join(parts)} ({scope})"
+
+
+def render_statistics(results: Sequence[Result], root: str = "") -> str:
+    """How many lines remain per rule and per file, most first (``--statistics``)."""
+    per_rule: Counter[str] = Counter()
+    per_file: Counter[str] = Counter()
+    for result in results:
+        for hit in result.hits:
+            per_rule[result.rule.id] += 1
+            per_file[_where(result.host, hit.path, root=root)] += 1
+    if not per_rule:
+        return "no forbidden line remains"
+    width = len(str(max(per_rule.values())))
+    lines = ["lines remaining per rule:"]
+    lines += [f"  {count:>{width}}  {rule}" for rule, count in per_rule.most_common()]
+    lines.append("lines remaining per file:")
+    lines += [f"  {count:>{width}}  {path}" for path, count in per_file.most_common()]
+    return "\n".join(lines)

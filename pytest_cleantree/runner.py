@@ -55,6 +55,8 @@ class Runner:
         self.cache = AnalysisCache(store, jobs=jobs)
         self._sources: dict[str, Source | SourceError] = {}
         self._results: dict[tuple[str, Check], Result] = {}
+        #: every rule id of the manifest, which inline allows may name
+        self.rule_ids = frozenset(rule.id for rule in manifest.rules)
 
     @property
     def hosts(self) -> list[str]:
@@ -89,7 +91,7 @@ class Runner:
             if isinstance(source, SourceError):
                 fresh = {c: Result(c.rule, c.label, host, problems=(str(source),)) for c in todo}
             else:
-                fresh = check_all(todo, source, self.cache)
+                fresh = check_all(todo, source, self.cache, rule_ids=self.rule_ids)
                 fresh = {check: _on_host(result, host) for check, result in fresh.items()}
             for check, result in fresh.items():
                 self._results[(host, check)] = result

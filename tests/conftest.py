@@ -41,8 +41,13 @@ STORY_ROWS = frozenset(
     }
 )
 
-# "srt/server_args.py:46  condition  if ...": a remaining line as every front end prints it.
-_ROW = re.compile(r"^(?P<path>\S+):(?P<line>\d+) +(?P<kinds>[a-z]+(?:,[a-z]+)*)(?: {2}|$)")
+# "partial-revert/python/sglang/srt/server_args.py:46:8  condition  if ...": a remaining line
+# as every front end prints it (path relative to the current folder, line, 1-based column).
+_ROW = re.compile(
+    r"^(?P<path>\S+?):(?P<line>\d+)(?::\d+)? +(?P<kinds>[a-z]+(?:,[a-z]+)*)(?: {2}|$)"
+)
+#: the folder of the example's trees, as the path printed starts (dropped: rows are root-relative)
+_EXAMPLE_ROOT = re.compile(r"^(?:\S*/)?python/sglang/")
 
 Row = tuple[str, int, str]
 Snapshot = dict[str, tuple[bytes, int]]
@@ -74,12 +79,14 @@ def story_rows(example_source: Path) -> frozenset[Row]:
 
 
 def parse_rows(lines: Iterable[str]) -> set[Row]:
-    """Every ``path:line  kinds`` row in some output lines."""
+    """Every ``path:line:col  kinds`` row in some output lines, its path relative to the
+    example's root (``python/sglang``) when it is under one."""
     rows: set[Row] = set()
     for text in lines:
         found = _ROW.match(text)
         if found:
-            rows.add((found["path"], int(found["line"]), found["kinds"]))
+            path = _EXAMPLE_ROOT.sub("", found["path"])
+            rows.add((path, int(found["line"]), found["kinds"]))
     return rows
 
 

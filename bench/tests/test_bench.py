@@ -35,8 +35,8 @@ def test_names_are_distinct_and_enough() -> None:
 def test_cleantree_rows_are_parsed_from_the_cli_and_pytest_output() -> None:
     text = (
         "s001: why\n"
-        "pkg/a.py:12  import,call  import tempfile\n"
-        "pkg/b c.py:3  string       x = 'tempfile'\n"
+        "pkg/a.py:12:1  import,call  import tempfile\n"
+        "pkg/b c.py:3:6  string       x = 'tempfile'\n"
         "error: pkg/bad.py: cannot parse\n"
         "cleantree: 2 forbidden lines remain (1 rule, 3 files)\n"
         "FAILED ../configs/x/cleantree.toml::s001[**/*.py]\n"

@@ -10,9 +10,23 @@ set -eu
 manifest="${CLEANTREE_MANIFEST:-cleantree.toml}"
 python="${PYTHON:-python3}"
 
-"$python" -m pytest_cleantree check --manifest "$manifest" || {
-    status=$?
-    echo "launch_server.sh: not launching SGLang: the tree is not clean (see above)" >&2
-    exit "$status"
-}
+status=0
+"$python" -m pytest_cleantree check --manifest "$manifest" || status=$?
+case "$status" in
+    0) ;;
+    1)
+        echo "launch_server.sh: not launching SGLang: the tree is not clean (the lines above remain)" >&2
+        exit 1
+        ;;
+    2)
+        echo "launch_server.sh: not launching SGLang: the check could not run (the error above" \
+            "says why: a missing or bad manifest, a root or file that cannot be read)" >&2
+        exit 2
+        ;;
+    *)
+        echo "launch_server.sh: not launching SGLang: the check failed to run" \
+            "($python -m pytest_cleantree exited $status: is pytest-cleantree installed for it?)" >&2
+        exit "$status"
+        ;;
+esac
 exec "$python" -m sglang.launch_server "$@"

@@ -57,7 +57,7 @@ def reported(stdout: str) -> dict[str, set[tuple[str, int]]]:
     rule = ""
     for line in stdout.splitlines():
         header = re.match(r"^([A-Za-z0-9][\w.-]*): ", line)
-        row = re.match(r"^(\S+?):(\d+)\s", line)
+        row = re.match(r"^(\S+?):(\d+)(?::\d+)?\s", line)
         if line.startswith("cleantree: "):
             continue
         if header and not row:

@@ -331,7 +331,7 @@ def test_a_narrow_partial_revert_reports_exactly_the_leftover_lines(repo: Repo) 
     assert done.returncode == 1, done.stderr
     reported = {
         (match.group(1), int(match.group(2)))
-        for match in re.finditer(r"^(\S+?):(\d+)\s", done.stdout, re.MULTILINE)
+        for match in re.finditer(r"^(\S+?):(\d+)(?::\d+)?\s", done.stdout, re.MULTILINE)
     }
     assert reported == expected
     assert "json/turbo.py  present  must not exist" in done.stdout
@@ -441,7 +441,7 @@ def test_a_plain_diff_refuses_a_partly_reverted_tree(repo: Repo) -> None:
 def _reported(stdout: str) -> set[tuple[str, int]]:
     return {
         (match.group(1), int(match.group(2)))
-        for match in re.finditer(r"^(\S+?):(\d+)\s", stdout, re.MULTILINE)
+        for match in re.finditer(r"^(\S+?):(\d+)(?::\d+)?\s", stdout, re.MULTILINE)
     }
 
 

@@ -106,8 +106,8 @@ def test_fleet_reports_every_host_and_fails_on_the_unreachable_one(
     assert completed.returncode == 2
     out = completed.stdout
     for host in ("gpu-a", "gpu-b"):
-        assert re.search(rf"^{host}:srt/server_args.py:46 +condition ", out, re.M)
-        assert re.search(rf"^{host}:srt/layers/communicator.py:15 +import ", out, re.M)
+        assert re.search(rf"^{host}:srt/server_args.py:46:36 +condition ", out, re.M)
+        assert re.search(rf"^{host}:srt/layers/communicator.py:15:5 +import ", out, re.M)
     assert re.search(r"^gpu-dead +error +.*connection refused", out, re.M)
     assert "gpu-dead:srt" not in out
 

@@ -71,7 +71,7 @@ def test_missing_ok_still_checks_a_file_that_exists(pytester: pytest.Pytester, t
     )
 
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["kernels.py:1  import*", "kernels.py:4  *"])
+    result.stdout.fnmatch_lines(["src/kernels.py:1:*  import*", "src/kernels.py:4:*  *"])
 
 
 def test_a_glob_matching_nothing_is_an_error(pytester: pytest.Pytester, tree: Path) -> None:
@@ -91,8 +91,8 @@ def test_a_glob_checks_every_file_it_matches(pytester: pytest.Pytester, tree: Pa
 
     result.assert_outcomes(failed=1)
     assert [line for line in result.outlines if ".py:" in line and "::" not in line] == [
-        "kernels.py:1  import  from gpu import is_sm90, is_sm120",
-        "more.py:1     import  from gpu import is_sm120 as fast",
+        "src/kernels.py:1:26  import  from gpu import is_sm90, is_sm120",
+        "src/more.py:1:17     import  from gpu import is_sm120 as fast",
     ]
 
 
@@ -101,7 +101,7 @@ def test_an_absent_file_that_exists_fails(pytester: pytest.Pytester, tree: Path)
 
     result.assert_outcomes(failed=1, passed=1)
     result.stdout.fnmatch_lines(
-        ["*cleantree r[[]absent:clean.py[]]*", "clean.py  present  must not exist"]
+        ["*cleantree r[[]absent:clean.py[]]*", "src/clean.py  present  must not exist"]
     )
     assert "absent:gone.py] " not in result.stdout.str()
 
@@ -116,7 +116,7 @@ def test_an_expect_failure_names_the_pattern_and_the_file(
 
     result.assert_outcomes(failed=1, passed=1)
     result.stdout.fnmatch_lines(
-        ["*cleantree r[[]clean.py[]]*", "clean.py  missing  expected 'is_sm90'"]
+        ["*cleantree r[[]clean.py[]]*", "src/clean.py  missing  expected 'is_sm90'"]
     )
     assert "expected 'pick'" not in result.stdout.str()
 
@@ -129,8 +129,8 @@ def test_an_unparseable_file_fails_and_still_shows_its_matching_lines(
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
         [
-            "legacy/broken.py:2  text   use_sm120 = True",
-            "legacy/broken.py:4  text   launch_sm120()",
+            "src/legacy/broken.py:2:5   text   use_sm120 = True",
+            "src/legacy/broken.py:4:12  text   launch_sm120()",
             "error: legacy/broken.py: not valid Python *invalid syntax at line 3*",
         ]
     )
@@ -157,5 +157,5 @@ def test_kinds_limit_what_a_rule_reports(pytester: pytest.Pytester, tree: Path) 
     )
 
     result.assert_outcomes(failed=1)
-    rows = [line for line in result.outlines if line.startswith("kernels.py")]
-    assert rows == ['kernels.py:5  string  return "sm120"']
+    rows = [line for line in result.outlines if line.startswith("src/kernels.py")]
+    assert rows == ['src/kernels.py:5:17  string  return "sm120"']

@@ -50,8 +50,9 @@ def test_forbid_in_a_test_fails_with_the_same_rows_as_the_manifest(
     result.stdout.fnmatch_lines(
         [
             "*test_sm120_is_gone _*",
-            "srt/server_args.py:17  import     is_sm120_supported,",
-            "srt/server_args.py:46  condition  if is_sm100_supported() or is_sm120_supported():",
+            "partial-revert/python/sglang/srt/server_args.py:17:5   import     is_sm120_supported,",
+            "partial-revert/python/sglang/srt/server_args.py:46:36  condition  "
+            "if is_sm100_supported() or is_sm120_supported():",
         ]
     )
     assert rows_in(result.outlines) == server_args_rows(story_rows)
@@ -93,7 +94,12 @@ def test_why_and_kinds(
     result = pytester.runpytest()
 
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["SM120 fusion was reverted", "srt/layers/communicator.py:15  *"])
+    result.stdout.fnmatch_lines(
+        [
+            "SM120 fusion was reverted",
+            "partial-revert/python/sglang/srt/layers/communicator.py:15:5  *",
+        ]
+    )
     assert rows_in(result.outlines) == {row for row in story_rows if row[2] == "import"}
 
 
@@ -116,7 +122,11 @@ def test_expect(pytester: pytest.Pytester, example_tree: Path) -> None:
 
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(
-        ["*test_lost*", "srt/layers/communicator.py  missing  expected '_is_sm89_supported'"]
+        [
+            "*test_lost*",
+            "reverted/python/sglang/srt/layers/communicator.py  missing  "
+            "expected '_is_sm89_supported'",
+        ]
     )
     assert "expected '_is_sm90_supported'" not in result.stdout.str()
     assert_report_only(result)
@@ -136,7 +146,9 @@ def test_absent(pytester: pytest.Pytester, example_tree: Path) -> None:
     result = pytester.runpytest()
 
     result.assert_outcomes(passed=1, failed=1)
-    result.stdout.fnmatch_lines(["*test_still_there*", "sitecustomize.py  present  must not exist"])
+    result.stdout.fnmatch_lines(
+        ["*test_still_there*", "reverted/python/sglang/sitecustomize.py  present  must not exist"]
+    )
     assert "sm120_fusion.py  present" not in result.stdout.str()
 
 

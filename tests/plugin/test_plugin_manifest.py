@@ -202,7 +202,7 @@ def test_an_unknown_key_is_a_collection_error_with_one_clear_message(
     result.stdout.fnmatch_lines(
         [
             "*ERROR collecting cleantree.toml*",
-            "*/cleantree.toml: rule 1 (line 8): unknown key 'severity' (valid keys: *)",
+            "*/cleantree.toml: rule 1 (line 12): unknown key 'severity' (valid keys: *)",
             "*short test summary info*",
         ]
     )
@@ -222,10 +222,10 @@ def test_every_problem_of_a_manifest_is_reported_at_once(
     result.stdout.fnmatch_lines(
         [
             "*/cleantree.toml: 4 problems",
-            "  - rule 1 (line 8): unknown key 'frobid' (did you mean 'forbid'?)",
+            "  - rule 1 (line 11): unknown key 'frobid' (did you mean 'forbid'?)",
             "  - rule 1 (line 8): nothing to check: give forbid, expect or absent",
-            "  - rule 1 (line 8): files: has no effect without forbid or expect",
-            "  - rule 3 (line 20): forbid[2]: must be a string, not an integer",
+            "  - rule 1 (line 10): files: has no effect without forbid or expect",
+            "  - rule 3 (line 23): forbid[2]: must be a string, not an integer",
         ]
     )
     assert_no_traceback(result.stdout.str())

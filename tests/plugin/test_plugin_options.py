@@ -28,7 +28,7 @@ def test_controls_in_a_reported_line_are_escaped_in_the_failure(pytester: pytest
     result = pytester.runpytest("--cleantree")
 
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["m.py:1  assignment  sm120 = 1  # \\x1b[2K\\x1b[1Aall clean"])
+    result.stdout.fnmatch_lines(["m.py:1:1  assignment  sm120 = 1  # \\x1b[2K\\x1b[1Aall clean"])
     assert "\x1b" not in result.stdout.str()
 
 
@@ -55,7 +55,7 @@ def test_any_cleantree_option_implies_cleantree(
     result = pytester.runpytest(*options)
 
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["m.py:1  assignment  sm120 = 1"])
+    result.stdout.fnmatch_lines(["*m.py:1:1  assignment  sm120 = 1"])
 
 
 def test_cleantree_options_in_addopts_imply_cleantree(pytester: pytest.Pytester) -> None:

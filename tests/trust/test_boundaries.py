@@ -195,7 +195,10 @@ def test_an_entry_leaving_the_root_is_refused_unless_allowed(
     index = 0 if key == "absent" else 1
     with pytest.raises(ManifestError) as caught:
         parse_manifest(manifest_text(key, entry, allow=False), "cleantree.toml")
-    assert caught.value.problems == (f"rule 1 (line 3): {key}[{index}]: '{entry}' {why} {OUTSIDE}",)
+    line = 5 if key == "files" else 6  # the key's own line
+    assert caught.value.problems == (
+        f"rule 1 (line {line}): {key}[{index}]: '{entry}' {why} {OUTSIDE}",
+    )
     assert parse_manifest(manifest_text(key, entry, allow=True), "cleantree.toml").rules
 
     (folder / "cleantree.toml").write_text(manifest_text(key, entry, allow=False))

@@ -80,6 +80,8 @@ LOCATED = re.compile(
     re.DOTALL,
 )
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+#: the key a rule's problem is about
+_KEY_OF = re.compile(r"(?:unknown key '([^']+)'|([A-Za-z_]+)(?:\[\d+\])?:)")
 
 
 def check_problems(error: ManifestError, text: str | None, path: str) -> None:
@@ -96,8 +98,16 @@ def check_problems(error: ManifestError, text: str | None, path: str) -> None:
             assert 1 <= line <= len(lines), (problem, len(lines))
             assert 1 <= column <= len(lines[line - 1]) + 1, (problem, lines[line - 1])
         if found["rule_line"] and text is not None:
-            header = lines[int(found["rule_line"]) - 1].strip()
-            assert header.startswith("[["), (problem, header)
+            # the rule's header, or the line of the very key the problem is about
+            named = lines[int(found["rule_line"]) - 1]
+            if not named.strip().startswith("[["):
+                key = _KEY_OF.match(problem.split("): ", 1)[1])
+                assert key, (problem, named)
+                name = re.escape(key[1] or key[2])
+                assert re.match(rf"[ \t]*(?:{name}|\"{name}\"|'{name}')[ \t]*=", named), (
+                    problem,
+                    named,
+                )
 
 
 def check_manifest(manifest: Manifest, path: str) -> None:

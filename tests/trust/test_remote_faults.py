@@ -676,4 +676,4 @@ def test_an_agent_with_no_keys_and_no_key_file_is_refused(
     )
     admitted = cli(*args, cwd=fleet.folder, env=env)
     assert admitted.returncode == 1, admitted.stdout + admitted.stderr
-    assert "agent-only:big.py:2 " in admitted.stdout
+    assert "agent-only:big.py:2:" in admitted.stdout

@@ -20,8 +20,10 @@ from pytest_cleantree.manifest import (
 from pytest_cleantree.model import DEFAULT_KINDS, Kind, Manifest, Pattern, PatternTier, Rule
 from pytest_cleantree.patterns import parse_pattern
 
-VALID_KEYS = "absent, expect, files, forbid, forbid_lines, id, kinds, missing_ok, must_exist, why"
-VALID_TOP_KEYS = "allow_outside_root, hosts, root, rule"
+VALID_KEYS = (
+    "absent, exclude, expect, files, forbid, forbid_lines, id, kinds, missing_ok, must_exist, why"
+)
+VALID_TOP_KEYS = "allow_outside_root, exclude, hosts, root, rule"
 OUTSIDE = "(set allow_outside_root = true to allow it)"
 ABSOLUTE = f"is absolute: paths are relative to the root {OUTSIDE}"
 
@@ -323,30 +325,30 @@ TOP_LEVEL_CASES = [
 RULE_KEY_CASES = [
     case(
         "[[rule]]\nid = 1\n" + OK,
-        "rule 1 (line 1): id: must be a string, not an integer",
+        "rule 1 (line 2): id: must be a string, not an integer",
         id="id-type",
     ),
     case(
         '[[rule]]\nid = "no sm120"\n' + OK,
-        "rule 1 (line 1): id: 'no sm120' is not a valid id: use letters, digits, '_', '.' and '-', "
+        "rule 1 (line 2): id: 'no sm120' is not a valid id: use letters, digits, '_', '.' and '-', "
         "starting with a letter or digit",
         id="id-space",
     ),
     case(
         '[[rule]]\nid = "-x"\n' + OK,
-        "rule 1 (line 1): id: '-x' is not a valid id: use letters, digits, '_', '.' and '-', "
+        "rule 1 (line 2): id: '-x' is not a valid id: use letters, digits, '_', '.' and '-', "
         "starting with a letter or digit",
         id="id-leading-dash",
     ),
     case(
         '[[rule]]\nid = ""\n' + OK,
-        "rule 1 (line 1): id: '' is not a valid id: use letters, digits, '_', '.' and '-', "
+        "rule 1 (line 2): id: '' is not a valid id: use letters, digits, '_', '.' and '-', "
         "starting with a letter or digit",
         id="id-empty",
     ),
     case(
         '[[rule]]\nid = "a"\n' + OK + '[[rule]]\nid = "b"\n' + OK + '[[rule]]\nid = "a"\n' + OK,
-        "rule 3 (line 9): id: 'a' is already the id of rule 1 (line 1)",
+        "rule 3 (line 10): id: 'a' is already the id of rule 1 (line 1)",
         id="id-duplicate",
     ),
     case(
@@ -356,116 +358,116 @@ RULE_KEY_CASES = [
     ),
     case(
         '[[rule]]\nfiles = "a.py"\nforbid = ["x"]\n',
-        "rule 1 (line 1): files: must be a list of strings, not a string",
+        "rule 1 (line 2): files: must be a list of strings, not a string",
         id="files-string",
     ),
     case(
         '[[rule]]\nfiles = []\nforbid = ["x"]\n',
-        "rule 1 (line 1): files: must not be empty",
+        "rule 1 (line 2): files: must not be empty",
         id="files-empty",
     ),
     case(
         '[[rule]]\nfiles = ["a.py", 2, ["b"]]\nforbid = ["x"]\n',
-        "rule 1 (line 1): files[1]: must be a string, not an integer",
-        "rule 1 (line 1): files[2]: must be a string, not an array",
+        "rule 1 (line 2): files[1]: must be a string, not an integer",
+        "rule 1 (line 2): files[2]: must be a string, not an array",
         id="files-items",
     ),
     case(
         '[[rule]]\nfiles = ["a.py"]\nforbid = "x"\n',
-        "rule 1 (line 1): forbid: must be a list of strings, not a string",
+        "rule 1 (line 3): forbid: must be a list of strings, not a string",
         id="forbid-string",
     ),
     case(
         '[[rule]]\nfiles = ["a.py"]\nforbid = []\n',
-        "rule 1 (line 1): forbid: must not be empty",
+        "rule 1 (line 3): forbid: must not be empty",
         id="forbid-empty",
     ),
     case(
         '[[rule]]\nfiles = ["a.py"]\nforbid = [1.5]\n',
-        "rule 1 (line 1): forbid[0]: must be a string, not a float",
+        "rule 1 (line 3): forbid[0]: must be a string, not a float",
         id="forbid-item",
     ),
     case(
         '[[rule]]\nfiles = ["a.py"]\nexpect = {x = 1}\n',
-        "rule 1 (line 1): expect: must be a list of strings, not a table",
+        "rule 1 (line 3): expect: must be a list of strings, not a table",
         id="expect-table",
     ),
     case(
         '[[rule]]\nfiles = ["a.py"]\nexpect = []\n',
-        "rule 1 (line 1): expect: must not be empty",
+        "rule 1 (line 3): expect: must not be empty",
         id="expect-empty",
     ),
     case(
         '[[rule]]\nfiles = ["a.py"]\nexpect = [true]\n',
-        "rule 1 (line 1): expect[0]: must be a string, not a boolean",
+        "rule 1 (line 3): expect[0]: must be a string, not a boolean",
         id="expect-item",
     ),
     case(
         '[[rule]]\nabsent = "a.py"\n',
-        "rule 1 (line 1): absent: must be a list of strings, not a string",
+        "rule 1 (line 2): absent: must be a list of strings, not a string",
         id="absent-string",
     ),
     case(
-        "[[rule]]\nabsent = []\n", "rule 1 (line 1): absent: must not be empty", id="absent-empty"
+        "[[rule]]\nabsent = []\n", "rule 1 (line 2): absent: must not be empty", id="absent-empty"
     ),
     case(
         "[[rule]]\nabsent = [07:32:00]\n",
-        "rule 1 (line 1): absent[0]: must be a string, not a time",
+        "rule 1 (line 2): absent[0]: must be a string, not a time",
         id="absent-item",
     ),
     case(
         '[[rule]]\nkinds = "call"\n' + OK,
-        "rule 1 (line 1): kinds: must be a list of strings, not a string",
+        "rule 1 (line 2): kinds: must be a list of strings, not a string",
         id="kinds-string",
     ),
     case(
-        "[[rule]]\nkinds = []\n" + OK, "rule 1 (line 1): kinds: must not be empty", id="kinds-empty"
+        "[[rule]]\nkinds = []\n" + OK, "rule 1 (line 2): kinds: must not be empty", id="kinds-empty"
     ),
     case(
         "[[rule]]\nkinds = [1979-05-27T07:32:00]\n" + OK,
-        "rule 1 (line 1): kinds[0]: must be a string, not a date-time",
+        "rule 1 (line 2): kinds[0]: must be a string, not a date-time",
         id="kinds-item",
     ),
     case(
         '[[rule]]\nkinds = ["calls", "imports", "zebra", "call", "call", "text"]\n' + OK,
-        "rule 1 (line 1): kinds[0]: unknown kind 'calls' (did you mean 'call'?)",
-        "rule 1 (line 1): kinds[1]: unknown kind 'imports' (did you mean 'import'?)",
-        "rule 1 (line 1): kinds[2]: unknown kind 'zebra' (valid kinds: assignment, call, comment, "
+        "rule 1 (line 2): kinds[0]: unknown kind 'calls' (did you mean 'call'?)",
+        "rule 1 (line 2): kinds[1]: unknown kind 'imports' (did you mean 'import'?)",
+        "rule 1 (line 2): kinds[2]: unknown kind 'zebra' (valid kinds: assignment, call, comment, "
         "condition, definition, docstring, import, reference, string)",
-        "rule 1 (line 1): kinds[4]: 'call' is already listed",
-        "rule 1 (line 1): kinds[5]: 'text' cannot be selected: it is implied for files that are "
+        "rule 1 (line 2): kinds[4]: 'call' is already listed",
+        "rule 1 (line 2): kinds[5]: 'text' cannot be selected: it is implied for files that are "
         "not Python",
         id="kinds-values",
     ),
     case(
         "[[rule]]\nwhy = 1\n" + OK,
-        "rule 1 (line 1): why: must be a string, not an integer",
+        "rule 1 (line 2): why: must be a string, not an integer",
         id="why-type",
     ),
     case(
         '[[rule]]\nmissing_ok = "yes"\n' + OK,
-        "rule 1 (line 1): missing_ok: must be true or false, not a string",
+        "rule 1 (line 2): missing_ok: must be true or false, not a string",
         id="missing-ok-string",
     ),
     case(
         "[[rule]]\nmissing_ok = 0\n" + OK,
-        "rule 1 (line 1): missing_ok: must be true or false, not an integer",
+        "rule 1 (line 2): missing_ok: must be true or false, not an integer",
         id="missing-ok-int",
     ),
     case(
         '[[rule]]\nforbids = ["y"]\nfile = ["b.py"]\n' + OK,
-        "rule 1 (line 1): unknown key 'forbids' (did you mean 'forbid'?)",
-        "rule 1 (line 1): unknown key 'file' (did you mean 'files'?)",
+        "rule 1 (line 2): unknown key 'forbids' (did you mean 'forbid'?)",
+        "rule 1 (line 3): unknown key 'file' (did you mean 'files'?)",
         id="unknown-rule-keys",
     ),
     case(
         '[[rule]]\npattern = "x"\n' + OK,
-        f"rule 1 (line 1): unknown key 'pattern' (valid keys: {VALID_KEYS})",
+        f"rule 1 (line 2): unknown key 'pattern' (valid keys: {VALID_KEYS})",
         id="unknown-rule-key-nothing-near",
     ),
     case(
         '[[rule]]\nroot = "src"\n' + OK,
-        f"rule 1 (line 1): unknown key 'root' (valid keys: {VALID_KEYS})",
+        f"rule 1 (line 2): unknown key 'root' (valid keys: {VALID_KEYS})",
         id="top-level-key-in-rule",
     ),
     case(
@@ -478,10 +480,10 @@ RULE_KEY_CASES = [
 CROSS_KEY_CASES = [
     case(
         '[[rule]]\nfiles = ["a.py"]\nforbid_lines = ["x()", "", "a\\nb", "  x()  ", 3]\n',
-        "rule 1 (line 1): forbid_lines[1]: a blank line cannot be told apart from any other",
-        "rule 1 (line 1): forbid_lines[2]: one line only (it holds a line break)",
-        "rule 1 (line 1): forbid_lines[3]: the same line as forbid_lines[0]",
-        "rule 1 (line 1): forbid_lines[4]: must be a string, not an integer",
+        "rule 1 (line 3): forbid_lines[1]: a blank line cannot be told apart from any other",
+        "rule 1 (line 3): forbid_lines[2]: one line only (it holds a line break)",
+        "rule 1 (line 3): forbid_lines[3]: the same line as forbid_lines[0]",
+        "rule 1 (line 3): forbid_lines[4]: must be a string, not an integer",
         id="forbid-lines-problems",
     ),
     case(
@@ -507,12 +509,12 @@ CROSS_KEY_CASES = [
     case(
         '[[rule]]\nfiles = ["a.py"]\nwhy = "x"\n',
         "rule 1 (line 1): nothing to check: give forbid, expect or absent",
-        "rule 1 (line 1): files: has no effect without forbid or expect",
+        "rule 1 (line 2): files: has no effect without forbid or expect",
         id="files-only",
     ),
     case(
         '[[rule]]\nfiles = ["a.py"]\nabsent = ["b.py"]\n',
-        "rule 1 (line 1): files: has no effect without forbid or expect",
+        "rule 1 (line 2): files: has no effect without forbid or expect",
         id="files-with-absent-only",
     ),
     case(
@@ -538,8 +540,8 @@ CROSS_KEY_CASES = [
     ),
     case(
         "[[rule]]\nfiles = []\nforbid = []\n",
-        "rule 1 (line 1): files: must not be empty",
-        "rule 1 (line 1): forbid: must not be empty",
+        "rule 1 (line 2): files: must not be empty",
+        "rule 1 (line 3): forbid: must not be empty",
         id="empty-lists-no-cross-problems",
     ),
 ]
@@ -547,26 +549,26 @@ CROSS_KEY_CASES = [
 PATTERN_CASES = [
     case(
         '[[rule]]\nfiles = ["a.py"]\nforbid = ["ok", "re:sm1[0-9", "re:("]\n',
-        "rule 1 (line 1): forbid[1]: bad regular expression 'sm1[0-9': unterminated character set "
+        "rule 1 (line 3): forbid[1]: bad regular expression 'sm1[0-9': unterminated character set "
         "at position 3",
-        "rule 1 (line 1): forbid[2]: bad regular expression '(': missing ), unterminated "
+        "rule 1 (line 3): forbid[2]: bad regular expression '(': missing ), unterminated "
         "subpattern at position 0",
         id="bad-regex",
     ),
     case(
         '[[rule]]\nfiles = ["a.py"]\nforbid = ["", " x", "re:", "="]\n',
-        "rule 1 (line 1): forbid[0]: empty pattern",
-        "rule 1 (line 1): forbid[1]: pattern ' x' has leading or trailing whitespace",
-        "rule 1 (line 1): forbid[2]: empty regular expression after 're:'",
-        "rule 1 (line 1): forbid[3]: empty name after '='",
+        "rule 1 (line 3): forbid[0]: empty pattern",
+        "rule 1 (line 3): forbid[1]: pattern ' x' has leading or trailing whitespace",
+        "rule 1 (line 3): forbid[2]: empty regular expression after 're:'",
+        "rule 1 (line 3): forbid[3]: empty name after '='",
         id="bad-patterns",
     ),
     case(
         '[[rule]]\nfiles = ["a.py"]\nexpect = ["x", 1, "re:(", "x"]\n',
-        "rule 1 (line 1): expect[1]: must be a string, not an integer",
-        "rule 1 (line 1): expect[2]: bad regular expression '(': missing ), unterminated "
+        "rule 1 (line 3): expect[1]: must be a string, not an integer",
+        "rule 1 (line 3): expect[2]: bad regular expression '(': missing ), unterminated "
         "subpattern at position 0",
-        "rule 1 (line 1): expect[3]: 'x' is already expect[0]",
+        "rule 1 (line 3): expect[3]: 'x' is already expect[0]",
         id="expect-problems-in-index-order",
     ),
 ]
@@ -574,62 +576,62 @@ PATTERN_CASES = [
 PATH_CASES = [
     case(
         '[[rule]]\nfiles = ["src\\\\a.py"]\nforbid = ["x"]\n',
-        "rule 1 (line 1): files[0]: 'src\\a.py' uses '\\': write 'src/a.py'",
+        "rule 1 (line 2): files[0]: 'src\\a.py' uses '\\': write 'src/a.py'",
         id="backslash",
     ),
     case(
         '[[rule]]\nfiles = ["", "./", "."]\nforbid = ["x"]\n',
-        "rule 1 (line 1): files[0]: empty path",
-        "rule 1 (line 1): files[1]: empty path",
-        "rule 1 (line 1): files[2]: empty path",
+        "rule 1 (line 2): files[0]: empty path",
+        "rule 1 (line 2): files[1]: empty path",
+        "rule 1 (line 2): files[2]: empty path",
         id="empty-paths",
     ),
     case(
         '[[rule]]\nfiles = ["src/"]\nforbid = ["x"]\n',
-        "rule 1 (line 1): files[0]: 'src/' ends with '/': name files or globs ('src/**')",
+        "rule 1 (line 2): files[0]: 'src/' ends with '/': name files or globs ('src/**')",
         id="trailing-slash",
     ),
     case(
         '[[rule]]\nfiles = ["/etc/x.py", "C:/x.py"]\nforbid = ["x"]\n',
-        f"rule 1 (line 1): files[0]: '/etc/x.py' {ABSOLUTE}",
-        f"rule 1 (line 1): files[1]: 'C:/x.py' {ABSOLUTE}",
+        f"rule 1 (line 2): files[0]: '/etc/x.py' {ABSOLUTE}",
+        f"rule 1 (line 2): files[1]: 'C:/x.py' {ABSOLUTE}",
         id="absolute",
     ),
     case(
         '[[rule]]\nfiles = ["../x.py", "a/../../b.py", "a/..", "..a/b.py"]\nforbid = ["x"]\n',
-        f"rule 1 (line 1): files[0]: '../x.py' goes outside the root with '..' {OUTSIDE}",
-        f"rule 1 (line 1): files[1]: 'a/../../b.py' goes outside the root with '..' {OUTSIDE}",
-        f"rule 1 (line 1): files[2]: 'a/..' goes outside the root with '..' {OUTSIDE}",
+        f"rule 1 (line 2): files[0]: '../x.py' goes outside the root with '..' {OUTSIDE}",
+        f"rule 1 (line 2): files[1]: 'a/../../b.py' goes outside the root with '..' {OUTSIDE}",
+        f"rule 1 (line 2): files[2]: 'a/..' goes outside the root with '..' {OUTSIDE}",
         id="dot-dot",
     ),
     case(
         '[[rule]]\nfiles = ["a//b.py"]\nforbid = ["x"]\n',
-        "rule 1 (line 1): files[0]: 'a//b.py' has an empty segment ('//')",
+        "rule 1 (line 2): files[0]: 'a//b.py' has an empty segment ('//')",
         id="double-slash",
     ),
     case(
         '[[rule]]\nfiles = ["a.py", "./a.py"]\nforbid = ["x"]\n',
-        "rule 1 (line 1): files[1]: 'a.py' is already files[0]",
+        "rule 1 (line 2): files[1]: 'a.py' is already files[0]",
         id="duplicate-after-normalising",
     ),
     case(
         '[[rule]]\nabsent = ["/x", "..\\\\y", "../z"]\n',
-        f"rule 1 (line 1): absent[0]: '/x' {ABSOLUTE}",
-        "rule 1 (line 1): absent[1]: '..\\y' uses '\\': write '../y'",
-        f"rule 1 (line 1): absent[2]: '../z' goes outside the root with '..' {OUTSIDE}",
+        f"rule 1 (line 2): absent[0]: '/x' {ABSOLUTE}",
+        "rule 1 (line 2): absent[1]: '..\\y' uses '\\': write '../y'",
+        f"rule 1 (line 2): absent[2]: '../z' goes outside the root with '..' {OUTSIDE}",
         id="absent-paths",
     ),
     case(
         'allow_outside_root = true\n[[rule]]\nabsent = ["a\\\\b", "", "x/"]\n',
-        "rule 1 (line 2): absent[0]: 'a\\b' uses '\\': write 'a/b'",
-        "rule 1 (line 2): absent[1]: empty path",
-        "rule 1 (line 2): absent[2]: 'x/' ends with '/': name files or globs ('x/**')",
+        "rule 1 (line 3): absent[0]: 'a\\b' uses '\\': write 'a/b'",
+        "rule 1 (line 3): absent[1]: empty path",
+        "rule 1 (line 3): absent[2]: 'x/' ends with '/': name files or globs ('x/**')",
         id="allow-outside-root-still-checks-the-rest",
     ),
     case(
         'allow_outside_root = "yes"\n[[rule]]\nabsent = ["../x"]\n',
         "allow_outside_root: must be true or false, not a string",
-        f"rule 1 (line 2): absent[0]: '../x' goes outside the root with '..' {OUTSIDE}",
+        f"rule 1 (line 3): absent[0]: '../x' goes outside the root with '..' {OUTSIDE}",
         id="bad-allow-outside-root-means-false",
     ),
 ]
@@ -660,17 +662,17 @@ SEVERAL_CASES = [
         'files = ["../a.py"]\nexpect = []\nmising_ok = true\n',
         "unknown key 'rules' (did you mean 'rule'?)",
         "root: must be a string, not an integer",
-        "rule 1 (line 4): id: 'a b' is not a valid id: use letters, digits, '_', '.' and '-', "
+        "rule 1 (line 5): id: 'a b' is not a valid id: use letters, digits, '_', '.' and '-', "
         "starting with a letter or digit",
-        "rule 1 (line 4): files: must be a list of strings, not a string",
-        "rule 1 (line 4): forbid[0]: bad regular expression '(': missing ), unterminated "
+        "rule 1 (line 6): files: must be a list of strings, not a string",
+        "rule 1 (line 7): forbid[0]: bad regular expression '(': missing ), unterminated "
         "subpattern at position 0",
-        "rule 1 (line 4): kinds[0]: unknown kind 'cal' (did you mean 'call'?)",
+        "rule 1 (line 8): kinds[0]: unknown kind 'cal' (did you mean 'call'?)",
         "rule 2 (line 10): nothing to check: give forbid, expect or absent",
-        "rule 3 (line 14): unknown key 'mising_ok' (did you mean 'missing_ok'?)",
-        "rule 3 (line 14): id: 'ok' is already the id of rule 2 (line 10)",
-        f"rule 3 (line 14): files[0]: '../a.py' goes outside the root with '..' {OUTSIDE}",
-        "rule 3 (line 14): expect: must not be empty",
+        "rule 3 (line 18): unknown key 'mising_ok' (did you mean 'missing_ok'?)",
+        "rule 3 (line 15): id: 'ok' is already the id of rule 2 (line 10)",
+        f"rule 3 (line 16): files[0]: '../a.py' goes outside the root with '..' {OUTSIDE}",
+        "rule 3 (line 17): expect: must not be empty",
         id="several-problems",
     ),
 ]
@@ -731,7 +733,8 @@ PYPROJECT_HEAD = '[project]\nname = "x"\n\n'
             PYPROJECT_HEAD
             + "[tool.cleantree]\nzzz = 1\nallow_outside_root = 0\n[tool.cleantree.hosts]\na = 1\n",
             "unknown key 'tool.cleantree.zzz' (valid keys: tool.cleantree.allow_outside_root, "
-            "tool.cleantree.hosts, tool.cleantree.root, tool.cleantree.rule)",
+            "tool.cleantree.exclude, tool.cleantree.hosts, tool.cleantree.root, "
+            "tool.cleantree.rule)",
             "tool.cleantree.hosts.a: must be a string, not an integer",
             "tool.cleantree.allow_outside_root: must be true or false, not an integer",
             "no [[tool.cleantree.rule]] tables: nothing to check",
