@@ -19,10 +19,12 @@ from typing import Protocol
 from pytest_cleantree.analysis import (
     FileAnalysis,
     analyze,
+    is_python_path,
     parse_worthy,
 )
 from pytest_cleantree.errors import SourceError
-from pytest_cleantree.model import Hit, Kind, Missing, Pattern, Result, Rule
+from pytest_cleantree.importroots import LayoutError, parse_layout
+from pytest_cleantree.model import Hit, Kind, Missing, Pattern, PatternTier, Result, Rule
 from pytest_cleantree.patterns import is_path_glob
 from pytest_cleantree.sources.base import Source
 
@@ -68,7 +70,10 @@ def _patterns_key(patterns: Sequence[Pattern]) -> str:
 
 
 def _key(path: str, digest: str, pack: str) -> str:
-    """Everything an analysis depends on besides the analyser's own code."""
+    """Everything an analysis depends on besides the analyser's own code.
+
+    ``digest`` covers the file's content and the module name it was analysed under.
+    """
     return f"{pack}\0{digest}\0{path}"
 
 
@@ -92,8 +97,10 @@ class AnalysisCache:
         stored_as: dict[str, tuple[str, str]] = {}  # key -> (pack, digest)
         pattern_keys: dict[int, str] = {}  # lists are shared between files: key them once
         for item in work:
-            path, data, patterns, comments = item
+            path, data, patterns, comments, module = item
             digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+            if module is not None:  # the same file named otherwise resolves otherwise
+                digest += f":{module}"
             if id(patterns) not in pattern_keys:
                 pattern_keys[id(patterns)] = _patterns_key(patterns)
             pack = pattern_keys[id(patterns)] + ("-comments" if comments else "")
@@ -110,13 +117,13 @@ class AnalysisCache:
         parse: list[tuple[str, _Work]] = []
         results: list[tuple[str, FileAnalysis]] = []
         for key, item in todo:
-            path, data, patterns, comments = item
-            present = parse_worthy(path, data, patterns)
+            path, data, patterns, comments, module = item
+            present = parse_worthy(path, data, patterns, module=module)
             if present:
-                parse.append((key, (path, data, present, comments)))
+                parse.append((key, (path, data, present, comments, module)))
             else:  # a text file, or nothing to find: cheap, no parse
                 results.append(
-                    (key, _analyze(item if present is None else (*item[:2], [], comments)))
+                    (key, _analyze(item if present is None else (*item[:2], [], comments, module)))
                 )
         size = sum(len(item[1]) for _, item in parse)
         if self._jobs > 1 and len(parse) >= PARALLEL_MIN_FILES and size >= PARALLEL_MIN_BYTES:
@@ -142,12 +149,13 @@ class AnalysisCache:
 PARALLEL_MIN_FILES = 64
 PARALLEL_MIN_BYTES = 2**20
 
-_Work = tuple[str, bytes, list[Pattern], bool]
+#: path, bytes, patterns, comments wanted, module name from the layout (``None``: from the path)
+_Work = tuple[str, bytes, list[Pattern], bool, "str | None"]
 
 
 def _analyze(item: _Work) -> FileAnalysis:
-    path, data, patterns, comments = item
-    return analyze(path, data, patterns, comments=comments)
+    path, data, patterns, comments, module = item
+    return analyze(path, data, patterns, comments=comments, module=module)
 
 
 def _parallel(items: list[_Work], jobs: int) -> list[FileAnalysis]:
@@ -188,12 +196,18 @@ def default_jobs() -> int:
 
 
 def check_all(
-    checks: Sequence[Check], source: Source, cache: AnalysisCache | None = None
+    checks: Sequence[Check],
+    source: Source,
+    cache: AnalysisCache | None = None,
+    *,
+    import_roots: Sequence[str] = (),
 ) -> dict[Check, Result]:
     """Run checks against one source, reading every needed file once.
 
     A source that cannot be reached at all makes every check an error; a file
     that cannot be read or parsed makes the checks that name it errors.
+    ``import_roots`` are the manifest's folders on ``sys.path`` (see
+    :mod:`pytest_cleantree.importroots`).
     """
     cache = cache or AnalysisCache()
     analyses: dict[str, FileAnalysis | SourceError] = {}
@@ -201,6 +215,7 @@ def check_all(
         expanded = source.expand(sorted({check.entry for check in checks}))
         wanted = _patterns_per_path(checks, expanded)
         paths = sorted(wanted)
+        modules = _module_names(source, paths, import_roots) if _qualified(checks) else {}
         # files are read and analysed in batches, and only their findings kept: memory
         # stays bounded on huge trees, and a remote source still answers in few requests
         for start in range(0, len(paths), READ_BATCH_FILES):
@@ -212,7 +227,7 @@ def check_all(
                 if isinstance(data, SourceError):
                     analyses[path] = data
                 else:
-                    work.append((path, data, *wanted[path]))
+                    work.append((path, data, *wanted[path], modules.get(path)))
             del contents
             analyses.update(cache.analyze_many(work))
     except SourceError as exc:
@@ -225,6 +240,51 @@ def check_all(
 
 #: how many files one read request asks for (one round trip on a remote source)
 READ_BATCH_FILES = 2000
+
+
+def _qualified(checks: Sequence[Check]) -> bool:
+    """Do module names matter: does some rule hold a qualified pattern?"""
+    return any(
+        p.tier is PatternTier.QUALIFIED
+        for check in checks
+        if not check.absent
+        for p in check.rule.patterns
+    )
+
+
+def _module_names(
+    source: Source, paths: Sequence[str], import_roots: Sequence[str]
+) -> dict[str, str]:
+    """The module each Python file is, where the tree's layout says so (see :mod:`.importroots`).
+
+    The layout needs the ``__init__.py`` of every folder above the files: the
+    source is asked for them all in one round (a missing one expands to nothing).
+    Files the layout does not name by a package chain or an import root keep the
+    name of their path under the root (no entry here): that is what every
+    version before the layout did, and a namespace package from the root.
+    """
+    python = [path for path in paths if is_python_path(path)]
+    inits: set[str] = set()
+    for path in python:
+        folder = path.rpartition("/")[0]
+        while folder:
+            inits.add(f"{folder}/__init__.py")
+            folder = folder.rpartition("/")[0]
+        inits.add("__init__.py")
+    found = source.expand(sorted(inits - set(python)))
+    known = set(python).union(*found.values())
+    try:
+        layout = parse_layout(known, import_roots=import_roots)
+    except LayoutError as exc:
+        raise SourceError(f"import_roots: {exc}") from None
+    names: dict[str, str] = {}
+    for path in python:
+        if not layout.decides(path):
+            continue  # not in a package, nor under an import root: the path is the name
+        name = layout.module_name(path)
+        if name is not None:
+            names[path] = name
+    return names
 
 
 def _patterns_per_path(

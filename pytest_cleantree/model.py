@@ -98,6 +98,8 @@ class Manifest:
     hosts: tuple[tuple[str, str], ...] = ()
     #: absolute and ``..`` file entries were explicitly allowed
     allow_outside_root: bool = False
+    #: folders on ``sys.path``, relative to the root: module names are read from there
+    import_roots: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -89,7 +89,7 @@ class Runner:
             if isinstance(source, SourceError):
                 fresh = {c: Result(c.rule, c.label, host, problems=(str(source),)) for c in todo}
             else:
-                fresh = check_all(todo, source, self.cache)
+                fresh = check_all(todo, source, self.cache, import_roots=self.manifest.import_roots)
                 fresh = {check: _on_host(result, host) for check, result in fresh.items()}
             for check, result in fresh.items():
                 self._results[(host, check)] = result
