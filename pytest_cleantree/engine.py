@@ -13,20 +13,31 @@ import json
 import os
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from pytest_cleantree.analysis import (
     FileAnalysis,
+    Finding,
     analyze,
     is_python_path,
     parse_worthy,
 )
 from pytest_cleantree.errors import SourceError
-from pytest_cleantree.importroots import LayoutError, parse_layout
-from pytest_cleantree.model import Hit, Kind, Missing, Pattern, PatternTier, Result, Rule
+from pytest_cleantree.importroots import Layout, LayoutError, parse_layout
+from pytest_cleantree.model import (
+    Hit,
+    Kind,
+    Missing,
+    Occurrence,
+    Pattern,
+    PatternTier,
+    Result,
+    Rule,
+)
 from pytest_cleantree.patterns import is_path_glob
 from pytest_cleantree.sources.base import Source
+from pytest_cleantree.spellings import Spellings, StarSite, import_bases, pattern_spellings
 
 _KIND_ORDER = {kind: index for index, kind in enumerate(Kind)}
 
@@ -215,7 +226,15 @@ def check_all(
         expanded = source.expand(sorted({check.entry for check in checks}))
         wanted = _patterns_per_path(checks, expanded)
         paths = sorted(wanted)
-        modules = _module_names(source, paths, import_roots) if _qualified(checks) else {}
+        modules: dict[str, str] = {}
+        back: dict[str, frozenset[str]] = {}
+        spelt = Spellings({}, {})
+        qualified = _qualified(checks)
+        if qualified:
+            layout, modules = _module_names(source, paths, import_roots)
+            bases = import_bases(layout, modules, import_roots)
+            spelt = pattern_spellings(source, qualified, bases)
+            wanted, back = _with_spellings(wanted, spelt.names)
         # files are read and analysed in batches, and only their findings kept: memory
         # stays bounded on huge trees, and a remote source still answers in few requests
         for start in range(0, len(paths), READ_BATCH_FILES):
@@ -229,7 +248,8 @@ def check_all(
                 else:
                     work.append((path, data, *wanted[path], modules.get(path)))
             del contents
-            analyses.update(cache.analyze_many(work))
+            analyses.update(_as_written(cache.analyze_many(work), back))
+        _add_star_sites(analyses, wanted, spelt.stars)
     except SourceError as exc:
         return {check: _failed(check, source, str(exc)) for check in checks}
     finally:
@@ -242,19 +262,89 @@ def check_all(
 READ_BATCH_FILES = 2000
 
 
-def _qualified(checks: Sequence[Check]) -> bool:
-    """Do module names matter: does some rule hold a qualified pattern?"""
-    return any(
-        p.tier is PatternTier.QUALIFIED
+def _qualified(checks: Sequence[Check]) -> set[str]:
+    """The qualified patterns of the checks: module names and re-exports matter for them."""
+    return {
+        p.text
         for check in checks
         if not check.absent
         for p in check.rule.patterns
-    )
+        if p.tier is PatternTier.QUALIFIED
+    }
+
+
+def _with_spellings(
+    wanted: dict[str, tuple[list[Pattern], bool]], spelt: Mapping[str, frozenset[str]]
+) -> tuple[dict[str, tuple[list[Pattern], bool]], dict[str, frozenset[str]]]:
+    """Ask each file for every spelling of its qualified patterns (see :mod:`.spellings`).
+
+    Returns the new patterns per file and, per spelling, the patterns as
+    written that it stands for (a pattern's own text stands for itself).
+    """
+    back: dict[str, set[str]] = defaultdict(set)
+    for pattern, spellings in spelt.items():
+        for spelling in spellings:
+            back[spelling].add(pattern)
+    grown: dict[int, tuple[list[Pattern], bool]] = {}
+    result: dict[str, tuple[list[Pattern], bool]] = {}
+    for path, (patterns, comments) in wanted.items():
+        if id(patterns) not in grown:  # files share their lists: grow each once
+            texts = {p.text for p in patterns}
+            extra = sorted({s for p in texts for s in spelt.get(p, ())} - texts)
+            more = [Pattern(s, PatternTier.QUALIFIED, s) for s in extra]
+            grown[id(patterns)] = (patterns + more if more else patterns, comments)
+        result[path] = grown[id(patterns)]
+    return result, {s: frozenset(p) for s, p in back.items() if p != {s}}
+
+
+def _add_star_sites(
+    analyses: dict[str, FileAnalysis | SourceError],
+    wanted: Mapping[str, tuple[list[Pattern], bool]],
+    stars: Mapping[str, tuple[StarSite, ...]],
+) -> None:
+    """A ``from M import *`` re-exporting a pattern's target is where it is re-exported.
+
+    The scan cannot know what a star brings in; the export map does.
+    """
+    for pattern, sites in stars.items():
+        for site in sites:
+            analysis = analyses.get(site.path)
+            if not isinstance(analysis, FileAnalysis) or site.path not in wanted:
+                continue
+            if pattern not in {p.text for p in wanted[site.path][0]}:
+                continue
+            occurrence = Occurrence(site.line, 0, Kind.IMPORT, site.module, (site.spelling,))
+            finding = Finding(pattern, occurrence)
+            if finding in analysis.findings:
+                continue
+            kept = {**analysis.kept, site.line: site.source} if not analysis.lines else {}
+            analyses[site.path] = replace(
+                analysis, findings=(*analysis.findings, finding), kept=kept or analysis.kept
+            )
+
+
+def _as_written(
+    analyses: Mapping[str, FileAnalysis], back: Mapping[str, frozenset[str]]
+) -> Mapping[str, FileAnalysis]:
+    """Findings of a spelling reported under the patterns as the manifest wrote them."""
+    if not back:
+        return analyses
+    result: dict[str, FileAnalysis] = {}
+    for path, analysis in analyses.items():
+        if not back.keys() & analysis.patterns_found:
+            result[path] = analysis
+            continue
+        findings: dict[Finding, None] = {}
+        for finding in analysis.findings:
+            for pattern in sorted(back.get(finding.pattern, (finding.pattern,))):
+                findings[Finding(pattern, finding.occurrence)] = None
+        result[path] = replace(analysis, findings=tuple(findings))
+    return result
 
 
 def _module_names(
     source: Source, paths: Sequence[str], import_roots: Sequence[str]
-) -> dict[str, str]:
+) -> tuple[Layout, dict[str, str]]:
     """The module each Python file is, where the tree's layout says so (see :mod:`.importroots`).
 
     The layout needs the ``__init__.py`` of every folder above the files: the
@@ -284,7 +374,7 @@ def _module_names(
         name = layout.module_name(path)
         if name is not None:
             names[path] = name
-    return names
+    return layout, names
 
 
 def _patterns_per_path(

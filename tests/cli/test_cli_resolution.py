@@ -85,3 +85,47 @@ def test_bad_import_roots_exit_2_naming_the_key(tmp_path: Path) -> None:
     assert code == 2
     assert "import_roots[0]" in err
     assert rows == set()
+
+
+SGLANG = {
+    **INITS,
+    "python/sglang/srt/utils/__init__.py": "from sglang.srt.utils.common import *\n",
+    "python/sglang/srt/utils/common.py": "import os\n\n\ndef is_sm120_supported():\n    return 1\n",
+    "python/sglang/srt/layers/a.py": (
+        "from sglang.srt.utils import is_sm120_supported\n\nif is_sm120_supported():\n    pass\n"
+    ),
+    "python/sglang/srt/layers/b.py": (
+        "from sglang.srt.utils.common import is_sm120_supported as sm\n\nx = sm()\n"
+    ),
+    "python/sglang/srt/layers/c.py": (
+        "import sglang.srt.utils\n\ny = sglang.srt.utils.is_sm120_supported()\n"
+    ),
+}
+EVERY_SGLANG_SITE = {
+    "python/sglang/srt/layers/a.py:1",
+    "python/sglang/srt/layers/a.py:3",
+    "python/sglang/srt/layers/b.py:1",
+    "python/sglang/srt/layers/b.py:3",
+    "python/sglang/srt/layers/c.py:3",
+    "python/sglang/srt/utils/__init__.py:1",
+    "python/sglang/srt/utils/common.py:4",
+}
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        pytest.param("sglang.srt.utils.is_sm120_supported", id="the-re-exported-spelling"),
+        pytest.param("sglang.srt.utils.common.is_sm120_supported", id="the-defining-module"),
+    ],
+)
+def test_a_pattern_written_at_either_site_finds_every_use_the_def_and_the_re_export(
+    tmp_path: Path, pattern: str
+) -> None:
+    write(tmp_path, SGLANG)
+    (tmp_path / "cleantree.toml").write_text(RULE.format(pattern=pattern))
+
+    code, rows, err = check(tmp_path)
+
+    assert (code, err) == (1, "")
+    assert rows == EVERY_SGLANG_SITE
