@@ -353,7 +353,12 @@ def _module_names(
     name of their path under the root (no entry here): that is what every
     version before the layout did, and a namespace package from the root.
     """
-    python = [path for path in paths if is_python_path(path)]
+    # a file outside the root (allow_outside_root) is named by its path, as before
+    python = [
+        path
+        for path in paths
+        if is_python_path(path) and not path.startswith("/") and ".." not in path.split("/")
+    ]
     inits: set[str] = set()
     for path in python:
         folder = path.rpartition("/")[0]
