@@ -14,19 +14,32 @@ import os
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from pytest_cleantree.analysis import (
     FileAnalysis,
+    Finding,
     analyze,
+    is_python_path,
     parse_worthy,
 )
 from pytest_cleantree.errors import SourceError
 from pytest_cleantree.exclude import Scope, scope_of, scope_paths
-from pytest_cleantree.model import Hit, Kind, Missing, Pattern, Result, Rule
+from pytest_cleantree.importroots import Layout, LayoutError, parse_layout
+from pytest_cleantree.model import (
+    Hit,
+    Kind,
+    Missing,
+    Occurrence,
+    Pattern,
+    PatternTier,
+    Result,
+    Rule,
+)
 from pytest_cleantree.patterns import is_path_glob
 from pytest_cleantree.sources.base import Source
+from pytest_cleantree.spellings import Spellings, StarSite, import_bases, pattern_spellings
 from pytest_cleantree.suppress import apply_allows
 
 _KIND_ORDER = {kind: index for index, kind in enumerate(Kind)}
@@ -71,7 +84,10 @@ def _patterns_key(patterns: Sequence[Pattern]) -> str:
 
 
 def _key(path: str, digest: str, pack: str) -> str:
-    """Everything an analysis depends on besides the analyser's own code."""
+    """Everything an analysis depends on besides the analyser's own code.
+
+    ``digest`` covers the file's content and the module name it was analysed under.
+    """
     return f"{pack}\0{digest}\0{path}"
 
 
@@ -97,8 +113,10 @@ class AnalysisCache:
         stored_as: dict[str, tuple[str, str]] = {}  # key -> (pack, digest)
         pattern_keys: dict[int, str] = {}  # lists are shared between files: key them once
         for item in work:
-            path, data, patterns, comments = item
+            path, data, patterns, comments, module = item
             digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+            if module is not None:  # the same file named otherwise resolves otherwise
+                digest += f":{module}"
             if id(patterns) not in pattern_keys:
                 pattern_keys[id(patterns)] = _patterns_key(patterns)
             pack = pattern_keys[id(patterns)] + ("-comments" if comments else "")
@@ -115,13 +133,13 @@ class AnalysisCache:
         parse: list[tuple[str, _Work]] = []
         results: list[tuple[str, FileAnalysis]] = []
         for key, item in todo:
-            path, data, patterns, comments = item
-            present = parse_worthy(path, data, patterns)
+            path, data, patterns, comments, module = item
+            present = parse_worthy(path, data, patterns, module=module)
             if present:
-                parse.append((key, (path, data, present, comments)))
+                parse.append((key, (path, data, present, comments, module)))
             else:  # a text file, or nothing to find: cheap, no parse
                 results.append(
-                    (key, _analyze(item if present is None else (*item[:2], [], comments)))
+                    (key, _analyze(item if present is None else (*item[:2], [], comments, module)))
                 )
         size = sum(len(item[1]) for _, item in parse)
         if self._jobs > 1 and len(parse) >= PARALLEL_MIN_FILES and size >= PARALLEL_MIN_BYTES:
@@ -149,12 +167,13 @@ class AnalysisCache:
 PARALLEL_MIN_FILES = 64
 PARALLEL_MIN_BYTES = 2**20
 
-_Work = tuple[str, bytes, list[Pattern], bool]
+#: path, bytes, patterns, comments wanted, module name from the layout (``None``: from the path)
+_Work = tuple[str, bytes, list[Pattern], bool, "str | None"]
 
 
 def _analyze(item: _Work) -> FileAnalysis:
-    path, data, patterns, comments = item
-    return analyze(path, data, patterns, comments=comments)
+    path, data, patterns, comments, module = item
+    return analyze(path, data, patterns, comments=comments, module=module)
 
 
 def _parallel(items: list[_Work], jobs: int) -> list[FileAnalysis]:
@@ -200,6 +219,7 @@ def check_all(
     cache: AnalysisCache | None = None,
     *,
     rule_ids: AbstractSet[str] | None = None,
+    import_roots: Sequence[str] = (),
 ) -> dict[Check, Result]:
     """Run checks against one source, reading every needed file once.
 
@@ -207,6 +227,8 @@ def check_all(
     that cannot be read or parsed makes the checks that name it errors.
     ``rule_ids`` are all the manifest's rule ids (default: the checks' own), which inline
     allows may name (see :mod:`pytest_cleantree.suppress`).
+    ``import_roots`` are the manifest's folders on ``sys.path`` (see
+    :mod:`pytest_cleantree.importroots`).
     """
     cache = cache or AnalysisCache()
     analyses: dict[str, FileAnalysis | SourceError] = {}
@@ -219,6 +241,15 @@ def check_all(
         expanded = scope_paths(checks, listed)  # less each rule's exclusions (exclude.py)
         wanted = _patterns_per_path(checks, expanded)
         paths = sorted(wanted)
+        modules: dict[str, str] = {}
+        back: dict[str, frozenset[str]] = {}
+        spelt = Spellings({}, {})
+        qualified = _qualified(checks)
+        if qualified:
+            layout, modules = _module_names(source, paths, import_roots)
+            bases = import_bases(layout, modules, import_roots)
+            spelt = pattern_spellings(source, qualified, bases)
+            wanted, back = _with_spellings(wanted, spelt.names)
         # files are read and analysed in batches, and only their findings kept: memory
         # stays bounded on huge trees, and a remote source still answers in few requests
         for start in range(0, len(paths), READ_BATCH_FILES):
@@ -230,9 +261,10 @@ def check_all(
                 if isinstance(data, SourceError):
                     analyses[path] = data
                 else:
-                    work.append((path, data, *wanted[path]))
+                    work.append((path, data, *wanted[path], modules.get(path)))
             del contents
-            analyses.update(cache.analyze_many(work))
+            analyses.update(_as_written(cache.analyze_many(work), back))
+        _add_star_sites(analyses, wanted, spelt.stars)
     except SourceError as exc:
         return {check: _failed(check, source, str(exc)) for check in checks}
     finally:
@@ -255,6 +287,130 @@ def check_all(
 
 #: how many files one read request asks for (one round trip on a remote source)
 READ_BATCH_FILES = 2000
+
+
+def _qualified(checks: Sequence[Check]) -> set[str]:
+    """The qualified patterns of the checks: module names and re-exports matter for them."""
+    return {
+        p.text
+        for check in checks
+        if not check.absent
+        for p in check.rule.patterns
+        if p.tier is PatternTier.QUALIFIED
+    }
+
+
+def _with_spellings(
+    wanted: dict[str, tuple[list[Pattern], bool]], spelt: Mapping[str, frozenset[str]]
+) -> tuple[dict[str, tuple[list[Pattern], bool]], dict[str, frozenset[str]]]:
+    """Ask each file for every spelling of its qualified patterns (see :mod:`.spellings`).
+
+    Returns the new patterns per file and, per spelling, the patterns as
+    written that it stands for (a pattern's own text stands for itself).
+    """
+    back: dict[str, set[str]] = defaultdict(set)
+    for pattern, spellings in spelt.items():
+        for spelling in spellings:
+            back[spelling].add(pattern)
+    grown: dict[int, tuple[list[Pattern], bool]] = {}
+    result: dict[str, tuple[list[Pattern], bool]] = {}
+    for path, (patterns, comments) in wanted.items():
+        if id(patterns) not in grown:  # files share their lists: grow each once
+            texts = {p.text for p in patterns}
+            extra = sorted({s for p in texts for s in spelt.get(p, ())} - texts)
+            more = [Pattern(s, PatternTier.QUALIFIED, s) for s in extra]
+            grown[id(patterns)] = (patterns + more if more else patterns, comments)
+        result[path] = grown[id(patterns)]
+    return result, {s: frozenset(p) for s, p in back.items() if p != {s}}
+
+
+def _add_star_sites(
+    analyses: dict[str, FileAnalysis | SourceError],
+    wanted: Mapping[str, tuple[list[Pattern], bool]],
+    stars: Mapping[str, tuple[StarSite, ...]],
+) -> None:
+    """A ``from M import *`` re-exporting a pattern's target is where it is re-exported.
+
+    The scan cannot know what a star brings in; the export map does.
+    """
+    for pattern, sites in stars.items():
+        for site in sites:
+            analysis = analyses.get(site.path)
+            if not isinstance(analysis, FileAnalysis) or site.path not in wanted:
+                continue
+            if pattern not in {p.text for p in wanted[site.path][0]}:
+                continue
+            occurrence = Occurrence(site.line, 0, Kind.IMPORT, site.module, (site.spelling,))
+            finding = Finding(pattern, occurrence)
+            if finding in analysis.findings:
+                continue
+            kept = {**analysis.kept, site.line: site.source} if not analysis.lines else {}
+            analyses[site.path] = replace(
+                analysis, findings=(*analysis.findings, finding), kept=kept or analysis.kept
+            )
+
+
+def _as_written(
+    analyses: Mapping[str, FileAnalysis], back: Mapping[str, frozenset[str]]
+) -> Mapping[str, FileAnalysis]:
+    """Findings of a spelling reported under the patterns as the manifest wrote them."""
+    if not back:
+        return analyses
+    result: dict[str, FileAnalysis] = {}
+    for path, analysis in analyses.items():
+        if not back.keys() & analysis.patterns_found:
+            result[path] = analysis
+            continue
+        findings: dict[Finding, None] = {}
+        for finding in analysis.findings:
+            for pattern in sorted(back.get(finding.pattern, (finding.pattern,))):
+                findings[Finding(pattern, finding.occurrence)] = None
+        result[path] = replace(analysis, findings=tuple(findings))
+    return result
+
+
+def _module_names(
+    source: Source, paths: Sequence[str], import_roots: Sequence[str]
+) -> tuple[Layout, dict[str, str]]:
+    """The module each Python file is, where the tree's layout says so (see :mod:`.importroots`).
+
+    The layout needs the ``__init__.py`` of every folder above the files: the
+    source is asked for them all in one round (a missing one expands to nothing).
+    Files the layout does not name by a package chain or an import root keep the
+    name of their path under the root (no entry here): that is what every
+    version before the layout did, and a namespace package from the root.
+    """
+    # a file outside the root (allow_outside_root) is named by its path, as before
+    python = [
+        path
+        for path in paths
+        if is_python_path(path) and not path.startswith("/") and ".." not in path.split("/")
+    ]
+    inits: set[str] = set()
+    for path in python:
+        folder = path.rpartition("/")[0]
+        while folder:
+            inits.add(f"{folder}/__init__.py")
+            folder = folder.rpartition("/")[0]
+        inits.add("__init__.py")
+    found = source.expand(sorted(inits - set(python)))
+    known = set(python)
+    for listed in found.values():
+        if isinstance(listed, SourceError):  # which folders are packages is not known: fail
+            raise listed
+        known.update(listed)
+    try:
+        layout = parse_layout(known, import_roots=import_roots)
+    except LayoutError as exc:
+        raise SourceError(f"import_roots: {exc}") from None
+    names: dict[str, str] = {}
+    for path in python:
+        if not layout.decides(path):
+            continue  # not in a package, nor under an import root: the path is the name
+        name = layout.module_name(path)
+        if name is not None:
+            names[path] = name
+    return layout, names
 
 
 def _patterns_per_path(

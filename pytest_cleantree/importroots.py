@@ -134,6 +134,12 @@ class Layout:
             folder = _parent(folder)
         return _dotted("", parts)
 
+    def decides(self, path: str) -> bool:
+        """Is ``path``'s name read from the layout (a package chain above it, or an
+        import root or mapped folder holding it) rather than only from its file name?"""
+        folder = _parent(path)
+        return folder in self.init_folders or self._mapping_for(folder) is not None
+
     def _mapping_for(self, folder: str) -> tuple[str, str] | None:
         best: tuple[str, str] | None = None
         for mapped_folder, prefix in self.mapped:

@@ -34,6 +34,7 @@ from pathlib import Path, PurePath
 from typing import TypeVar
 
 from pytest_cleantree.errors import ManifestError
+from pytest_cleantree.importroots import LayoutError, normalize_folder
 from pytest_cleantree.model import DEFAULT_KINDS, SELECTABLE_KINDS, Kind, Manifest, Pattern, Rule
 from pytest_cleantree.patterns import line_pattern, parse_pattern
 
@@ -57,7 +58,7 @@ MANIFEST_NAME = "cleantree.toml"
 #: The file whose ``[tool.cleantree]`` table may hold the manifest instead.
 PYPROJECT_NAME = "pyproject.toml"
 
-_TOP_KEYS = ("root", "rule", "hosts", "allow_outside_root", "exclude")
+_TOP_KEYS = ("root", "rule", "hosts", "allow_outside_root", "exclude", "import_roots")
 _RULE_KEYS = (
     "id",
     "files",
@@ -209,6 +210,7 @@ class _Parser:
             document, "allow_outside_root", bool, False, self.prefix, self.report
         )
         exclude = _excludes(document, self.prefix, self.report)
+        import_roots = self._import_roots(document.get("import_roots"))
         rules = self._rules(document.get("rule"))
         if not self.problems:
             rules = _with_default_ids(rules)
@@ -221,7 +223,27 @@ class _Parser:
             hosts=hosts,
             allow_outside_root=self.allow_outside_root,
             exclude=exclude,
+            import_roots=import_roots,
         )
+
+    def _import_roots(self, value: object) -> tuple[str, ...]:
+        """Folders on ``sys.path``, relative to the root (see :mod:`.importroots`)."""
+        if value is None:
+            return ()
+        key = f"{self.prefix}import_roots"
+        if not isinstance(value, list):
+            self.report(f'{key}: must be a list of folders (["python"]), not {_a(value)}')
+            return ()
+        roots: list[str] = []
+        for index, folder in enumerate(value):
+            if not isinstance(folder, str):
+                self.report(f"{key}[{index}]: must be a string, not {_a(folder)}")
+                continue
+            try:
+                roots.append(normalize_folder(folder))
+            except LayoutError as exc:
+                self.report(f"{key}[{index}]: {exc}")
+        return tuple(roots)
 
     def _unknown_top_key(self, key: str) -> str:
         where = f"unknown key '{self.prefix}{key}'"

@@ -103,6 +103,8 @@ class Manifest:
     allow_outside_root: bool = False
     #: the top-level ``exclude`` patterns (already part of every rule's ``exclude``)
     exclude: tuple[str, ...] = ()
+    #: folders on ``sys.path``, relative to the root: module names are read from there
+    import_roots: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

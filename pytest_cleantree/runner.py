@@ -91,7 +91,13 @@ class Runner:
             if isinstance(source, SourceError):
                 fresh = {c: Result(c.rule, c.label, host, problems=(str(source),)) for c in todo}
             else:
-                fresh = check_all(todo, source, self.cache, rule_ids=self.rule_ids)
+                fresh = check_all(
+                    todo,
+                    source,
+                    self.cache,
+                    rule_ids=self.rule_ids,
+                    import_roots=self.manifest.import_roots,
+                )
                 fresh = {check: _on_host(result, host) for check, result in fresh.items()}
             for check, result in fresh.items():
                 self._results[(host, check)] = result

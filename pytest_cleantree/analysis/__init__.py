@@ -48,13 +48,19 @@ ENGINE_ENV = "CLEANTREE_ENGINE"
 
 
 def analyze(
-    path: str, data: bytes, patterns: Sequence[Pattern], *, comments: bool = True
+    path: str,
+    data: bytes,
+    patterns: Sequence[Pattern],
+    *,
+    comments: bool = True,
+    module: str | None = None,
 ) -> FileAnalysis:
     """Find every occurrence of ``patterns`` in one file's bytes.
 
     Python files are analysed by syntax; other files line by line (kind
     ``text``).  A Python file that cannot be decoded or parsed gets a
-    ``problem`` and text findings.
+    ``problem`` and text findings.  ``module`` is the file's dotted module
+    name as the tree's layout gives it; without it, the path under the root.
     """
     engine = analyze_reference if os.environ.get(ENGINE_ENV) == "reference" else analyze_fast
-    return engine(path, data, patterns, comments=comments)
+    return engine(path, data, patterns, comments=comments, module=module)

@@ -40,13 +40,17 @@ from .text import (
 )
 
 
-def parse_worthy(path: str, data: bytes, patterns: Sequence[Pattern]) -> list[Pattern] | None:
+def parse_worthy(
+    path: str, data: bytes, patterns: Sequence[Pattern], *, module: str | None = None
+) -> list[Pattern] | None:
     """The patterns that :func:`analyze_fast` would parse this file for (often none).
 
     ``None`` for a file that is not parsed whatever it holds (not Python, too
     large, undecodable): analyse it with every pattern, it is cheap.  Passing
     the returned list to :func:`analyze_fast` gives the same answer as the full one.
+    ``module`` (the file's module name) does not change which patterns a file spells.
     """
+    del module
     if not is_python_path(path) or too_large_to_parse(len(data)):
         return None
     try:
@@ -59,7 +63,12 @@ def parse_worthy(path: str, data: bytes, patterns: Sequence[Pattern]) -> list[Pa
 @with_line_patterns
 @deep_enough
 def analyze_fast(
-    path: str, data: bytes, patterns: Sequence[Pattern], *, comments: bool = True
+    path: str,
+    data: bytes,
+    patterns: Sequence[Pattern],
+    *,
+    comments: bool = True,
+    module: str | None = None,
 ) -> FileAnalysis:
     """Find every occurrence of ``patterns`` in one file's bytes (see the module doc)."""
     prepared = prepare(path, data, patterns)
@@ -73,7 +82,7 @@ def analyze_fast(
     if too_large_to_parse(len(data)):
         return too_large(path, len(data), lines, present)
     spelt = PatternSet.of(present)
-    module, is_package = module_of(path)
+    module, is_package = module_of(path, module)
     resolving = needs_resolution(text, views.norm, spelt)
     binders = import_binders(spelt, module, is_package=is_package) if resolving else None
     spelling = spelling_lines(views, spelt)

@@ -87,9 +87,14 @@ def unparsed(
     return FileAnalysis(path, lines, tuple(text_findings(lines, patterns)), parse_problem(exc))
 
 
-def module_of(path: str) -> tuple[str, bool]:
-    """The file's dotted module name and whether it is a package's ``__init__``."""
-    return module_name_for(path), path.rsplit("/", 1)[-1].startswith("__init__.")
+def module_of(path: str, module: str | None = None) -> tuple[str, bool]:
+    """The file's dotted module name and whether it is a package's ``__init__``.
+
+    ``module`` is the name the tree's layout gives (see
+    :mod:`pytest_cleantree.importroots`); without it, the path under the root.
+    """
+    name = module_name_for(path) if module is None else module
+    return name, path.rsplit("/", 1)[-1].startswith("__init__.")
 
 
 def with_line_patterns(
@@ -103,13 +108,18 @@ def with_line_patterns(
 
     @functools.wraps(analyze)
     def wrapper(
-        path: str, data: bytes, patterns: Sequence[Pattern], *, comments: bool = True
+        path: str,
+        data: bytes,
+        patterns: Sequence[Pattern],
+        *,
+        comments: bool = True,
+        module: str | None = None,
     ) -> FileAnalysis:
         whole = [p for p in patterns if p.tier is PatternTier.LINE]
         if not whole:
-            return analyze(path, data, patterns, comments=comments)
+            return analyze(path, data, patterns, comments=comments, module=module)
         rest = [p for p in patterns if p.tier is not PatternTier.LINE]
-        analysis = analyze(path, data, rest, comments=comments)
+        analysis = analyze(path, data, rest, comments=comments, module=module)
         lines = analysis.lines or split_lines(data.decode("utf-8", errors="surrogateescape"))
         found = tuple(line_findings(lines, whole))
         return replace(analysis, findings=analysis.findings + found)
@@ -120,7 +130,12 @@ def with_line_patterns(
 @with_line_patterns
 @deep_enough
 def analyze_reference(
-    path: str, data: bytes, patterns: Sequence[Pattern], *, comments: bool = True
+    path: str,
+    data: bytes,
+    patterns: Sequence[Pattern],
+    *,
+    comments: bool = True,
+    module: str | None = None,
 ) -> FileAnalysis:
     """Every occurrence of ``patterns`` in one file, the obviously correct way."""
     prepared = prepare(path, data, patterns)
@@ -134,7 +149,7 @@ def analyze_reference(
     except PARSE_ERRORS as exc:
         return unparsed(path, lines, patterns, exc)
     compiled = compile_patterns(patterns)
-    module, is_package = module_of(path)
+    module, is_package = module_of(path, module)
     resolved = {}
     unresolved: str | None = None
     if compiled.qualified:

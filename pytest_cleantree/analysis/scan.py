@@ -14,7 +14,7 @@ import io
 import re
 import tokenize
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from pytest_cleantree.model import Kind, Occurrence, Pattern
 from pytest_cleantree.patterns import match_name, match_text, prefilter_needle
@@ -74,6 +74,10 @@ class Scanner:
         self._qualified_cache: dict[tuple[str, tuple[str, ...], bool], tuple[Pattern, ...]] = {}
         self._qualified = patterns.qualified
         self._plain = patterns.plain
+        #: names the module binds at its top level (def, class, assignment): ``module.name``
+        self._top: frozenset[str] = frozenset()
+        #: the function and class scopes around the node visited, with the names each binds
+        self._scopes: list[tuple[bool, frozenset[str]]] = []  # (is_class, names)
 
     # -- matching
 
@@ -159,7 +163,37 @@ class Scanner:
     # -- walking
 
     def scan(self, tree: ast.Module) -> None:
+        if self.module and self._qualified:
+            # only the names a qualified pattern ends with: a use of one spells it, so
+            # the fast path, which walks only lines that spell a pattern, sees it too
+            ends = {p.body.rsplit(".", 1)[-1] for p in self._qualified}
+            self._top = frozenset(top_level_bindings(tree.body)) & ends
         self._body(tree.body, docstring_allowed=True)
+
+    def _module_binding(self, name: str) -> str | None:
+        """``.module.name`` when ``name`` here is the module's own top-level binding.
+
+        Not when a function (or the class body the name stands in directly)
+        binds it too: Python's scoping is per scope, whatever the order.
+        """
+        if name not in self._top:
+            return None
+        for depth, (is_class, bound) in enumerate(reversed(self._scopes)):
+            if is_class and depth > 0:
+                continue  # a method does not see its class's names
+            if name in bound:
+                return None
+        return f".{self.module}.{name}"
+
+    def _in_scope(self, node: ast.AST, is_class: bool, visit: Callable[[], None]) -> None:
+        if not self._top:
+            visit()
+            return
+        self._scopes.append((is_class, frozenset(scope_bindings(node))))
+        try:
+            visit()
+        finally:
+            self._scopes.pop()
 
     def _body(self, body: Sequence[ast.stmt], *, docstring_allowed: bool) -> None:
         for index, stmt in enumerate(body):
@@ -248,7 +282,7 @@ class Scanner:
         self.visit(node.args, condition=False)
         if node.returns:
             self.visit(node.returns, condition=False)
-        self._nested_body(node.body)
+        self._in_scope(node, False, lambda: self._nested_body(node.body))
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -261,7 +295,7 @@ class Scanner:
             self.visit(base, condition=False)
         for keyword in node.keywords:
             self.visit(keyword, condition=False)
-        self._nested_body(node.body)
+        self._in_scope(node, True, lambda: self._nested_body(node.body))
 
     def _nested_body(self, body: Sequence[ast.stmt]) -> None:
         self._depth += 1
@@ -297,13 +331,16 @@ class Scanner:
 
     def visit_Lambda(self, node: ast.Lambda, *, condition: bool, **_: bool) -> None:
         self.visit(node.args, condition=False)
-        self.visit(node.body, condition=condition)
+        self._in_scope(node, False, lambda: self.visit(node.body, condition=condition))
 
     # names and attributes
 
     def visit_Name(self, node: ast.Name, *, condition: bool, callee: bool) -> None:
         kind = self._use_kind(node.ctx, condition=condition, callee=callee)
         resolved = self.resolved.get(key_of(node), ())
+        own = self._module_binding(node.id) if self._top else None
+        if own is not None and own not in resolved:
+            resolved = (*resolved, own)
         self._emit(node.id, node.lineno, node.col_offset, kind, resolved)
 
     def visit_Attribute(self, node: ast.Attribute, *, condition: bool, callee: bool) -> None:
@@ -475,6 +512,95 @@ class Scanner:
                             self.findings.append(Finding(pattern.text, occurrence))
         except (tokenize.TokenError, SyntaxError):
             return
+
+
+#: statements whose bodies run at their scope's level (not a new scope)
+_BLOCKS = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)
+_SCOPES = (
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.Lambda,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+)
+
+
+def top_level_bindings(body: Sequence[ast.stmt]) -> Iterator[str]:
+    """Names a module defines at its top level: ``def``, ``class``, assignment targets.
+
+    Bodies of top-level ``if``/``try``/``with``/``for``/``while``/``match`` included.
+    """
+    for stmt in body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            yield stmt.name
+        elif isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                yield from _target_names(target)
+        elif isinstance(stmt, ast.AnnAssign):
+            yield from _target_names(stmt.target)
+        elif isinstance(stmt, (*_BLOCKS, ast.Match)) or type(stmt).__name__ == "TryStar":
+            for field in ("body", "orelse", "finalbody"):
+                yield from top_level_bindings(getattr(stmt, field, ()))
+            for handler in getattr(stmt, "handlers", ()):
+                yield from top_level_bindings(handler.body)
+            for case in getattr(stmt, "cases", ()):
+                yield from top_level_bindings(case.body)
+
+
+def _target_names(target: ast.expr) -> Iterator[str]:
+    if isinstance(target, ast.Name):
+        yield target.id
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for element in target.elts:
+            yield from _target_names(element)
+    elif isinstance(target, ast.Starred):
+        yield from _target_names(target.value)
+
+
+def scope_bindings(scope: ast.AST) -> set[str]:
+    """The names a function, lambda or class body binds in its own scope (less its globals).
+
+    As Python decides scopes: any binding anywhere in the scope, whatever the
+    order.  Nested scopes are not entered (their own names excepted); a name
+    bound only inside a comprehension is left out (reporting more, never less).
+    """
+    bound: set[str] = set()
+    declared: set[str] = set()
+    if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        args = scope.args
+        for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
+            if arg is not None:
+                bound.add(arg.arg)
+    body: list[ast.AST] = (
+        [scope.body] if isinstance(scope, ast.Lambda) else list(getattr(scope, "body", ()))
+    )
+    stack = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+            continue
+        if isinstance(node, _SCOPES):
+            continue
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bound.add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                if alias.name != "*":
+                    bound.add(alias.asname or alias.name.split(".", 1)[0])
+        elif (isinstance(node, ast.ExceptHandler) and node.name) or (
+            isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name
+        ):
+            bound.add(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            bound.add(node.rest)
+        elif isinstance(node, ast.Global):
+            declared.update(node.names)
+        stack.extend(ast.iter_child_nodes(node))
+    return bound - declared
 
 
 def _identifier(token: str) -> str:

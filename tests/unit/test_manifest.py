@@ -23,7 +23,7 @@ from pytest_cleantree.patterns import parse_pattern
 VALID_KEYS = (
     "absent, exclude, expect, files, forbid, forbid_lines, id, kinds, missing_ok, must_exist, why"
 )
-VALID_TOP_KEYS = "allow_outside_root, exclude, hosts, root, rule"
+VALID_TOP_KEYS = "allow_outside_root, exclude, hosts, import_roots, root, rule"
 OUTSIDE = "(set allow_outside_root = true to allow it)"
 ABSOLUTE = f"is absolute: paths are relative to the root {OUTSIDE}"
 
@@ -121,6 +121,20 @@ def forbid_rule(rule_id: str, line: int, files: tuple[str, ...] = ("a.py",), *fo
                 allow_outside_root=True,
             ),
             id="allow-outside-root",
+        ),
+        pytest.param(
+            'import_roots = ["python", "./src/", "."]\n'
+            "[[rule]]\n"
+            'id = "r"\n'
+            'files = ["a.py"]\n'
+            'forbid = ["x"]\n',
+            Manifest(
+                path=MANIFEST_NAME,
+                root="",
+                rules=(forbid_rule("r", 2, ("a.py",)),),
+                import_roots=("python", "src", ""),
+            ),
+            id="import-roots",
         ),
         pytest.param(
             'rule = [{id = "a", files = ["a.py"], forbid = ["x"]},\n'
@@ -275,6 +289,18 @@ TOP_LEVEL_CASES = [
         "allow_outside_root = 1\n[[rule]]\n" + OK,
         "allow_outside_root: must be true or false, not an integer",
         id="allow-outside-root-int",
+    ),
+    case(
+        'import_roots = "python"\n[[rule]]\n' + OK,
+        'import_roots: must be a list of folders (["python"]), not a string',
+        id="import-roots-type",
+    ),
+    case(
+        'import_roots = ["/abs", 3, "../up", "ok"]\n[[rule]]\n' + OK,
+        "import_roots[0]: '/abs' is absolute; import roots are relative to the tree",
+        "import_roots[1]: must be a string, not an integer",
+        "import_roots[2]: '../up' leaves the tree; import roots are relative to the tree",
+        id="import-roots-values",
     ),
     case(
         '[[rules]]\nfiles = ["a.py"]\nforbid = ["x"]\n',
@@ -493,7 +519,7 @@ CROSS_KEY_CASES = [
     ),
     case(
         '[[rule]]\nfiles = ["a.py"]\nexpect = ["x"]\nmissing_ok = true\nmust_exist = 1\n',
-        "rule 1 (line 1): must_exist: must be true or false, not an integer",
+        "rule 1 (line 5): must_exist: must be true or false, not an integer",
         id="must-exist-type",
     ),
     case(
@@ -733,7 +759,8 @@ PYPROJECT_HEAD = '[project]\nname = "x"\n\n'
             PYPROJECT_HEAD
             + "[tool.cleantree]\nzzz = 1\nallow_outside_root = 0\n[tool.cleantree.hosts]\na = 1\n",
             "unknown key 'tool.cleantree.zzz' (valid keys: tool.cleantree.allow_outside_root, "
-            "tool.cleantree.exclude, tool.cleantree.hosts, tool.cleantree.root, "
+            "tool.cleantree.exclude, tool.cleantree.hosts, tool.cleantree.import_roots, "
+            "tool.cleantree.root, "
             "tool.cleantree.rule)",
             "tool.cleantree.hosts.a: must be a string, not an integer",
             "tool.cleantree.allow_outside_root: must be true or false, not an integer",

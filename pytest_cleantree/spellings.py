@@ -1,0 +1,182 @@
+"""Every spelling of a qualified pattern, read through a Source (issue 12, causes 1 and 2).
+
+``sglang.srt.utils.common.is_sm120_supported`` is also
+``sglang.srt.utils.is_sm120_supported`` when ``sglang/srt/utils/__init__.py``
+does ``from .common import *``; callers import it through either.  Before a
+run analyses its files, :func:`pattern_spellings` reads the modules on the
+patterns' chains (and only those, in a few rounds: see
+:func:`pytest_cleantree.exports.next_reads`), builds their
+:class:`~pytest_cleantree.exports.ExportMap`, and gives each qualified
+pattern the set of spellings that lead where it leads.  The engine then asks
+the analysis for every spelling and reports what they find under the pattern
+the user wrote.
+
+The map only adds spellings: a pattern always keeps its own text, so
+nothing that matched before stops matching.  A module that cannot be read
+or parsed adds nothing (the files a rule names report their own problems).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from pytest_cleantree.analysis import decode_python
+from pytest_cleantree.errors import SourceError
+from pytest_cleantree.exports import (
+    BindingKind,
+    ExportMap,
+    ModuleExports,
+    Spelling,
+    parse_module_exports,
+)
+from pytest_cleantree.importroots import Layout
+from pytest_cleantree.sources.base import Source
+
+__all__ = [
+    "MAX_ROUNDS",
+    "Spellings",
+    "StarSite",
+    "import_bases",
+    "pattern_spellings",
+]
+
+#: a bound on the read rounds (each follows the re-export chains one hop further)
+MAX_ROUNDS = 8
+
+
+def import_bases(
+    layout: Layout, named: Mapping[str, str], import_roots: Sequence[str]
+) -> list[str]:
+    """Folders that module names are relative to, most explicit first.
+
+    The import roots, then the folder above each top package the layout found
+    (``python`` for ``python/sglang/__init__.py``), then the tree's root.
+    """
+    bases: list[str] = list(import_roots)
+    for path, module in sorted(named.items()):
+        folder = path.rpartition("/")[0]
+        inside = module.count(".") + (1 if layout.is_package(path) else 0)  # folders in the name
+        parts = folder.split("/") if folder else []
+        base = "/".join(parts[: len(parts) - inside])
+        if len(parts) >= inside and base not in bases:
+            bases.append(base)
+    if "" not in bases:
+        bases.append("")
+    return bases
+
+
+def _candidates(module: str, bases: Iterable[str]) -> list[tuple[str, bool]]:
+    """(path, is_package) where ``module``'s file may stand, in order of preference."""
+    stem = module.replace(".", "/")
+    found: list[tuple[str, bool]] = []
+    for base in bases:
+        folder = f"{base}/{stem}" if base else stem
+        found += [(f"{folder}.py", False), (f"{folder}/__init__.py", True)]
+    return found
+
+
+def _prefixes(name: str) -> list[str]:
+    parts = name.split(".")
+    return [".".join(parts[:end]) for end in range(1, len(parts) + 1)]
+
+
+@dataclass(frozen=True)
+class StarSite:
+    """A ``from M import *`` that re-exports a pattern's target: the scan cannot see it there."""
+
+    path: str
+    line: int
+    module: str  # M, the module star-imported
+    spelling: str  # the spelling it makes
+    source: str  # the line's text
+
+
+@dataclass(frozen=True)
+class Spellings:
+    """Per qualified pattern: its spellings (itself included), and its star re-exports."""
+
+    names: Mapping[str, frozenset[str]]
+    stars: Mapping[str, tuple[StarSite, ...]]
+
+
+def pattern_spellings(source: Source, qualified: Iterable[str], bases: Sequence[str]) -> Spellings:
+    """Each qualified pattern's spellings: what leads where it leads, through the tree's modules.
+
+    Raises :class:`SourceError` only when the tree cannot be reached.
+    """
+    patterns = sorted(set(qualified))
+    if not patterns:
+        return Spellings({}, {})
+    parsed: dict[str, ModuleExports] = {}
+    texts: dict[str, tuple[str, str]] = {}  # module -> (path, text)
+    tried: set[str] = set()
+    wanted = {prefix for pattern in patterns for prefix in _prefixes(pattern)}
+    emap = ExportMap({})
+    for _ in range(MAX_ROUNDS):
+        todo = sorted(wanted - tried)
+        if not todo:
+            break
+        tried.update(todo)
+        _read_round(source, todo, bases, parsed, texts)
+        emap = ExportMap(parsed)
+        wanted = {prefix for name in emap.missing(patterns) for prefix in _prefixes(name)}
+    names: dict[str, frozenset[str]] = {}
+    stars: dict[str, tuple[StarSite, ...]] = {}
+    for pattern in patterns:
+        targets = emap.canonicals(pattern) | {pattern}
+        found = set(targets)
+        sites: list[StarSite] = []
+        for target in sorted(targets):
+            for spelling in emap.spellings(target):
+                found.add(spelling.spelling)
+                sites += _star_sites(spelling, parsed, texts)
+        names[pattern] = frozenset(found)
+        stars[pattern] = tuple(dict.fromkeys(sites))
+    return Spellings(names, stars)
+
+
+def _star_sites(
+    spelling: Spelling, parsed: Mapping[str, ModuleExports], texts: Mapping[str, tuple[str, str]]
+) -> list[StarSite]:
+    exports = parsed.get(spelling.module)
+    if exports is None or spelling.module not in texts:
+        return []
+    path, text = texts[spelling.module]
+    lines = text.splitlines()
+    return [
+        StarSite(path, b.line, b.module, spelling.spelling, lines[b.line - 1].strip())
+        for b in exports.bindings
+        if b.kind is BindingKind.STAR and b.line == spelling.line and 0 < b.line <= len(lines)
+    ]
+
+
+def _read_round(
+    source: Source,
+    modules: Sequence[str],
+    bases: Sequence[str],
+    parsed: dict[str, ModuleExports],
+    texts: dict[str, tuple[str, str]],
+) -> None:
+    """Read and parse the files of ``modules`` (one expand, one read)."""
+    options = {module: _candidates(module, bases) for module in modules}
+    listed = source.expand(sorted({path for paths in options.values() for path, _ in paths}))
+    chosen: dict[str, tuple[str, bool]] = {}
+    for module, paths in options.items():
+        for path, is_package in paths:
+            if listed.get(path):
+                chosen[module] = (path, is_package)
+                break
+    if not chosen:
+        return
+    contents = source.read(sorted({path for path, _ in chosen.values()}))
+    for module, (path, is_package) in chosen.items():
+        data = contents.get(path)
+        if data is None or isinstance(data, SourceError):
+            continue
+        try:
+            text = decode_python(data)
+            parsed[module] = parse_module_exports(module, text, is_package=is_package)
+            texts[module] = (path, text)
+        except (LookupError, SyntaxError, ValueError, RecursionError, MemoryError):
+            continue  # the map cannot follow it: the pattern keeps its other spellings

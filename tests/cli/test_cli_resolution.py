@@ -1,0 +1,135 @@
+"""Qualified names resolve across the whole tree, as Python imports them (issue 12).
+
+The real ``cleantree`` command in a subprocess, on trees shaped like SGLang's:
+the root is the repository, the packages live under ``python/``.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+RULE = '[[rule]]\nid = "r"\nfiles = ["python/**/*.py"]\nforbid = ["{pattern}"]\n'
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def check(root: Path) -> tuple[int, set[str], str]:
+    """Exit code, the ``path:line`` of each reported row, stderr."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest_cleantree", "check"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert "Traceback" not in done.stderr
+    rows = {
+        line.split()[0].rsplit(":", 1)[0]  # path:line:col -> path:line
+        for line in done.stdout.splitlines()
+        if line.startswith("python/")
+    }
+    return done.returncode, rows, done.stderr
+
+
+UTILS = {
+    "python/sglang/srt/utils/__init__.py": "from .common import f\n",
+    "python/sglang/srt/utils/common.py": "import os\n\n\ndef f():\n    return os.sep\n",
+    "python/sglang/srt/layers/use.py": "from ..utils.common import f\n\nx = f()\n",
+}
+INITS = {
+    "python/sglang/__init__.py": "",
+    "python/sglang/srt/__init__.py": "",
+    "python/sglang/srt/layers/__init__.py": "",
+}
+EVERY_SITE = {
+    "python/sglang/srt/layers/use.py:1",
+    "python/sglang/srt/layers/use.py:3",
+    "python/sglang/srt/utils/__init__.py:1",
+    "python/sglang/srt/utils/common.py:4",
+}
+
+
+@pytest.mark.parametrize(
+    ("files", "manifest_head"),
+    [
+        pytest.param({**UTILS, **INITS}, "", id="package-chain-below-the-root"),
+        pytest.param(UTILS, 'import_roots = ["python"]\n', id="import-roots-namespace-packages"),
+    ],
+)
+def test_a_root_above_the_package_finds_the_definition_and_relative_uses(
+    tmp_path: Path, files: dict[str, str], manifest_head: str
+) -> None:
+    write(tmp_path, files)
+    pattern = "sglang.srt.utils.common.f"
+    (tmp_path / "cleantree.toml").write_text(manifest_head + RULE.format(pattern=pattern))
+
+    code, rows, err = check(tmp_path)
+
+    assert (code, err) == (1, "")
+    assert rows == EVERY_SITE
+
+
+def test_bad_import_roots_exit_2_naming_the_key(tmp_path: Path) -> None:
+    write(tmp_path, UTILS)
+    manifest = 'import_roots = ["../up"]\n' + RULE.format(pattern="sglang.f")
+    (tmp_path / "cleantree.toml").write_text(manifest)
+
+    code, rows, err = check(tmp_path)
+
+    assert code == 2
+    assert "import_roots[0]" in err
+    assert rows == set()
+
+
+SGLANG = {
+    **INITS,
+    "python/sglang/srt/utils/__init__.py": "from sglang.srt.utils.common import *\n",
+    "python/sglang/srt/utils/common.py": "import os\n\n\ndef is_sm120_supported():\n    return 1\n",
+    "python/sglang/srt/layers/a.py": (
+        "from sglang.srt.utils import is_sm120_supported\n\nif is_sm120_supported():\n    pass\n"
+    ),
+    "python/sglang/srt/layers/b.py": (
+        "from sglang.srt.utils.common import is_sm120_supported as sm\n\nx = sm()\n"
+    ),
+    "python/sglang/srt/layers/c.py": (
+        "import sglang.srt.utils\n\ny = sglang.srt.utils.is_sm120_supported()\n"
+    ),
+}
+EVERY_SGLANG_SITE = {
+    "python/sglang/srt/layers/a.py:1",
+    "python/sglang/srt/layers/a.py:3",
+    "python/sglang/srt/layers/b.py:1",
+    "python/sglang/srt/layers/b.py:3",
+    "python/sglang/srt/layers/c.py:3",
+    "python/sglang/srt/utils/__init__.py:1",
+    "python/sglang/srt/utils/common.py:4",
+}
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        pytest.param("sglang.srt.utils.is_sm120_supported", id="the-re-exported-spelling"),
+        pytest.param("sglang.srt.utils.common.is_sm120_supported", id="the-defining-module"),
+    ],
+)
+def test_a_pattern_written_at_either_site_finds_every_use_the_def_and_the_re_export(
+    tmp_path: Path, pattern: str
+) -> None:
+    write(tmp_path, SGLANG)
+    (tmp_path / "cleantree.toml").write_text(RULE.format(pattern=pattern))
+
+    code, rows, err = check(tmp_path)
+
+    assert (code, err) == (1, "")
+    assert rows == EVERY_SGLANG_SITE

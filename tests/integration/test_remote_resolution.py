@@ -1,0 +1,64 @@
+"""Re-exports and module names over SSH (issue 12): the export map is read through the
+same Source, and a real sshd tree answers as the local one does, line for line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.ssh
+Fleet = Any  # the ``fleet`` fixture's object (tests/integration/conftest.py)
+
+TREE = {
+    "python/sglang/__init__.py": "",
+    "python/sglang/srt/__init__.py": "",
+    "python/sglang/srt/utils/__init__.py": "from sglang.srt.utils.common import *\n",
+    "python/sglang/srt/utils/common.py": "def is_sm120_supported():\n    return 1\n",
+    "python/sglang/srt/layers/__init__.py": "",
+    "python/sglang/srt/layers/a.py": (
+        "from sglang.srt.utils import is_sm120_supported\n\nif is_sm120_supported():\n    pass\n"
+    ),
+}
+#: the rule names the layers only: utils/__init__.py is read for the map, never reported
+MANIFEST = (
+    'root = "tree"\n[[rule]]\nid = "r"\nfiles = ["python/sglang/srt/layers/*.py"]\n'
+    'forbid = ["sglang.srt.utils.common.is_sm120_supported"]\n'
+)
+
+
+def rows(stdout: str) -> list[tuple[str, int]]:
+    document = json.loads(stdout)
+    return sorted(
+        (hit["file"], hit["line"]) for result in document["results"] for hit in result["hits"]
+    )
+
+
+def test_re_exports_resolve_remotely_as_locally(tmp_path: Path, fleet: Fleet) -> None:
+    tree = tmp_path / "tree"
+    for name, text in TREE.items():
+        (tree / name).parent.mkdir(parents=True, exist_ok=True)
+        (tree / name).write_text(text)
+    (tmp_path / "cleantree.toml").write_text(MANIFEST)
+
+    def run(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "pytest_cleantree", "check", "--format", "json", *extra],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=120,
+            check=False,
+        )
+
+    local = run()
+    remote = run("--host", f"gpu-a:{tree}", *fleet.cli_options())
+
+    assert (local.returncode, remote.returncode) == (1, 1), remote.stderr
+    expected = [("python/sglang/srt/layers/a.py", 1), ("python/sglang/srt/layers/a.py", 3)]
+    assert rows(local.stdout) == expected
+    assert rows(remote.stdout) == expected
