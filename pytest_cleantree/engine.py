@@ -21,10 +21,11 @@ from pytest_cleantree.analysis import (
     analyze,
     parse_worthy,
 )
+from pytest_cleantree.analysis.text import compile_patterns
 from pytest_cleantree.errors import SourceError
 from pytest_cleantree.model import Hit, Kind, Missing, Pattern, Result, Rule
 from pytest_cleantree.patterns import is_path_glob
-from pytest_cleantree.sources.base import Source
+from pytest_cleantree.sources.base import NoNeedle, Source
 
 _KIND_ORDER = {kind: index for index, kind in enumerate(Kind)}
 
@@ -205,16 +206,22 @@ def check_all(
         listed = {e: paths for e, paths in expanded.items() if isinstance(paths, tuple)}
         wanted = _patterns_per_path(checks, listed)
         paths = sorted(wanted)
+        needles = _Needles() if getattr(source, "filters_needles", False) else None
         # files are read and analysed in batches, and only their findings kept: memory
         # stays bounded on huge trees, and a remote source still answers in few requests
         for start in range(0, len(paths), READ_BATCH_FILES):
             batch = paths[start : start + READ_BATCH_FILES]
-            contents = source.read(batch)
+            if needles is None:
+                contents = source.read(batch)
+            else:
+                contents = source.read(batch, {p: needles.of(wanted[p][0]) for p in batch})
             work: list[_Work] = []
             for path in batch:
                 data = contents.get(path, SourceError(f"{path}: the source returned nothing"))
                 if isinstance(data, SourceError):
                     analyses[path] = data
+                elif isinstance(data, NoNeedle):  # the local prefilter's answer, given remotely
+                    analyses[path] = FileAnalysis(path, (), ())
                 else:
                     work.append((path, data, *wanted[path]))
             del contents
@@ -237,6 +244,33 @@ def check_all(
 
 #: how many files one read request asks for (one round trip on a remote source)
 READ_BATCH_FILES = 2000
+
+#: above this many needles for one file, a remote source is asked for the file whatever it
+#: holds: testing each needle on the server would cost more than sending the file
+REMOTE_NEEDLES_MAX = 64
+
+
+class _Needles:
+    """The needles a source may filter a file's content with, per list of patterns.
+
+    Taken from the analysis' own prefilter (:func:`compile_patterns`): a file
+    whose text spells none of them is one the analysis would not parse, and
+    holds no finding.  ``None`` (send it) when a pattern has no needle (a
+    regex) or there are too many to test cheaply.
+    """
+
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[list[Pattern], tuple[str, ...] | None]] = {}
+
+    def of(self, patterns: list[Pattern]) -> tuple[str, ...] | None:
+        known = self._known.get(id(patterns))
+        if known is None or known[0] is not patterns:  # lists are shared between files
+            found = {needle for _, needle, _ in compile_patterns(patterns).needles}
+            chosen = None
+            if None not in found and len(found) <= REMOTE_NEEDLES_MAX:
+                chosen = tuple(sorted(n for n in found if n is not None))
+            known = self._known[id(patterns)] = (patterns, chosen)
+        return known[1]
 
 
 def _patterns_per_path(

@@ -14,6 +14,7 @@ requested files, as length-prefixed records::
                                      a folder not listed, X <n>\\n<path>\\0<real> a link
                                      to a folder out of the root, not followed
     F <n>\\n<bytes>                  a file's content                      (read)
+    H 0\\n                          read with needles, holds none: not sent (read)
     M | D | S | P 0\\n               missing, folder, FIFO/socket/device, denied (read)
     O <n>\\n<why> | X <n>\\n<real>  another error | a link out of the root   (read)
     END 0\\n                         the end: without it the stream was cut short
@@ -57,8 +58,11 @@ from pytest_cleantree.errors import SourceError
 from pytest_cleantree.hosts import HostSpec, parse_host_spec
 from pytest_cleantree.patterns import glob_base, is_path_glob
 from pytest_cleantree.sources.base import (
+    NO_NEEDLE,
     Expansion,
     Listing,
+    Needles,
+    NoNeedle,
     RemoteOptions,
     match_listing,
     outside_link,
@@ -85,7 +89,7 @@ _BOOT = "import sys;b=sys.stdin.buffer;exec(b.read(int(b.readline())))"
 
 #: Runs on the server under the host's Python (3.6 or later): keep it self-contained.
 _HELPER = r'''
-import errno, json, os, stat, sys
+import errno, json, os, re, stat, sys
 from pathlib import PurePosixPath
 
 
@@ -204,8 +208,47 @@ def walk(root, base, real_root, record):
         stack.extend(sorted(inner, reverse=True))
 
 
-def read_one(full, real_root, record):
-    """One file's record; real_root is None when links may lead outside the root."""
+def unescape(match):
+    """A string escape's character, as the client's prefilter decodes it."""
+    hex2, hex4, hex8, named, octal, newline = match.groups()
+    if newline:
+        return ""
+    try:
+        return chr(int(hex2 or hex4 or hex8, 16) if not octal else int(octal, 8))
+    except (TypeError, ValueError, OverflowError):
+        return match.group(0)
+
+
+def could_spell(data, needles, views):
+    """Can this file's text spell one of the needles, however Python's tokenizer reads it?
+
+    The client's prefilter (TextViews.contains), over-approximated: a needle in the raw
+    bytes, or in the text with escapes decoded, adjacent string literals joined, or both.
+    What this does not model is sent whole: bytes that are not ASCII (NFKC names, other
+    codings), a coding cookie, a named escape (its name table depends on the Python).
+    """
+    if any(needle in data for needle, _ in needles):
+        return True
+    try:
+        text = data.decode("ascii")
+    except UnicodeDecodeError:
+        return True
+    if any(b"coding" in line for line in data.split(b"\n", 2)[:2]) or "\\N{" in text:
+        return True
+    escape, adjacent = views
+    seen = []
+    if "\\" in text:
+        seen.append(escape.sub(unescape, text))
+    if adjacent.search(text):
+        seen.append(adjacent.sub("", text))
+        if len(seen) > 1:
+            seen.append(adjacent.sub("", seen[0]))
+    return any(needle in view for view in seen for _, needle in needles)
+
+
+def read_one(full, real_root, record, needles=None, views=None):
+    """One file's record; real_root is None when links may lead outside the root; with
+    needles, a file that cannot spell one is answered H, not sent."""
     try:
         if real_root is not None:
             real = os.path.realpath(full)
@@ -228,6 +271,8 @@ def read_one(full, real_root, record):
             data = handle.read()
         except OSError as exc:
             return record(b"O", enc(exc.strerror or str(exc)))
+    if needles is not None and not could_spell(data, needles, views):
+        return record(b"H")
     record(b"F", data)
 
 
@@ -260,8 +305,14 @@ def main():
                 record(b"B")
                 walk(enc(root), enc(start), real_root, record)
         elif request["op"] == "read":
-            for path in request["paths"]:
-                read_one(os.path.join(enc(root), enc(path)), real_root, record)
+            sets = [[(enc(n), n) for n in needles] for needles in request.get("needles", [])]
+            views = None
+            if sets:
+                views = (re.compile(request["escape"]), re.compile(request["adjacent"]))
+            which = request.get("needle_of") or [None] * len(request["paths"])
+            for path, index in zip(request["paths"], which):
+                needles = None if index is None else sets[index]
+                read_one(os.path.join(enc(root), enc(path)), real_root, record, needles, views)
     record(b"END")
     out.flush()
 
@@ -463,10 +514,15 @@ class SSHSource:
             found[entry] = match_listing(entry, listings[glob_base(entry)], any_kind=any_kind)
         return {entry: found[entry] for entry in entries}
 
-    def read(self, paths: Sequence[str]) -> Mapping[str, bytes | SourceError]:
+    #: the helper tests needles on the server: files that cannot matter never cross the link
+    filters_needles = True
+
+    def read(
+        self, paths: Sequence[str], needles: Needles | None = None
+    ) -> Mapping[str, bytes | SourceError | NoNeedle]:
         if not paths:
             return {}
-        return self._run(lambda: self._read_once(list(paths)))
+        return self._run(lambda: self._read_once(list(paths), needles))
 
     def close(self) -> None:
         self._disconnect()
@@ -564,10 +620,14 @@ class SSHSource:
             raise SourceError(f"{self.host}: the remote helper's listing is garbled")
         return exists, listings
 
-    def _read_once(self, paths: list[str]) -> dict[str, bytes | SourceError]:
+    def _read_once(
+        self, paths: list[str], needles: Needles | None = None
+    ) -> Mapping[str, bytes | SourceError | NoNeedle]:
         client = self._connect()
         if not self._exec_failure:
             fields = {"paths": paths, "outside": self._allow_outside_root}
+            if needles is not None:
+                fields.update(_needle_fields(paths, needles))
             records = self._helper(client, "read", fields)
             if records is not None:
                 if len(records) != len(paths):
@@ -1100,9 +1160,40 @@ def _parse_records(stream: bytes, nonce: str) -> list[tuple[str, bytes]] | None:
         pos = end
 
 
-def _read_result(path: str, tag: str, payload: bytes) -> bytes | SourceError:
+def _needle_fields(paths: Sequence[str], needles: Needles) -> dict[str, object]:
+    """The read request's needles: each distinct list once, and per path its index.
+
+    The helper models the client's prefilter views with the client's own
+    expressions, sent along, so the two cannot drift apart.
+    """
+    from pytest_cleantree.analysis.text import ADJACENT_STRINGS, STRING_ESCAPE
+
+    if isinstance(needles, str):
+        raise TypeError("needles: a list of strings, or a mapping of path to one, not a str")
+    sets: dict[tuple[str, ...], int] = {}
+    which: list[int | None] = []
+    for path in paths:
+        chosen = needles.get(path) if isinstance(needles, Mapping) else needles
+        if chosen is None:
+            which.append(None)
+            continue
+        key = tuple(sorted(set(chosen)))
+        which.append(sets.setdefault(key, len(sets)))
+    if not sets:
+        return {}
+    return {
+        "needles": [list(key) for key in sets],
+        "needle_of": which,
+        "escape": STRING_ESCAPE.pattern,
+        "adjacent": ADJACENT_STRINGS.pattern,
+    }
+
+
+def _read_result(path: str, tag: str, payload: bytes) -> bytes | SourceError | NoNeedle:
     if tag == "F":
         return payload
+    if tag == "H":
+        return NO_NEEDLE
     if tag == "O":
         return SourceError(f"{path}: cannot read: {_decode(payload)}")
     if tag == "X":
