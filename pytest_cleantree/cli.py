@@ -23,7 +23,7 @@ EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_INCOMPLETE = 0, 1, 2
 def build_parser() -> argparse.ArgumentParser:
     from pytest_cleantree.cli_fromdiff import add_from_diff_commands
     from pytest_cleantree.formats import FORMATS
-    from pytest_cleantree.hosts import parse_seconds
+    from pytest_cleantree.hosts import parse_forks, parse_seconds
 
     parser = argparse.ArgumentParser(
         prog="cleantree", description="Check that a tree holds no forbidden symbols."
@@ -97,6 +97,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="timeout of connecting to a host, handshake and login included (default: 10)",
     )
+    remote.add_argument(
+        "--forks",
+        type=parse_forks,
+        default=None,
+        metavar="N",
+        help="check N hosts at once, as ansible's --forks (default: every host, up to 32); "
+        "each host's results are ready as soon as it is done",
+    )
     add_from_diff_commands(commands)
     return parser
 
@@ -163,6 +171,7 @@ def _check(args: argparse.Namespace) -> int:
         remote=remote,
         cache_dir=None if args.no_cache else default_cache_dir(),
         jobs=args.jobs or default_jobs(),
+        forks=args.forks,
     )
     try:
         if targets == [LOCAL_TARGET]:
