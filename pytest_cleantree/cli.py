@@ -75,6 +75,20 @@ def build_parser() -> argparse.ArgumentParser:
         help="check the tree on this host (user@host:/path, an ~/.ssh/config alias, or a "
         "name from the manifest's [hosts]); repeat for a fleet; 'local' is this machine",
     )
+    remote.add_argument(
+        "--inventory",
+        type=Path,
+        metavar="FILE",
+        help="check the hosts of this Ansible inventory (INI or YAML: ansible_host, "
+        "ansible_port, ansible_user, cleantree_root, groups and children)",
+    )
+    remote.add_argument(
+        "--group",
+        action="append",
+        default=[],
+        metavar="G",
+        help="with --inventory: only the hosts of group G (repeat for several)",
+    )
     remote.add_argument("--known-hosts", type=Path, help="default: ~/.ssh/known_hosts")
     remote.add_argument(
         "--accept-new-host-key",
@@ -152,8 +166,13 @@ def _check(args: argparse.Namespace) -> int:
                 "pass --manifest PATH or --reverted REV"
             )
         manifest = load_manifest(path)
+    names, table = list(args.host), dict(manifest.hosts)
+    if args.group and not args.inventory:
+        raise CleanTreeError("--group needs --inventory FILE")
+    if args.inventory:
+        names += _inventory_hosts(args.inventory, args.group, table)
     try:
-        targets = resolve_hosts(args.host, dict(manifest.hosts)) if args.host else [LOCAL_TARGET]
+        targets = resolve_hosts(names, table) if names else [LOCAL_TARGET]
     except ValueError as exc:
         raise CleanTreeError(f"--host: {exc}") from None
     remote = RemoteOptions(
@@ -192,6 +211,27 @@ def _check(args: argparse.Namespace) -> int:
     if clean:
         return EXIT_CLEAN
     return EXIT_VIOLATIONS if complete else EXIT_INCOMPLETE
+
+
+def _inventory_hosts(path: Path, groups: list[str], table: dict[str, str]) -> list[str]:
+    """The inventory's host names (of ``groups``), each added to the host table as a spec."""
+    from pytest_cleantree.inventory import load_inventory, select_hosts
+
+    inventory = load_inventory(path)
+    chosen = select_hosts(inventory, groups)
+    names = []
+    for name in chosen:
+        spec = inventory[name].spec()
+        names.append("local" if spec == "local" else name)  # ansible_connection=local
+        if spec == "local":
+            continue
+        if table.get(name, spec) != spec:
+            raise CleanTreeError(
+                f"--inventory: host {name!r} is also in the manifest's [hosts], as "
+                f"{table[name]!r}: rename one of them"
+            )
+        table[name] = spec
+    return names
 
 
 def _render_machine(fmt: str, results: list[Result], manifest: str, root: str) -> str:
