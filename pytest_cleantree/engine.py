@@ -199,14 +199,19 @@ def check_all(
     cache = cache or AnalysisCache()
     analyses: dict[str, FileAnalysis | SourceError] = {}
     try:
+        needles = _Needles() if getattr(source, "filters_needles", False) else None
+        entries = sorted({c.entry for c in checks if not c.absent})
         # an entry's paths, or why they cannot be known; ``absent`` entries match any kind
-        expanded = dict(source.expand(sorted({c.entry for c in checks if not c.absent})))
+        if needles is None:
+            expanded = dict(source.expand(entries))
+        else:  # a remote source reads the files that can matter with the same request
+            ahead = {e: n for e, n in _entry_needles(checks, needles).items() if n is not None}
+            expanded = dict(source.expand(entries, read_ahead=ahead))
         gone = sorted({check.entry for check in checks if check.absent})
         present = source.expand(gone, any_kind=True) if gone else {}
         listed = {e: paths for e, paths in expanded.items() if isinstance(paths, tuple)}
         wanted = _patterns_per_path(checks, listed)
         paths = sorted(wanted)
-        needles = _Needles() if getattr(source, "filters_needles", False) else None
         # files are read and analysed in batches, and only their findings kept: memory
         # stays bounded on huge trees, and a remote source still answers in few requests
         for start in range(0, len(paths), READ_BATCH_FILES):
@@ -271,6 +276,15 @@ class _Needles:
                 chosen = tuple(sorted(n for n in found if n is not None))
             known = self._known[id(patterns)] = (patterns, chosen)
         return known[1]
+
+
+def _entry_needles(checks: Sequence[Check], needles: _Needles) -> dict[str, tuple[str, ...] | None]:
+    """Each entry's needles: those of the patterns of every rule naming it."""
+    per_entry: dict[str, dict[str, Pattern]] = defaultdict(dict)
+    for check in checks:
+        if not check.absent:
+            per_entry[check.entry].update((p.text, p) for p in check.rule.patterns)
+    return {entry: needles.of(list(patterns.values())) for entry, patterns in per_entry.items()}
 
 
 def _patterns_per_path(

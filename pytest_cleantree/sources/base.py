@@ -50,7 +50,13 @@ class Source(Protocol):
     #: the resolved root, as shown to the user
     root: str
 
-    def expand(self, entries: Sequence[str], *, any_kind: bool = False) -> Mapping[str, Expansion]:
+    def expand(
+        self,
+        entries: Sequence[str],
+        *,
+        any_kind: bool = False,
+        read_ahead: Mapping[str, Sequence[str]] | None = None,
+    ) -> Mapping[str, Expansion]:
         """Map each manifest entry (a path or a glob) to the paths it names, sorted.
 
         A literal path maps to itself when *anything* exists there (a folder,
@@ -67,6 +73,10 @@ class Source(Protocol):
         listed, or that is a link leading out of the root (unless
         ``allow_outside_root``).  Raises :class:`SourceError` when the tree
         itself cannot be reached.
+
+        ``read_ahead`` (entry -> its needles, see :meth:`read`): a remote source
+        may read those entries' files in the same request, so that the
+        :meth:`read` that follows needs no other; a source may ignore it.
         """
         ...
 

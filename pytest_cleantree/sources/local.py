@@ -92,7 +92,13 @@ class LocalSource:
         self.root = str(root)
         self._real_folders: dict[str, str] = {}
 
-    def expand(self, entries: Sequence[str], *, any_kind: bool = False) -> Mapping[str, Expansion]:
+    def expand(
+        self,
+        entries: Sequence[str],
+        *,
+        any_kind: bool = False,
+        read_ahead: Mapping[str, Sequence[str]] | None = None,
+    ) -> Mapping[str, Expansion]:
         if not self._root.is_dir():
             raise SourceError(f"root {self.root!r} is not an existing folder")
         return {entry: self._expand_one(entry, any_kind) for entry in entries}

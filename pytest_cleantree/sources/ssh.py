@@ -276,6 +276,34 @@ def read_one(full, real_root, record, needles=None, views=None):
     record(b"F", data)
 
 
+def read_ahead(ahead, existing, listed, sets, views, root, real_root, record):
+    """The files the entries name, read with their needles right after the listing (one
+    command, not two): A <n>\\n<path> then its read record, up to a budget of bytes sent."""
+    chosen = {}
+    for kind, entry, base, index in ahead["entries"]:
+        if kind == "literal":
+            paths = [enc(entry)] if entry in existing else []
+        else:
+            regex = re.compile(entry)
+            paths = [p for p in listed.get(base, []) if regex.match(p.decode("utf-8",
+                                                                             "surrogateescape"))]
+        for path in paths:
+            chosen.setdefault(path, set()).add(index)
+    budget = [ahead["budget"]]
+
+    def counted(tag, payload=b""):
+        budget[0] -= len(payload)
+        record(tag, payload)
+
+    for path in sorted(chosen):
+        if budget[0] <= 0:
+            break
+        indices = sorted(chosen[path])
+        needles = [pair for index in indices for pair in sets[index]]
+        record(b"A", path + b"\0" + ",".join(str(index) for index in indices).encode("ascii"))
+        read_one(os.path.join(enc(root), path), real_root, counted, needles, views)
+
+
 def main():
     request = json.loads(sys.stdin.buffer.read().decode("utf-8"))
     out = sys.stdout.buffer
@@ -292,23 +320,36 @@ def main():
         record(b"R", enc(root))
         base = PurePosixPath(root)
         real_root = None if request.get("outside") else os.path.realpath(enc(root))
+        sets = [[(enc(n), n) for n in needles] for needles in request.get("needles", [])]
+        views = None
+        if sets:
+            views = (re.compile(request["escape"]), re.compile(request["adjacent"]))
         if request["op"] == "expand":
+            existing = []
             for entry in request["literals"]:
                 try:
                     os.lstat(enc(str(base / entry)))
                     record(b"Y")
+                    existing.append(entry)
                 except (FileNotFoundError, NotADirectoryError):
                     record(b"Z")
                 except OSError as exc:
                     record(b"Q", enc(exc.strerror or str(exc)))
+            listed = {}
             for start in request["bases"]:
                 record(b"B")
-                walk(enc(root), enc(start), real_root, record)
+                files = listed.setdefault(start, [])
+
+                def listing(tag, payload=b"", files=files):
+                    if tag == b"L":
+                        files.append(payload)
+                    record(tag, payload)
+
+                walk(enc(root), enc(start), real_root, listing)
+            if request.get("ahead"):
+                read_ahead(request["ahead"], existing, listed, sets, views, root, real_root,
+                           record)
         elif request["op"] == "read":
-            sets = [[(enc(n), n) for n in needles] for needles in request.get("needles", [])]
-            views = None
-            if sets:
-                views = (re.compile(request["escape"]), re.compile(request["adjacent"]))
             which = request.get("needle_of") or [None] * len(request["paths"])
             for path, index in zip(request["paths"], which):
                 needles = None if index is None else sets[index]
@@ -496,14 +537,25 @@ class SSHSource:
         self._sftp: paramiko.SFTPClient | None = None
         #: why commands cannot run on this host ("" while they can, or before trying)
         self._exec_failure = ""
+        #: files read ahead with a listing: path -> (read record tag, payload, needles used)
+        self._ahead: dict[str, tuple[str, bytes, frozenset[str]]] = {}
 
     # -- the Source protocol -------------------------------------------------------
 
-    def expand(self, entries: Sequence[str], *, any_kind: bool = False) -> Mapping[str, Expansion]:
+    def expand(
+        self,
+        entries: Sequence[str],
+        *,
+        any_kind: bool = False,
+        read_ahead: Mapping[str, Sequence[str]] | None = None,
+    ) -> Mapping[str, Expansion]:
         literals = [entry for entry in entries if not is_path_glob(entry)]
         globs = [entry for entry in entries if is_path_glob(entry)]
         bases = sorted({glob_base(entry) for entry in globs})
-        exists, listings = self._run(lambda: self._expand_once(literals, bases))
+        ahead = _ahead_fields(read_ahead) if read_ahead else None
+        if ahead is not None:
+            self._ahead.clear()
+        exists, listings = self._run(lambda: self._expand_once(literals, bases, ahead))
         found: dict[str, Expansion] = {}
         for entry, there in zip(literals, exists, strict=True):
             if isinstance(there, str):
@@ -520,9 +572,24 @@ class SSHSource:
     def read(
         self, paths: Sequence[str], needles: Needles | None = None
     ) -> Mapping[str, bytes | SourceError | NoNeedle]:
-        if not paths:
-            return {}
-        return self._run(lambda: self._read_once(list(paths), needles))
+        if isinstance(needles, str):
+            raise TypeError("needles: a list of strings, or a mapping of path to one, not a str")
+        found: dict[str, bytes | SourceError | NoNeedle] = {}
+        rest: list[str] = []
+        for path in paths:
+            ahead = self._ahead.pop(path, None)
+            chosen = needles.get(path) if isinstance(needles, Mapping) else needles
+            if ahead is None:
+                rest.append(path)
+            elif ahead[0] != "H":  # content, or why there is none: whatever the needles
+                found[path] = _read_result(path, ahead[0], ahead[1])
+            elif chosen is not None and set(chosen) <= ahead[2]:  # none of more needles
+                found[path] = NO_NEEDLE
+            else:
+                rest.append(path)
+        if rest:
+            found.update(self._run(lambda: self._read_once(rest, needles)))
+        return {path: found[path] for path in paths}
 
     def close(self) -> None:
         self._disconnect()
@@ -577,15 +644,39 @@ class SSHSource:
         self._sftp_root(client)
 
     def _expand_once(
-        self, literals: list[str], bases: list[str]
+        self, literals: list[str], bases: list[str], ahead: dict[str, object] | None = None
     ) -> tuple[list[bool | str], dict[str, Listing]]:
         client = self._connect()
         if not self._exec_failure:
             fields = {"literals": literals, "bases": bases, "outside": self._allow_outside_root}
+            if ahead is not None:
+                fields.update(ahead)
             records = self._helper(client, "expand", fields)
             if records is not None:
+                first = next((i for i, (tag, _) in enumerate(records) if tag == "A"), None)
+                if first is not None:
+                    self._keep_ahead(records[first:], ahead)
+                    records = records[:first]
                 return self._listing(records, len(literals), bases)
         return self._sftp_expand(client, literals, bases)
+
+    def _keep_ahead(
+        self, records: list[tuple[str, bytes]], ahead: dict[str, object] | None
+    ) -> None:
+        """Keep the files read ahead for :meth:`read`: each ``A`` record (the path, and the
+        needle lists it was read with), then the file's read record."""
+        needles = ahead.get("needles") if ahead is not None else None
+        if not isinstance(needles, list) or len(records) % 2:
+            raise SourceError(f"{self.host}: the remote helper's listing is garbled")
+        for (tag, named), (result, payload) in zip(records[::2], records[1::2], strict=True):
+            path, _, indices = named.partition(b"\0")
+            try:
+                used = frozenset(n for i in indices.split(b",") for n in needles[int(i)])
+            except (ValueError, IndexError):
+                used = None
+            if tag != "A" or used is None or result not in ("F", "H", "O", "X", *_READ_ERRORS):
+                raise SourceError(f"{self.host}: the remote helper's listing is garbled")
+            self._ahead[_decode(path)] = (result, payload, used)
 
     def _listing(
         self, records: list[tuple[str, bytes]], literals: int, bases: list[str]
@@ -646,11 +737,15 @@ class SSHSource:
     ) -> list[tuple[str, bytes]] | None:
         """Run the helper once; its records after the root, or None if it could not run."""
         nonce = secrets.token_hex(8)
-        request = {"op": op, "nonce": nonce, "root": self._resolved or self._root_text, **fields}
+        root = self._resolved or self._root_text
+        request = {"op": op, "nonce": nonce, "root": root, **fields}
         script = _HELPER.encode("utf-8")
         stdin = b"%d\n" % len(script) + script + json.dumps(request).encode("ascii")
+        # -S: without the site module the interpreter starts in half the time (a server's
+        # site-packages may hold dozens of .pth files); only module: roots need sys.path
+        flags = "-B" if root.startswith(MODULE_PREFIX) else "-B -S"
         completed = self._exec(
-            client, f"exec {self._python_word()} -B -c {shlex.quote(_BOOT)}", stdin
+            client, f"exec {self._python_word()} {flags} -c {shlex.quote(_BOOT)}", stdin
         )
         # paramiko closes a dying transport's channels a moment before it marks the transport
         # inactive: an output without EOF is a lost connection even while is_active() holds
@@ -1184,6 +1279,32 @@ def _needle_fields(paths: Sequence[str], needles: Needles) -> dict[str, object]:
     return {
         "needles": [list(key) for key in sets],
         "needle_of": which,
+        "escape": STRING_ESCAPE.pattern,
+        "adjacent": ADJACENT_STRINGS.pattern,
+    }
+
+
+#: what one listing may send of the files it reads ahead; the rest are read when asked for
+READ_AHEAD_BYTES = 32 * 2**20
+
+
+def _ahead_fields(read_ahead: Mapping[str, Sequence[str]]) -> dict[str, object]:
+    """The expand request's read-ahead: per entry (a literal, or a glob as its regex, and the
+    folder its listing starts in) the index of its needle list."""
+    from pytest_cleantree.analysis.text import ADJACENT_STRINGS, STRING_ESCAPE
+    from pytest_cleantree.patterns import compile_path_glob
+
+    sets: dict[tuple[str, ...], int] = {}
+    entries: list[tuple[str, str, str, int]] = []
+    for entry, needles in read_ahead.items():
+        index = sets.setdefault(tuple(sorted(set(needles))), len(sets))
+        if is_path_glob(entry):
+            entries.append(("glob", compile_path_glob(entry).pattern, glob_base(entry), index))
+        else:
+            entries.append(("literal", entry, "", index))
+    return {
+        "ahead": {"entries": entries, "budget": READ_AHEAD_BYTES},
+        "needles": [list(key) for key in sets],
         "escape": STRING_ESCAPE.pattern,
         "adjacent": ADJACENT_STRINGS.pattern,
     }

@@ -171,3 +171,42 @@ def test_the_sftp_fallback_sends_everything(
         for path in ("json/decoder.py", "tricky/nothing.py")
     }
     assert sys.executable  # the helper never ran: SFTP only
+
+
+@pytest.fixture
+def counting_python(tmp_path: Path) -> tuple[Path, Path]:
+    """An interpreter for the host that logs each command the check runs there."""
+    log = tmp_path / "commands.log"
+    wrapper = tmp_path / "python"
+    wrapper.write_text(f'#!/bin/sh\necho run >> {log}\nexec {sys.executable} "$@"\n')
+    wrapper.chmod(0o755)
+    return wrapper, log
+
+
+@pytest.mark.parametrize(
+    ("budget", "commands"), [(None, 1), (1, 2)], ids=["read-ahead", "over-budget"]
+)
+def test_listing_and_reading_take_one_command(
+    workspace: Path,
+    make_ssh_source: SourceFactory,
+    counting_python: tuple[Path, Path],
+    monkeypatch: pytest.MonkeyPatch,
+    budget: int | None,
+    commands: int,
+) -> None:
+    """The files that can matter come back with the listing; past the budget, they are read
+    with a second command; the results are the local ones either way."""
+    from pytest_cleantree.sources import ssh
+
+    if budget is not None:
+        monkeypatch.setattr(ssh, "READ_AHEAD_BYTES", budget)
+    wrapper, log = counting_python
+    manifest = MANIFEST.split('[[rule]]\nid = "regex"')[0]  # every pattern has a needle
+    source = make_ssh_source(workspace / "tree", python=str(wrapper))
+    checks = list(iter_checks(parse_manifest(manifest, str(workspace / "m.toml")).rules))
+    remote = check_all(checks, source, AnalysisCache())
+    local = check_all(checks, LocalSource(workspace / "tree"), AnalysisCache())
+    assert log.read_text().count("run") == commands
+    assert {c: (r.hits, r.missing, r.problems) for c, r in remote.items()} == {
+        c: (r.hits, r.missing, r.problems) for c, r in local.items()
+    }
