@@ -96,7 +96,9 @@ def run_playbook(site: Path, *extra: str) -> subprocess.CompletedProcess[str]:
         **os.environ,
         "ANSIBLE_LOCAL_TEMP": str(site / ".ansible-local"),
         "ANSIBLE_REMOTE_TMP": str(site / ".ansible-remote"),
-        "ANSIBLE_SSH_CONTROL_PATH_DIR": str(site / ".ansible-cp"),
+        # no multiplexing: no ssh master left running after the test, and no socket path
+        # (under a deep temporary folder) too long for a Unix socket
+        "ANSIBLE_SSH_ARGS": "-o ControlMaster=no -o ControlPath=none",
         "ANSIBLE_NOCOLOR": "1",
         "ANSIBLE_RETRY_FILES_ENABLED": "0",
         "ANSIBLE_TIMEOUT": "10",
