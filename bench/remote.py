@@ -1,4 +1,4 @@
-"""Remote benchmark: a 1,000-file tree checked over SSH through a slow link.
+"""Remote benchmark: a 1,000-file tree checked over SSH through a slow link, and a fleet.
 
 A real OpenSSH ``sshd`` on 127.0.0.1, reached through a TCP proxy that delays
 every chunk by a fixed time in each direction (default 25 ms, so a 50 ms round
@@ -6,7 +6,11 @@ trip).  In one run, in turns: ``cleantree check --host`` and ``ssh host grep
 -rn`` over the same link.  The proxy counts round trips as the number of times
 the traffic turns from client-to-server to server-to-client.
 
-    python bench/remote.py [--files 1000] [--delay-ms 25] [--rounds 3]
+The fleet run starts ``--fleet`` sshd instances (default 32), each behind a
+delaying proxy of its own and each serving the same ``--fleet-files`` tree
+(default 392), and times ``cleantree check`` on all of them against one of them.
+
+    python bench/remote.py [--files 1000] [--delay-ms 25] [--rounds 3] [--fleet 32]
 
 Prints a Markdown table (and writes bench/results-remote.md).  Needs Debian's
 openssh-server and openssh-client (``ssh``); never touches ~/.ssh.
@@ -20,6 +24,7 @@ import getpass
 import heapq
 import os
 import platform
+import resource
 import shutil
 import socket
 import statistics
@@ -142,10 +147,12 @@ def sshd(folder: Path) -> Iterator[tuple[int, Path, Path, str]]:
     )
     process = subprocess.Popen([SSHD, "-D", "-e", "-f", str(config)], stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
+        deadline = time.monotonic() + 30
+        while True:
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
                 break
+            if process.poll() is not None or time.monotonic() > deadline:
+                sys.exit(f"sshd did not start on port {port} (another process took it?): rerun")
             time.sleep(0.05)
         host_line = (folder / "host_key.pub").read_text().split()
         yield port, client_key, f"{host_line[0]} {host_line[1]}", getpass.getuser()
@@ -166,14 +173,37 @@ def make_tree(root: Path, files: int) -> None:
         (folder / f"mod{index}.py").write_text("\n".join(body) + "\n")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--files", type=int, default=1000)
-    parser.add_argument("--delay-ms", type=float, default=25.0)
-    parser.add_argument("--rounds", type=int, default=3)
-    args = parser.parse_args()
-    if shutil.which("ssh") is None or not Path(SSHD).exists():
-        sys.exit("needs openssh-server and openssh-client (apt-get install openssh-server)")
+def _ssh_config_block(alias: str, port: int, key: Path, user: str, known: Path) -> str:
+    return (
+        f"Host {alias}\n  HostName 127.0.0.1\n  Port {port}\n  User {user}\n"
+        f"  IdentityFile {key}\n  IdentitiesOnly yes\n  UserKnownHostsFile {known}\n"
+        "  StrictHostKeyChecking yes\n  ControlMaster no\n"
+    )
+
+
+def _cleantree(manifest: Path, hosts: list[str], config: Path, known: Path) -> list[str]:
+    command = [sys.executable, "-m", "pytest_cleantree", "check", "--manifest", str(manifest)]
+    for host in hosts:
+        command += ["--host", host]
+    # the host's interpreter itself: a pyenv shim (python3 here) adds 0.2 s to each command,
+    # which a server's /usr/bin/python3 or venv does not
+    return [
+        *command,
+        "--ssh-config",
+        str(config),
+        "--known-hosts",
+        str(known),
+        "--python",
+        sys.executable,
+    ]
+
+
+def _hits(stdout: str) -> int:
+    return sum(1 for line in stdout.splitlines() if ".py:" in line)
+
+
+def single(args: argparse.Namespace) -> list[str]:
+    """cleantree against ``ssh host grep -rn`` on one host: the report's lines."""
     with tempfile.TemporaryDirectory(prefix="cleantree-remote-bench-") as scratch:
         work = Path(scratch)
         tree = work / "tree"
@@ -186,27 +216,12 @@ def main() -> None:
             known = work / "known_hosts"
             known.write_text(f"[127.0.0.1]:{proxy.port} {host_line}\n")
             config = work / "ssh_config"
-            config.write_text(
-                f"Host bench\n  HostName 127.0.0.1\n  Port {proxy.port}\n  User {user}\n"
-                f"  IdentityFile {key}\n  IdentitiesOnly yes\n  UserKnownHostsFile {known}\n"
-                "  StrictHostKeyChecking yes\n  ControlMaster no\n"
-            )
+            config.write_text(_ssh_config_block("bench", proxy.port, key, user, known))
             env = {**os.environ, "CLEANTREE_CACHE_DIR": ""}
             commands = {
-                "cleantree check --host": [
-                    sys.executable,
-                    "-m",
-                    "pytest_cleantree",
-                    "check",
-                    "--manifest",
-                    str(work / "cleantree.toml"),
-                    "--host",
-                    f"bench:{tree}",
-                    "--ssh-config",
-                    str(config),
-                    "--known-hosts",
-                    str(known),
-                ],
+                "cleantree check --host": _cleantree(
+                    work / "cleantree.toml", [f"bench:{tree}"], config, known
+                ),
                 "ssh host grep -rn": [
                     "ssh",
                     "-F",
@@ -228,20 +243,16 @@ def main() -> None:
                     if name.startswith("ssh"):
                         hits[name] = len(done.stdout.splitlines())
                     else:
-                        hits[name] = sum(1 for line in done.stdout.splitlines() if ".py:" in line)
+                        hits[name] = _hits(done.stdout)
                     if done.returncode not in (0, 1):
                         sys.exit(f"{name} failed ({done.returncode}): {done.stderr.strip()}")
             proxy.close()
     grep = statistics.median(times["ssh host grep -rn"])
     lines = [
-        "# Remote benchmark",
+        "## One host against grep",
         "",
-        f"`python bench/remote.py --files {args.files} --delay-ms {args.delay_ms:g} "
-        f"--rounds {args.rounds}`: {args.files} files through a proxy adding "
-        f"{args.delay_ms:g} ms each way ({2 * args.delay_ms:g} ms per round trip), real sshd "
-        f"on 127.0.0.1; {platform.node() and 'this machine'}, {os.cpu_count()} CPUs, "
-        f"Python {platform.python_version()}; medians of {args.rounds} interleaved rounds; "
-        "cleantree with no analysis cache.",
+        f"{args.files} files through a proxy adding {args.delay_ms:g} ms each way "
+        f"({2 * args.delay_ms:g} ms per round trip), real sshd on 127.0.0.1.",
         "",
         "| tool | wall time | x grep | round trips (turns seen by the proxy) | lines found |",
         "|---|---|---|---|---|",
@@ -252,6 +263,100 @@ def main() -> None:
             f"| `{name}` | {median:.2f} s | {median / grep:.2f} | "
             f"{statistics.median(turns[name]):.0f} | {hits[name]} |"
         )
+    return lines
+
+
+def fleet(args: argparse.Namespace) -> list[str]:
+    """cleantree on ``--fleet`` hosts against one host: the report's lines."""
+    with tempfile.TemporaryDirectory(prefix="cleantree-fleet-bench-") as scratch:
+        work = Path(scratch)
+        tree = work / "tree"
+        make_tree(tree, args.fleet_files)
+        manifest = work / "cleantree.toml"
+        manifest.write_text('[[rule]]\nid = "sm120"\nfiles = ["**/*.py"]\nforbid = ["sm120"]\n')
+        known = work / "known_hosts"
+        config = work / "ssh_config"
+        with contextlib.ExitStack() as stack:
+            blocks, known_lines, proxies = [], [], []
+            for index in range(args.fleet):
+                folder = work / f"host{index}"
+                folder.mkdir()
+                port, key, host_line, user = stack.enter_context(sshd(folder))
+                proxy = DelayProxy(("127.0.0.1", port), args.delay_ms / 1000)
+                proxies.append(proxy)
+                blocks.append(_ssh_config_block(f"h{index}", proxy.port, key, user, known))
+                known_lines.append(f"[127.0.0.1]:{proxy.port} {host_line}\n")
+            known.write_text("".join(known_lines))
+            config.write_text("".join(blocks))
+            env = {**os.environ, "CLEANTREE_CACHE_DIR": ""}
+            hosts = [f"h{index}:{tree}" for index in range(args.fleet)]
+            commands = {
+                "1 host": _cleantree(manifest, hosts[:1], config, known),
+                f"{args.fleet} hosts": _cleantree(manifest, hosts, config, known),
+            }
+            times: dict[str, list[float]] = {name: [] for name in commands}
+            cpu: dict[str, list[float]] = {name: [] for name in commands}
+            hits: dict[str, int] = {}
+            for _ in range(args.rounds):
+                for name, command in commands.items():
+                    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                    start = time.perf_counter()
+                    done = subprocess.run(command, capture_output=True, text=True, env=env)
+                    times[name].append(time.perf_counter() - start)
+                    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                    cpu[name].append(
+                        after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+                    )
+                    hits[name] = _hits(done.stdout)
+                    if done.returncode not in (0, 1):
+                        sys.exit(f"{name} failed ({done.returncode}): {done.stderr.strip()}")
+            for proxy in proxies:
+                proxy.close()
+    one = statistics.median(times["1 host"])
+    lines = [
+        f"## A fleet: {args.fleet} hosts against one",
+        "",
+        f"{args.fleet} sshd instances on 127.0.0.1, each behind a proxy of its own adding "
+        f"{args.delay_ms:g} ms each way, each serving the same {args.fleet_files}-file tree; "
+        "default `--forks` (every host at once). The servers, their sessions and helpers run "
+        "on the same CPUs as the client here (on a real fleet each host has its own): the "
+        "client's own CPU time is shown apart.",
+        "",
+        "| run | wall time | x one host | cleantree's CPU time (user + sys) | lines found |",
+        "|---|---|---|---|---|",
+    ]
+    for name in commands:
+        median = statistics.median(times[name])
+        lines.append(
+            f"| `cleantree check`, {name} | {median:.2f} s | {median / one:.2f} | "
+            f"{statistics.median(cpu[name]):.2f} s | {hits[name]} |"
+        )
+    return lines
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", type=int, default=1000)
+    parser.add_argument("--delay-ms", type=float, default=25.0)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--fleet", type=int, default=32, help="hosts in the fleet run (0: none)")
+    parser.add_argument("--fleet-files", type=int, default=392)
+    args = parser.parse_args()
+    if shutil.which("ssh") is None or not Path(SSHD).exists():
+        sys.exit("needs openssh-server and openssh-client (apt-get install openssh-server)")
+    lines = [
+        "# Remote benchmark",
+        "",
+        f"`python bench/remote.py --files {args.files} --delay-ms {args.delay_ms:g} "
+        f"--rounds {args.rounds} --fleet {args.fleet} --fleet-files {args.fleet_files}`; "
+        f"{platform.node() and 'this machine'}, {os.cpu_count()} CPUs (shared with other "
+        f"work while measured: indicative), Python {platform.python_version()}; medians of "
+        f"{args.rounds} interleaved rounds; cleantree with no analysis cache.",
+        "",
+        *single(args),
+    ]
+    if args.fleet:
+        lines += ["", *fleet(args)]
     report = "\n".join(lines) + "\n"
     print(report)
     (HERE / "results-remote.md").write_text(report)

@@ -27,7 +27,7 @@ EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_INCOMPLETE = 0, 1, 2
 def build_parser() -> argparse.ArgumentParser:
     from pytest_cleantree.cli_fromdiff import add_from_diff_commands
     from pytest_cleantree.formats import FORMATS
-    from pytest_cleantree.hosts import parse_seconds
+    from pytest_cleantree.hosts import parse_forks, parse_seconds
 
     parser = argparse.ArgumentParser(
         prog="cleantree", description="Check that a tree holds no forbidden symbols."
@@ -131,6 +131,20 @@ def build_parser() -> argparse.ArgumentParser:
         help="check the tree on this host (user@host:/path, an ~/.ssh/config alias, or a "
         "name from the manifest's [hosts]); repeat for a fleet; 'local' is this machine",
     )
+    remote.add_argument(
+        "--inventory",
+        type=Path,
+        metavar="FILE",
+        help="check the hosts of this Ansible inventory (INI or YAML: ansible_host, "
+        "ansible_port, ansible_user, cleantree_root, groups and children)",
+    )
+    remote.add_argument(
+        "--group",
+        action="append",
+        default=[],
+        metavar="G",
+        help="with --inventory: only the hosts of group G (repeat for several)",
+    )
     remote.add_argument("--known-hosts", type=Path, help="default: ~/.ssh/known_hosts")
     remote.add_argument(
         "--accept-new-host-key",
@@ -152,6 +166,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=10.0,
         metavar="SECONDS",
         help="timeout of connecting to a host, handshake and login included (default: 10)",
+    )
+    remote.add_argument(
+        "--forks",
+        type=parse_forks,
+        default=None,
+        metavar="N",
+        help="check N hosts at once, as ansible's --forks (default: every host, up to 32); "
+        "each host's results are ready as soon as it is done",
     )
     add_from_diff_commands(commands)
     return parser
@@ -220,12 +242,17 @@ def _check(args: argparse.Namespace) -> int:
                 "parent folder up to the repository's root; pass --manifest PATH or --reverted REV"
             )
         manifest = load_manifest(path)
+    names, table = list(args.host), dict(manifest.hosts)
+    if args.group and not args.inventory:
+        raise CleanTreeError("--group needs --inventory FILE")
+    if args.inventory:
+        names += _inventory_hosts(args.inventory, args.group, table)
     try:
         manifest = with_exclusions(manifest, args.exclude)
     except ValueError as exc:
         raise CleanTreeError(f"--exclude: {exc}") from None
     try:
-        targets = resolve_hosts(args.host, dict(manifest.hosts)) if args.host else [LOCAL_TARGET]
+        targets = resolve_hosts(names, table) if names else [LOCAL_TARGET]
     except ValueError as exc:
         raise CleanTreeError(f"--host: {exc}") from None
     remote = RemoteOptions(
@@ -243,6 +270,7 @@ def _check(args: argparse.Namespace) -> int:
         remote=remote,
         cache_dir=None if args.no_cache else default_cache_dir(),
         jobs=args.jobs or default_jobs(),
+        forks=args.forks,
     )
     try:
         if targets == [LOCAL_TARGET]:
@@ -371,6 +399,27 @@ def _silence_stdout() -> None:
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
     os.close(devnull)
+
+
+def _inventory_hosts(path: Path, groups: list[str], table: dict[str, str]) -> list[str]:
+    """The inventory's host names (of ``groups``), each added to the host table as a spec."""
+    from pytest_cleantree.inventory import load_inventory, select_hosts
+
+    inventory = load_inventory(path)
+    chosen = select_hosts(inventory, groups)
+    names = []
+    for name in chosen:
+        spec = inventory[name].spec()
+        names.append("local" if spec == "local" else name)  # ansible_connection=local
+        if spec == "local":
+            continue
+        if table.get(name, spec) != spec:
+            raise CleanTreeError(
+                f"--inventory: host {name!r} is also in the manifest's [hosts], as "
+                f"{table[name]!r}: rename one of them"
+            )
+        table[name] = spec
+    return names
 
 
 def _render_machine(fmt: str, results: list[Result], manifest: str, root: str) -> str:

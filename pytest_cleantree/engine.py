@@ -24,6 +24,7 @@ from pytest_cleantree.analysis import (
     is_python_path,
     parse_worthy,
 )
+from pytest_cleantree.analysis.text import compile_patterns
 from pytest_cleantree.errors import SourceError
 from pytest_cleantree.exclude import Scope, scope_of, scope_paths
 from pytest_cleantree.importroots import Layout, LayoutError, parse_layout
@@ -38,7 +39,7 @@ from pytest_cleantree.model import (
     Rule,
 )
 from pytest_cleantree.patterns import is_path_glob
-from pytest_cleantree.sources.base import Source
+from pytest_cleantree.sources.base import NoNeedle, Source
 from pytest_cleantree.spellings import Spellings, StarSite, import_bases, pattern_spellings
 from pytest_cleantree.suppress import apply_allows
 
@@ -233,8 +234,14 @@ def check_all(
     cache = cache or AnalysisCache()
     analyses: dict[str, FileAnalysis | SourceError] = {}
     try:
+        needles = _Needles() if getattr(source, "filters_needles", False) else None
+        entries = sorted({c.entry for c in checks if not c.absent})
         # an entry's paths, or why they cannot be known; ``absent`` entries match any kind
-        raw = dict(source.expand(sorted({c.entry for c in checks if not c.absent})))
+        if needles is None:
+            raw = dict(source.expand(entries))
+        else:  # a remote source reads the files that can matter with the same request
+            ahead = {e: n for e, n in _entry_needles(checks, needles).items() if n is not None}
+            raw = dict(source.expand(entries, read_ahead=ahead))
         gone = sorted({check.entry for check in checks if check.absent})
         present = source.expand(gone, any_kind=True) if gone else {}
         listed = {e: paths for e, paths in raw.items() if isinstance(paths, tuple)}
@@ -254,12 +261,17 @@ def check_all(
         # stays bounded on huge trees, and a remote source still answers in few requests
         for start in range(0, len(paths), READ_BATCH_FILES):
             batch = paths[start : start + READ_BATCH_FILES]
-            contents = source.read(batch)
+            if needles is None:
+                contents = source.read(batch)
+            else:
+                contents = source.read(batch, {p: needles.of(wanted[p][0]) for p in batch})
             work: list[_Work] = []
             for path in batch:
                 data = contents.get(path, SourceError(f"{path}: the source returned nothing"))
                 if isinstance(data, SourceError):
                     analyses[path] = data
+                elif isinstance(data, NoNeedle):  # the local prefilter's answer, given remotely
+                    analyses[path] = FileAnalysis(path, (), ())
                 else:
                     work.append((path, data, *wanted[path], modules.get(path)))
             del contents
@@ -287,6 +299,42 @@ def check_all(
 
 #: how many files one read request asks for (one round trip on a remote source)
 READ_BATCH_FILES = 2000
+
+#: above this many needles for one file, a remote source is asked for the file whatever it
+#: holds: testing each needle on the server would cost more than sending the file
+REMOTE_NEEDLES_MAX = 64
+
+
+class _Needles:
+    """The needles a source may filter a file's content with, per list of patterns.
+
+    Taken from the analysis' own prefilter (:func:`compile_patterns`): a file
+    whose text spells none of them is one the analysis would not parse, and
+    holds no finding.  ``None`` (send it) when a pattern has no needle (a
+    regex) or there are too many to test cheaply.
+    """
+
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[list[Pattern], tuple[str, ...] | None]] = {}
+
+    def of(self, patterns: list[Pattern]) -> tuple[str, ...] | None:
+        known = self._known.get(id(patterns))
+        if known is None or known[0] is not patterns:  # lists are shared between files
+            found = {needle for _, needle, _ in compile_patterns(patterns).needles}
+            chosen = None
+            if None not in found and len(found) <= REMOTE_NEEDLES_MAX:
+                chosen = tuple(sorted(n for n in found if n is not None))
+            known = self._known[id(patterns)] = (patterns, chosen)
+        return known[1]
+
+
+def _entry_needles(checks: Sequence[Check], needles: _Needles) -> dict[str, tuple[str, ...] | None]:
+    """Each entry's needles: those of the patterns of every rule naming it."""
+    per_entry: dict[str, dict[str, Pattern]] = defaultdict(dict)
+    for check in checks:
+        if not check.absent:
+            per_entry[check.entry].update((p.text, p) for p in check.rule.patterns)
+    return {entry: needles.of(list(patterns.values())) for entry, patterns in per_entry.items()}
 
 
 def _qualified(checks: Sequence[Check]) -> set[str]:

@@ -168,3 +168,14 @@ def parse_seconds(text: str) -> float:
             f"{text!r} is not a number of seconds (a finite number above 0)"
         )
     return value
+
+
+def parse_forks(text: str) -> int:
+    """How many hosts to check at once (an argparse ``type``): a whole number, 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of hosts (1 or more)")
+    return value

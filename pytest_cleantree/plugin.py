@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from pytest_cleantree.errors import CleanTreeError
-from pytest_cleantree.hosts import parse_seconds
+from pytest_cleantree.hosts import parse_forks, parse_seconds
 
 if TYPE_CHECKING:
     from pytest_cleantree.engine import Check
@@ -146,6 +146,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         type=parse_seconds,
         default=10.0,
         help="timeout of connecting to a host, handshake and login included (default: 10)",
+    )
+    group.addoption(
+        "--cleantree-forks",
+        metavar="N",
+        type=parse_forks,
+        default=None,
+        help="check N hosts at once (default: every host, up to 32); an item waits for its "
+        "own host only",
     )
     _DEFAULTS.update(
         (option.dest, getattr(option, "default", None))
@@ -352,6 +360,7 @@ class ManifestFile(pytest.File):
             cache_dir=None if self.config.getoption("cleantree_no_cache") else default_cache_dir(),
             # under pytest-xdist the workers are the parallelism
             jobs=1 if hasattr(self.config, "workerinput") else default_jobs(),
+            forks=self.config.getoption("cleantree_forks"),
         )
         self.config.stash[_STATE].runners[self.path] = runner
         for check in iter_checks(self.manifest.rules):
@@ -430,10 +439,11 @@ class CleanTreeItem(pytest.Item):
         assert isinstance(parent, ManifestFile)
         state = self.config.stash[_STATE]
         runner = state.runners[parent.path]
-        # the first item of a manifest checks every selected item, on every host at once:
-        # each file is read and parsed once, each host reached once, the fleet concurrently
+        # the first item of a manifest starts every selected item on every host at once:
+        # each file is read and parsed once, each host reached once, the fleet concurrently;
+        # an item waits for its own host only
         siblings = state.checks_of(self.session, parent)
-        result = runner.run_fleet(siblings or [self.check])[(self.host, self.check)]
+        result = runner.fleet_result(siblings or [self.check], self.host, self.check)
         if not result.ok:
             state.failed.append((parent.path, result))
             self._cleantree_annotations = _github_annotations(self.config, runner, result)

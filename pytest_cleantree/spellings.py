@@ -22,7 +22,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pytest_cleantree.analysis import decode_python
-from pytest_cleantree.errors import SourceError
 from pytest_cleantree.exports import (
     BindingKind,
     ExportMap,
@@ -172,7 +171,7 @@ def _read_round(
     contents = source.read(sorted({path for path, _ in chosen.values()}))
     for module, (path, is_package) in chosen.items():
         data = contents.get(path)
-        if data is None or isinstance(data, SourceError):
+        if not isinstance(data, bytes):  # missing or unreadable (read without needles: no NoNeedle)
             continue
         try:
             text = decode_python(data)

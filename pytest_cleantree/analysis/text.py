@@ -147,6 +147,9 @@ _ADJACENT = re.compile(
     r"""(?:[rRbBuUfF]{1,2})?["']{1,3}"""
 )
 
+#: the two expressions above, for the remote helper's copy of the prefilter (``sources.ssh``)
+STRING_ESCAPE, ADJACENT_STRINGS = _ESCAPE, _ADJACENT
+
 
 def _unescape(match: re.Match[str]) -> str:
     hex2, hex4, hex8, named, octal, newline = match.groups()

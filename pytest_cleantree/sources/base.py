@@ -20,6 +20,28 @@ from pytest_cleantree.patterns import compile_path_glob
 Expansion = tuple[str, ...] | SourceError
 
 
+class NoNeedle:
+    """A file read with needles that holds none of them: its content stayed where it is.
+
+    Not an error: the file exists and was read (on the server), and the
+    analysis of such a file has no findings, exactly as the local prefilter
+    would say.  There is one instance, :data:`NO_NEEDLE`.
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "NO_NEEDLE"
+
+
+NO_NEEDLE = NoNeedle()
+
+#: for :meth:`Source.read`: per path, the strings one of which its text must be able to spell
+#: for it to matter (a path absent or mapped to ``None``: it matters whatever it holds), or
+#: one list shared by every path
+Needles = Mapping[str, Sequence[str] | None] | Sequence[str]
+
+
 class Source(Protocol):
     """A readable tree.  Paths are relative to the root, with ``/`` separators."""
 
@@ -28,7 +50,13 @@ class Source(Protocol):
     #: the resolved root, as shown to the user
     root: str
 
-    def expand(self, entries: Sequence[str], *, any_kind: bool = False) -> Mapping[str, Expansion]:
+    def expand(
+        self,
+        entries: Sequence[str],
+        *,
+        any_kind: bool = False,
+        read_ahead: Mapping[str, Sequence[str]] | None = None,
+    ) -> Mapping[str, Expansion]:
         """Map each manifest entry (a path or a glob) to the paths it names, sorted.
 
         A literal path maps to itself when *anything* exists there (a folder,
@@ -45,11 +73,25 @@ class Source(Protocol):
         listed, or that is a link leading out of the root (unless
         ``allow_outside_root``).  Raises :class:`SourceError` when the tree
         itself cannot be reached.
+
+        ``read_ahead`` (entry -> its needles, see :meth:`read`): a remote source
+        may read those entries' files in the same request, so that the
+        :meth:`read` that follows needs no other; a source may ignore it.
         """
         ...
 
-    def read(self, paths: Sequence[str]) -> Mapping[str, bytes | SourceError]:
-        """Each path's bytes, or the error that prevented reading that one path."""
+    def read(
+        self, paths: Sequence[str], needles: Needles | None = None
+    ) -> Mapping[str, bytes | SourceError | NoNeedle]:
+        """Each path's bytes, or the error that prevented reading that one path.
+
+        With ``needles``, a source may answer :data:`NO_NEEDLE` for a file
+        whose text cannot spell any of its needles, however Python's
+        tokenizer reads it (escapes, joined strings, NFKC names): the remote
+        source decides that on the server, so such files never cross the
+        link.  It must be an over-approximation of the analysis' own
+        prefilter; a source may ignore ``needles`` and send everything.
+        """
         ...
 
     def close(self) -> None:

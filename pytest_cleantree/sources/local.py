@@ -15,6 +15,7 @@ from pytest_cleantree.patterns import glob_base, is_path_glob
 from pytest_cleantree.sources.base import (
     Expansion,
     Listing,
+    Needles,
     could_hold,
     match_listing,
     outside_link,
@@ -91,7 +92,13 @@ class LocalSource:
         self.root = str(root)
         self._real_folders: dict[str, str] = {}
 
-    def expand(self, entries: Sequence[str], *, any_kind: bool = False) -> Mapping[str, Expansion]:
+    def expand(
+        self,
+        entries: Sequence[str],
+        *,
+        any_kind: bool = False,
+        read_ahead: Mapping[str, Sequence[str]] | None = None,
+    ) -> Mapping[str, Expansion]:
         if not self._root.is_dir():
             raise SourceError(f"root {self.root!r} is not an existing folder")
         return {entry: self._expand_one(entry, any_kind) for entry in entries}
@@ -160,7 +167,12 @@ class LocalSource:
                 stack.append((item.path, rel, (*chain, real)))
         return listing
 
-    def read(self, paths: Sequence[str]) -> Mapping[str, bytes | SourceError]:
+    #: the local prefilter is as cheap as reading: ``needles`` are ignored
+    filters_needles = False
+
+    def read(
+        self, paths: Sequence[str], needles: Needles | None = None
+    ) -> Mapping[str, bytes | SourceError]:
         return {path: self._read_one(path) for path in paths}
 
     def _read_one(self, path: str) -> bytes | SourceError:

@@ -14,6 +14,7 @@ requested files, as length-prefixed records::
                                      a folder not listed, X <n>\\n<path>\\0<real> a link
                                      to a folder out of the root, not followed
     F <n>\\n<bytes>                  a file's content                      (read)
+    H 0\\n                          read with needles, holds none: not sent (read)
     M | D | S | P 0\\n               missing, folder, FIFO/socket/device, denied (read)
     O <n>\\n<why> | X <n>\\n<real>  another error | a link out of the root   (read)
     END 0\\n                         the end: without it the stream was cut short
@@ -57,8 +58,11 @@ from pytest_cleantree.errors import SourceError
 from pytest_cleantree.hosts import HostSpec, parse_host_spec
 from pytest_cleantree.patterns import glob_base, is_path_glob
 from pytest_cleantree.sources.base import (
+    NO_NEEDLE,
     Expansion,
     Listing,
+    Needles,
+    NoNeedle,
     RemoteOptions,
     match_listing,
     outside_link,
@@ -85,7 +89,7 @@ _BOOT = "import sys;b=sys.stdin.buffer;exec(b.read(int(b.readline())))"
 
 #: Runs on the server under the host's Python (3.6 or later): keep it self-contained.
 _HELPER = r'''
-import errno, json, os, stat, sys
+import errno, json, os, re, stat, sys
 from pathlib import PurePosixPath
 
 
@@ -204,8 +208,47 @@ def walk(root, base, real_root, record):
         stack.extend(sorted(inner, reverse=True))
 
 
-def read_one(full, real_root, record):
-    """One file's record; real_root is None when links may lead outside the root."""
+def unescape(match):
+    """A string escape's character, as the client's prefilter decodes it."""
+    hex2, hex4, hex8, named, octal, newline = match.groups()
+    if newline:
+        return ""
+    try:
+        return chr(int(hex2 or hex4 or hex8, 16) if not octal else int(octal, 8))
+    except (TypeError, ValueError, OverflowError):
+        return match.group(0)
+
+
+def could_spell(data, needles, views):
+    """Can this file's text spell one of the needles, however Python's tokenizer reads it?
+
+    The client's prefilter (TextViews.contains), over-approximated: a needle in the raw
+    bytes, or in the text with escapes decoded, adjacent string literals joined, or both.
+    What this does not model is sent whole: bytes that are not ASCII (NFKC names, other
+    codings), a coding cookie, a named escape (its name table depends on the Python).
+    """
+    if any(needle in data for needle, _ in needles):
+        return True
+    try:
+        text = data.decode("ascii")
+    except UnicodeDecodeError:
+        return True
+    if any(b"coding" in line for line in data.split(b"\n", 2)[:2]) or "\\N{" in text:
+        return True
+    escape, adjacent = views
+    seen = []
+    if "\\" in text:
+        seen.append(escape.sub(unescape, text))
+    if adjacent.search(text):
+        seen.append(adjacent.sub("", text))
+        if len(seen) > 1:
+            seen.append(adjacent.sub("", seen[0]))
+    return any(needle in view for view in seen for _, needle in needles)
+
+
+def read_one(full, real_root, record, needles=None, views=None):
+    """One file's record; real_root is None when links may lead outside the root; with
+    needles, a file that cannot spell one is answered H, not sent."""
     try:
         if real_root is not None:
             real = os.path.realpath(full)
@@ -228,7 +271,37 @@ def read_one(full, real_root, record):
             data = handle.read()
         except OSError as exc:
             return record(b"O", enc(exc.strerror or str(exc)))
+    if needles is not None and not could_spell(data, needles, views):
+        return record(b"H")
     record(b"F", data)
+
+
+def read_ahead(ahead, existing, listed, sets, views, root, real_root, record):
+    """The files the entries name, read with their needles right after the listing (one
+    command, not two): A <n>\\n<path> then its read record, up to a budget of bytes sent."""
+    chosen = {}
+    for kind, entry, base, index in ahead["entries"]:
+        if kind == "literal":
+            paths = [enc(entry)] if entry in existing else []
+        else:
+            regex = re.compile(entry)
+            paths = [p for p in listed.get(base, []) if regex.match(p.decode("utf-8",
+                                                                             "surrogateescape"))]
+        for path in paths:
+            chosen.setdefault(path, set()).add(index)
+    budget = [ahead["budget"]]
+
+    def counted(tag, payload=b""):
+        budget[0] -= len(payload)
+        record(tag, payload)
+
+    for path in sorted(chosen):
+        if budget[0] <= 0:
+            break
+        indices = sorted(chosen[path])
+        needles = [pair for index in indices for pair in sets[index]]
+        record(b"A", path + b"\0" + ",".join(str(index) for index in indices).encode("ascii"))
+        read_one(os.path.join(enc(root), path), real_root, counted, needles, views)
 
 
 def main():
@@ -247,21 +320,40 @@ def main():
         record(b"R", enc(root))
         base = PurePosixPath(root)
         real_root = None if request.get("outside") else os.path.realpath(enc(root))
+        sets = [[(enc(n), n) for n in needles] for needles in request.get("needles", [])]
+        views = None
+        if sets:
+            views = (re.compile(request["escape"]), re.compile(request["adjacent"]))
         if request["op"] == "expand":
+            existing = []
             for entry in request["literals"]:
                 try:
                     os.lstat(enc(str(base / entry)))
                     record(b"Y")
+                    existing.append(entry)
                 except (FileNotFoundError, NotADirectoryError):
                     record(b"Z")
                 except OSError as exc:
                     record(b"Q", enc(exc.strerror or str(exc)))
+            listed = {}
             for start in request["bases"]:
                 record(b"B")
-                walk(enc(root), enc(start), real_root, record)
+                files = listed.setdefault(start, [])
+
+                def listing(tag, payload=b"", files=files):
+                    if tag == b"L":
+                        files.append(payload)
+                    record(tag, payload)
+
+                walk(enc(root), enc(start), real_root, listing)
+            if request.get("ahead"):
+                read_ahead(request["ahead"], existing, listed, sets, views, root, real_root,
+                           record)
         elif request["op"] == "read":
-            for path in request["paths"]:
-                read_one(os.path.join(enc(root), enc(path)), real_root, record)
+            which = request.get("needle_of") or [None] * len(request["paths"])
+            for path, index in zip(request["paths"], which):
+                needles = None if index is None else sets[index]
+                read_one(os.path.join(enc(root), enc(path)), real_root, record, needles, views)
     record(b"END")
     out.flush()
 
@@ -445,14 +537,25 @@ class SSHSource:
         self._sftp: paramiko.SFTPClient | None = None
         #: why commands cannot run on this host ("" while they can, or before trying)
         self._exec_failure = ""
+        #: files read ahead with a listing: path -> (read record tag, payload, needles used)
+        self._ahead: dict[str, tuple[str, bytes, frozenset[str]]] = {}
 
     # -- the Source protocol -------------------------------------------------------
 
-    def expand(self, entries: Sequence[str], *, any_kind: bool = False) -> Mapping[str, Expansion]:
+    def expand(
+        self,
+        entries: Sequence[str],
+        *,
+        any_kind: bool = False,
+        read_ahead: Mapping[str, Sequence[str]] | None = None,
+    ) -> Mapping[str, Expansion]:
         literals = [entry for entry in entries if not is_path_glob(entry)]
         globs = [entry for entry in entries if is_path_glob(entry)]
         bases = sorted({glob_base(entry) for entry in globs})
-        exists, listings = self._run(lambda: self._expand_once(literals, bases))
+        ahead = _ahead_fields(read_ahead) if read_ahead else None
+        if ahead is not None:
+            self._ahead.clear()
+        exists, listings = self._run(lambda: self._expand_once(literals, bases, ahead))
         found: dict[str, Expansion] = {}
         for entry, there in zip(literals, exists, strict=True):
             if isinstance(there, str):
@@ -463,10 +566,30 @@ class SSHSource:
             found[entry] = match_listing(entry, listings[glob_base(entry)], any_kind=any_kind)
         return {entry: found[entry] for entry in entries}
 
-    def read(self, paths: Sequence[str]) -> Mapping[str, bytes | SourceError]:
-        if not paths:
-            return {}
-        return self._run(lambda: self._read_once(list(paths)))
+    #: the helper tests needles on the server: files that cannot matter never cross the link
+    filters_needles = True
+
+    def read(
+        self, paths: Sequence[str], needles: Needles | None = None
+    ) -> Mapping[str, bytes | SourceError | NoNeedle]:
+        if isinstance(needles, str):
+            raise TypeError("needles: a list of strings, or a mapping of path to one, not a str")
+        found: dict[str, bytes | SourceError | NoNeedle] = {}
+        rest: list[str] = []
+        for path in paths:
+            ahead = self._ahead.pop(path, None)
+            chosen = needles.get(path) if isinstance(needles, Mapping) else needles
+            if ahead is None:
+                rest.append(path)
+            elif ahead[0] != "H":  # content, or why there is none: whatever the needles
+                found[path] = _read_result(path, ahead[0], ahead[1])
+            elif chosen is not None and set(chosen) <= ahead[2]:  # none of more needles
+                found[path] = NO_NEEDLE
+            else:
+                rest.append(path)
+        if rest:
+            found.update(self._run(lambda: self._read_once(rest, needles)))
+        return {path: found[path] for path in paths}
 
     def close(self) -> None:
         self._disconnect()
@@ -521,15 +644,39 @@ class SSHSource:
         self._sftp_root(client)
 
     def _expand_once(
-        self, literals: list[str], bases: list[str]
+        self, literals: list[str], bases: list[str], ahead: dict[str, object] | None = None
     ) -> tuple[list[bool | str], dict[str, Listing]]:
         client = self._connect()
         if not self._exec_failure:
             fields = {"literals": literals, "bases": bases, "outside": self._allow_outside_root}
+            if ahead is not None:
+                fields.update(ahead)
             records = self._helper(client, "expand", fields)
             if records is not None:
+                first = next((i for i, (tag, _) in enumerate(records) if tag == "A"), None)
+                if first is not None:
+                    self._keep_ahead(records[first:], ahead)
+                    records = records[:first]
                 return self._listing(records, len(literals), bases)
         return self._sftp_expand(client, literals, bases)
+
+    def _keep_ahead(
+        self, records: list[tuple[str, bytes]], ahead: dict[str, object] | None
+    ) -> None:
+        """Keep the files read ahead for :meth:`read`: each ``A`` record (the path, and the
+        needle lists it was read with), then the file's read record."""
+        needles = ahead.get("needles") if ahead is not None else None
+        if not isinstance(needles, list) or len(records) % 2:
+            raise SourceError(f"{self.host}: the remote helper's listing is garbled")
+        for (tag, named), (result, payload) in zip(records[::2], records[1::2], strict=True):
+            path, _, indices = named.partition(b"\0")
+            try:
+                used = frozenset(n for i in indices.split(b",") for n in needles[int(i)])
+            except (ValueError, IndexError):
+                used = None
+            if tag != "A" or used is None or result not in ("F", "H", "O", "X", *_READ_ERRORS):
+                raise SourceError(f"{self.host}: the remote helper's listing is garbled")
+            self._ahead[_decode(path)] = (result, payload, used)
 
     def _listing(
         self, records: list[tuple[str, bytes]], literals: int, bases: list[str]
@@ -564,10 +711,14 @@ class SSHSource:
             raise SourceError(f"{self.host}: the remote helper's listing is garbled")
         return exists, listings
 
-    def _read_once(self, paths: list[str]) -> dict[str, bytes | SourceError]:
+    def _read_once(
+        self, paths: list[str], needles: Needles | None = None
+    ) -> Mapping[str, bytes | SourceError | NoNeedle]:
         client = self._connect()
         if not self._exec_failure:
             fields = {"paths": paths, "outside": self._allow_outside_root}
+            if needles is not None:
+                fields.update(_needle_fields(paths, needles))
             records = self._helper(client, "read", fields)
             if records is not None:
                 if len(records) != len(paths):
@@ -586,11 +737,15 @@ class SSHSource:
     ) -> list[tuple[str, bytes]] | None:
         """Run the helper once; its records after the root, or None if it could not run."""
         nonce = secrets.token_hex(8)
-        request = {"op": op, "nonce": nonce, "root": self._resolved or self._root_text, **fields}
+        root = self._resolved or self._root_text
+        request = {"op": op, "nonce": nonce, "root": root, **fields}
         script = _HELPER.encode("utf-8")
         stdin = b"%d\n" % len(script) + script + json.dumps(request).encode("ascii")
+        # -S: without the site module the interpreter starts in half the time (a server's
+        # site-packages may hold dozens of .pth files); only module: roots need sys.path
+        flags = "-B" if root.startswith(MODULE_PREFIX) else "-B -S"
         completed = self._exec(
-            client, f"exec {self._python_word()} -B -c {shlex.quote(_BOOT)}", stdin
+            client, f"exec {self._python_word()} {flags} -c {shlex.quote(_BOOT)}", stdin
         )
         # paramiko closes a dying transport's channels a moment before it marks the transport
         # inactive: an output without EOF is a lost connection even while is_active() holds
@@ -1100,9 +1255,66 @@ def _parse_records(stream: bytes, nonce: str) -> list[tuple[str, bytes]] | None:
         pos = end
 
 
-def _read_result(path: str, tag: str, payload: bytes) -> bytes | SourceError:
+def _needle_fields(paths: Sequence[str], needles: Needles) -> dict[str, object]:
+    """The read request's needles: each distinct list once, and per path its index.
+
+    The helper models the client's prefilter views with the client's own
+    expressions, sent along, so the two cannot drift apart.
+    """
+    from pytest_cleantree.analysis.text import ADJACENT_STRINGS, STRING_ESCAPE
+
+    if isinstance(needles, str):
+        raise TypeError("needles: a list of strings, or a mapping of path to one, not a str")
+    sets: dict[tuple[str, ...], int] = {}
+    which: list[int | None] = []
+    for path in paths:
+        chosen = needles.get(path) if isinstance(needles, Mapping) else needles
+        if chosen is None:
+            which.append(None)
+            continue
+        key = tuple(sorted(set(chosen)))
+        which.append(sets.setdefault(key, len(sets)))
+    if not sets:
+        return {}
+    return {
+        "needles": [list(key) for key in sets],
+        "needle_of": which,
+        "escape": STRING_ESCAPE.pattern,
+        "adjacent": ADJACENT_STRINGS.pattern,
+    }
+
+
+#: what one listing may send of the files it reads ahead; the rest are read when asked for
+READ_AHEAD_BYTES = 32 * 2**20
+
+
+def _ahead_fields(read_ahead: Mapping[str, Sequence[str]]) -> dict[str, object]:
+    """The expand request's read-ahead: per entry (a literal, or a glob as its regex, and the
+    folder its listing starts in) the index of its needle list."""
+    from pytest_cleantree.analysis.text import ADJACENT_STRINGS, STRING_ESCAPE
+    from pytest_cleantree.patterns import compile_path_glob
+
+    sets: dict[tuple[str, ...], int] = {}
+    entries: list[tuple[str, str, str, int]] = []
+    for entry, needles in read_ahead.items():
+        index = sets.setdefault(tuple(sorted(set(needles))), len(sets))
+        if is_path_glob(entry):
+            entries.append(("glob", compile_path_glob(entry).pattern, glob_base(entry), index))
+        else:
+            entries.append(("literal", entry, "", index))
+    return {
+        "ahead": {"entries": entries, "budget": READ_AHEAD_BYTES},
+        "needles": [list(key) for key in sets],
+        "escape": STRING_ESCAPE.pattern,
+        "adjacent": ADJACENT_STRINGS.pattern,
+    }
+
+
+def _read_result(path: str, tag: str, payload: bytes) -> bytes | SourceError | NoNeedle:
     if tag == "F":
         return payload
+    if tag == "H":
+        return NO_NEEDLE
     if tag == "O":
         return SourceError(f"{path}: cannot read: {_decode(payload)}")
     if tag == "X":

@@ -119,6 +119,9 @@ class Audit:
             f"PYTHONPATH={self.folder}; export PYTHONPATH\n"
             f"CLEANTREE_AUDIT_TREE={self.tree}; export CLEANTREE_AUDIT_TREE\n"
             f"CLEANTREE_AUDIT_LOG={self.log}; export CLEANTREE_AUDIT_LOG\n"
+            # the hook is a sitecustomize: keep site on (the remote helper asks for -S, which
+            # changes nothing it opens in the tree)
+            'for arg do shift; [ "$arg" = -S ] || set -- "$@" "$arg"; done\n'
             f'exec {sys.executable} "$@"\n'
         )
         wrapper.chmod(0o755)

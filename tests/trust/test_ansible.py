@@ -1,0 +1,172 @@
+"""The Ansible way: the example playbook, and ``cleantree check --inventory``, on real sshd.
+
+One inventory, as a user keeps it: two healthy hosts (real sshd on loopback), one
+whose tree is missing, one that cannot be reached.  ``ansible-playbook -i inventory
+examples/ansible/cleantree.yml`` runs the check on each host with the host's own
+Python and gathers one summary with each host's exit status; ``cleantree check
+--inventory inventory --group gpu`` reads the same file for its own fan-out.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from runs import cleantree
+
+pytestmark = pytest.mark.ssh
+SSHServer = Any  # tests/integration/conftest.py's SSHServer
+REPO = Path(__file__).resolve().parents[2]
+PLAYBOOK = REPO / "examples" / "ansible" / "cleantree.yml"
+
+
+def ansible_playbook() -> str:
+    """The ``ansible-playbook`` beside this Python (ansible-core is in the test extra)."""
+    beside = Path(sys.executable).parent / "ansible-playbook"
+    found = str(beside) if beside.exists() else shutil.which("ansible-playbook")
+    if found is None:
+        message = "ansible-playbook is not installed (pip install ansible-core)"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message + " (CI=true: refusing to pass having run nothing)")
+        pytest.skip(message)
+    return found
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def site(
+    tmp_path: Path,
+    sshd: SSHServer,
+    make_sshd: Callable[..., SSHServer],
+    client_key: Path,
+) -> Path:
+    """A controller folder: the inventory, ssh files, the manifest, and a tree per host."""
+    second = make_sshd()
+    for name, body in (("dirty", "if is_sm120_supported():\n    pass\n"), ("clean", "x = 1\n")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "server_args.py").write_text(body)
+    (tmp_path / "cleantree.toml").write_text(
+        '[[rule]]\nid = "sm120"\nfiles = ["server_args.py"]\nforbid = ["sm120"]\n'
+    )
+    known = tmp_path / "known_hosts"
+    known.write_text(sshd.known_hosts_line + second.known_hosts_line)
+    ssh_args = f"-o UserKnownHostsFile={known} -o StrictHostKeyChecking=yes -o IdentitiesOnly=yes"
+    environment = json.dumps({"PYTHONPATH": str(REPO)})
+    (tmp_path / "inventory").write_text(
+        "[gpu]\n"
+        f"gpu-a ansible_host=127.0.0.1 ansible_port={sshd.port} cleantree_root={tmp_path}/dirty\n"
+        f"gpu-b ansible_host=127.0.0.1 ansible_port={second.port} "
+        f"cleantree_root={tmp_path}/clean\n"
+        f"gpu-c ansible_host=127.0.0.1 ansible_port={sshd.port} "
+        f"cleantree_root={tmp_path}/missing\n"
+        "[dead]\n"
+        f"gpu-dead ansible_host=127.0.0.1 ansible_port={free_port()}\n"
+        "[all:vars]\n"
+        f"ansible_user={getpass.getuser()}\n"
+        f"ansible_ssh_private_key_file={client_key}\n"
+        f"ansible_ssh_common_args='{ssh_args}'\n"
+        f"ansible_python_interpreter={sys.executable}\n"
+        f"cleantree_chdir={tmp_path}\n"
+        f"cleantree_environment={environment}\n"
+    )
+    (tmp_path / "ssh_config").write_text(
+        f"Host 127.0.0.1\n    IdentityFile {client_key}\n    IdentitiesOnly yes\n"
+    )
+    return tmp_path
+
+
+def run_playbook(site: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    env = {
+        **os.environ,
+        "ANSIBLE_LOCAL_TEMP": str(site / ".ansible-local"),
+        "ANSIBLE_REMOTE_TMP": str(site / ".ansible-remote"),
+        # no multiplexing: no ssh master left running after the test, and no socket path
+        # (under a deep temporary folder) too long for a Unix socket
+        "ANSIBLE_SSH_ARGS": "-o ControlMaster=no -o ControlPath=none",
+        "ANSIBLE_NOCOLOR": "1",
+        "ANSIBLE_RETRY_FILES_ENABLED": "0",
+        "ANSIBLE_TIMEOUT": "10",
+    }
+    env.pop("ANSIBLE_CONFIG", None)
+    return subprocess.run(
+        [ansible_playbook(), "-i", "inventory", str(PLAYBOOK), *extra],
+        capture_output=True,
+        text=True,
+        cwd=site,
+        env=env,
+        timeout=300,
+        check=False,
+    )
+
+
+def test_the_playbook_gathers_every_hosts_report_and_status(site: Path) -> None:
+    completed = run_playbook(site)
+    output = completed.stdout + completed.stderr
+    assert completed.returncode != 0, output  # not every host is clean: the play fails
+    assert (site / "cleantree-fleet.json").exists(), output
+    summary = json.loads((site / "cleantree-fleet.json").read_text())
+    assert {host: row["exit"] for host, row in summary.items()} == {
+        "gpu-a": 1,
+        "gpu-b": 0,
+        "gpu-c": 2,
+        "gpu-dead": None,
+    }, output
+    assert summary["gpu-dead"]["status"] == "unreachable"
+    hits = [hit for result in summary["gpu-a"]["report"]["results"] for hit in result["hits"]]
+    assert [(hit["file"], hit["line"]) for hit in hits] == [("server_args.py", 1)]
+    assert summary["gpu-b"]["report"]["summary"]["clean"] is True
+    assert "missing" in summary["gpu-c"]["stderr"]
+    assert "not clean: gpu-a, gpu-c, gpu-dead" in output
+
+
+def test_the_playbook_passes_on_a_clean_group(site: Path) -> None:
+    completed = run_playbook(site, "-e", "cleantree_hosts=gpu-b")
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    summary = json.loads((site / "cleantree-fleet.json").read_text())
+    assert {host: row["status"] for host, row in summary.items()} == {"gpu-b": "clean"}
+
+
+def test_the_cli_reads_the_same_inventory(site: Path) -> None:
+    options = ["--ssh-config", str(site / "ssh_config"), "--known-hosts", str(site / "known_hosts")]
+    completed = cleantree(
+        "check",
+        "--format",
+        "json",
+        "--inventory",
+        "inventory",
+        "--group",
+        "gpu",
+        *options,
+        "--python",
+        sys.executable,
+        cwd=site,
+    )
+    assert completed.returncode == 2, completed.stderr
+    document = json.loads(completed.stdout)
+    by_host = {result["host"]: result for result in document["results"]}
+    assert sorted(by_host) == ["gpu-a", "gpu-b", "gpu-c"]
+    assert [hit["line"] for hit in by_host["gpu-a"]["hits"]] == [1]
+    assert by_host["gpu-b"]["ok"] is True
+    assert "does not exist" in by_host["gpu-c"]["problems"][0]
+    missing = cleantree("check", "--inventory", "inventory", "--group", "gpus", cwd=site)
+    assert missing.returncode == 2
+    assert "--group 'gpus': no such group (groups: dead, gpu)" in missing.stderr
+    alone = cleantree("check", "--group", "gpu", cwd=site)
+    assert alone.returncode == 2
+    assert "--group needs --inventory FILE" in alone.stderr

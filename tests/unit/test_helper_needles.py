@@ -1,0 +1,138 @@
+"""The remote helper's needle test is an over-approximation of the local prefilter.
+
+The helper runs on the server (its source is shipped over SSH); here its
+functions are run in this process on the same texts as the client's
+``TextViews``: wherever the local prefilter says a file can spell a needle,
+the helper must send the file.  Texts: the standard library, and files that
+spell a needle only through escapes, continuations, joined strings or NFKC.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import sysconfig
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_cleantree.analysis.text import (
+    ADJACENT_STRINGS,
+    IDENTIFIER,
+    STRING_ESCAPE,
+    TextViews,
+    decode_python,
+    split_lines,
+)
+from pytest_cleantree.sources import ssh
+
+Spell = Callable[[bytes, list[str]], bool]
+
+
+@pytest.fixture(scope="module")
+def could_spell() -> Spell:
+    """The helper's ``could_spell``, from the very source sent to servers."""
+    namespace: dict[str, Any] = {}
+    source, call = ssh._HELPER.rstrip().rsplit("\n", 1)
+    assert call == "main()"
+    exec(compile(source, "<cleantree remote helper>", "exec"), namespace)
+    views = (re.compile(STRING_ESCAPE.pattern), re.compile(ADJACENT_STRINGS.pattern))
+
+    def spell(data: bytes, needles: list[str]) -> bool:
+        pairs = [(needle.encode("utf-8"), needle) for needle in needles]
+        return bool(namespace["could_spell"](data, pairs, views))
+
+    return spell
+
+
+def local_views(data: bytes) -> TextViews | None:
+    """The client's prefilter views of a Python file (decoded by PEP 263); ``None``: the
+    client analyses such a file whatever it holds."""
+    try:
+        text = decode_python(data)
+    except (SyntaxError, UnicodeDecodeError, LookupError):
+        return None
+    return TextViews(text, split_lines(text))
+
+
+def local_contains(data: bytes, needle: str) -> bool:
+    views = local_views(data)
+    return views is None or views.contains(needle)
+
+
+#: each spells ``sm120`` only the way its name says (the raw bytes never hold it)
+TRICKY = {
+    "hex escape": b'x = "\\x73m120"\n',
+    "octal escape": b'x = "\\163m120"\n',
+    "unicode escape": b'x = "\\u0073m120"\n',
+    "long unicode escape": b'x = "\\U00000073m120"\n',
+    "named escape": b'x = "\\N{LATIN SMALL LETTER S}m120"\n',
+    "backslash-newline": b'x = "sm\\\n120"\n',
+    "joined strings": b'x = "sm" "120"\n',
+    "joined over lines": b"x = (\"sm\"\n     # why\n     '120')\n",
+    "joined with prefix": b'x = "sm" rb"120"\n',
+    "joined and escaped": b'x = "s" "\\x6d120"\n',
+    "fullwidth name": "is_\uff53\uff4d120 = 1\n".encode(),
+    "latin-1 cookie": b"# -*- coding: latin-1 -*-\nx = 'sm\xb9'\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(TRICKY))
+def test_spelt_only_through_the_tokenizer_is_sent(could_spell: Spell, name: str) -> None:
+    data = TRICKY[name]
+    assert b"sm120" not in data
+    if name != "latin-1 cookie":
+        assert local_contains(data, "sm120"), "the local prefilter must see it (test premise)"
+    assert could_spell(data, ["sm120"])
+
+
+def test_a_coding_cookie_is_sent_whatever_it_holds(could_spell: Spell) -> None:
+    # rot13 is not a text encoding: the client reports the file, so it must arrive
+    assert could_spell(b"# coding: rot13\nx = 1\n", ["sm120"])
+    assert could_spell(b"#!/usr/bin/python\n# vim: set fileencoding=ascii :\n", ["sm120"])
+
+
+def test_what_cannot_spell_a_needle_stays(could_spell: Spell) -> None:
+    assert not could_spell(b'"""Doc."""\nx = "a" "b"  # sm12\ny = "\\n"\n', ["sm120"])
+    assert not could_spell(b"", ["sm120"])
+    assert could_spell(b"x = 1\n", ["sm120", ""])  # an empty needle is in every file
+
+
+def _stdlib_files() -> Iterator[Path]:
+    root = Path(sysconfig.get_paths()["stdlib"])
+    chosen = ("json", "email", "importlib", "encodings/idna.py", "encodings/cp1252.py")
+    for folder in (*chosen, "test/test_tokenize.py", "test/test_fstring.py"):
+        path = root / folder
+        yield from [path] if path.is_file() else sorted(path.rglob("*.py"))
+
+
+def test_over_approximates_the_local_prefilter_on_the_standard_library(
+    could_spell: Spell,
+) -> None:
+    """For every file and needle the local prefilter keeps, the helper sends the file.
+
+    Needles: words of each file's views (so escapes and joined strings count),
+    fragments of them, and words of other files (mostly absent: the helper
+    must also leave files on the server, or it filters nothing).
+    """
+    files = [path.read_bytes() for path in _stdlib_files()]
+    assert len(files) > 50
+    rng = random.Random(120)
+    vocabulary = sorted({word for data in files for word in IDENTIFIER.findall(data.decode())})
+    kept = left = 0
+    for data in files:
+        views = local_views(data)
+        own = sorted(views.words()) if views else []
+        needles = rng.sample(own, min(5, len(own))) + rng.sample(vocabulary, 10)
+        needles += [word[1:-1] for word in needles if len(word) > 3][:5]
+        needles.append(rng.choice(vocabulary) + "_" + rng.choice(vocabulary))
+        for needle in needles:
+            if views is None or views.contains(needle):
+                assert could_spell(data, [needle]), (needle, data[:80])
+                kept += 1
+            elif not could_spell(data, [needle]):
+                left += 1
+    assert kept > 300
+    assert left > 300, "the helper must leave files that cannot matter on the server"
