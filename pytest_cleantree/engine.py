@@ -35,6 +35,7 @@ from pytest_cleantree.model import (
     Occurrence,
     Pattern,
     PatternTier,
+    Problem,
     Result,
     Rule,
 )
@@ -277,8 +278,8 @@ def check_all(
             del contents
             analyses.update(_as_written(cache.analyze_many(work), back))
         _add_star_sites(analyses, wanted, spelt.stars)
-    except SourceError as exc:
-        return {check: _failed(check, source, str(exc)) for check in checks}
+    except SourceError as exc:  # the source as a whole: no file to attach it to
+        return {check: _failed(check, source, Problem(str(exc))) for check in checks}
     finally:
         cache.flush()
     found = _Found(analyses)
@@ -286,7 +287,7 @@ def check_all(
     for check in checks:
         named = (present if check.absent else raw)[check.entry]
         if isinstance(named, SourceError):
-            judged[check] = _failed(check, source, str(named))
+            judged[check] = _failed(check, source, Problem.at(check.entry, str(named)))
         elif check.absent:
             judged[check] = _judge(check, source, named, found)
         elif expanded[scope_of(check)] or not named:
@@ -495,7 +496,7 @@ def _patterns_per_path(
     return wanted
 
 
-def _failed(check: Check, source: Source, problem: str) -> Result:
+def _failed(check: Check, source: Source, problem: Problem) -> Result:
     return Result(check.rule, check.label, source.host, problems=(problem,))
 
 
@@ -544,19 +545,19 @@ def _judge(check: Check, source: Source, paths: tuple[str, ...], found: _Found) 
             gone = tuple(Missing(check.entry, pattern) for pattern in expected)
             return Result(rule, check.label, source.host, missing=gone)
         what = "glob matches no file" if is_path_glob(check.entry) else "no such file"
-        problem = f"{check.entry}: {what} under {source.root} (set missing_ok = true to allow)"
-        return _failed(check, source, problem)
+        problem = f"{what} under {source.root} (set missing_ok = true to allow)"
+        return _failed(check, source, Problem(problem, check.entry))
     hits: list[Hit] = []
     missing: list[Missing] = []
-    problems: list[str] = []
+    problems: list[Problem] = []
     forbidden = frozenset(p.text for p in rule.forbid)
     for path in found.to_judge(rule, paths):
         analysis = found.analyses[path]
         if isinstance(analysis, SourceError):
-            problems.append(str(analysis))
+            problems.append(Problem.at(path, str(analysis)))
             continue
         if analysis.problem:
-            problems.append(f"{path}: {analysis.problem}")
+            problems.append(Problem(analysis.problem, path, analysis.problem_line))
         if forbidden & analysis.patterns_found:
             hits.extend(_hits(rule, forbidden, analysis))
         if rule.expect:

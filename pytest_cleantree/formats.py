@@ -62,7 +62,10 @@ def render_json(results: Sequence[Result], *, manifest: str, root: str) -> str:
                 "suppressed": [{**_json_hit(s.hit), "reason": s.reason} for s in result.suppressed],
                 "missing": [{"file": m.path, "pattern": m.pattern} for m in result.missing],
                 "present": list(result.present),
-                "problems": list(result.problems),
+                "problems": [str(problem) for problem in result.problems],
+                "problem_locations": [
+                    {"file": problem.path, "line": problem.line} for problem in result.problems
+                ],
             }
             for result in results
         ],
@@ -131,8 +134,12 @@ def render_github(results: Sequence[Result], *, root: str) -> str:
             lines.append(_command(message, file=_join(root, missing.path), title=title))
         for path in result.present:
             lines.append(_command(f"must not exist{why}", file=_join(root, path), title=title))
-        for problem in result.problems:
-            lines.append(_command(problem, title=title))
+        for problem in result.problems:  # attached to its file (and line) when it has one
+            where = {
+                "file": _join(root, problem.path) if problem.path else "",
+                "line": problem.line or "",
+            }
+            lines.append(_command(str(problem), **where, title=title))
     lines.append(f"::notice title=cleantree::{_escape_data(render_summary(results))}")
     return "\n".join(lines)
 
@@ -179,9 +186,17 @@ def render_sarif(results: Sequence[Result], *, root: str, manifest: str = "") ->
             fingerprint = _fingerprint(rule.id, result.host, path, "absent")
             sarif_results.append(_sarif_rule_result(rule, message, path, manifest, fingerprint))
         for problem in result.problems:
-            notifications.append(
-                {"level": "error", "message": {"text": problem}, "associatedRule": {"id": rule.id}}
-            )
+            notification: dict[str, Any] = {
+                "level": "error",
+                "message": {"text": str(problem)},
+                "associatedRule": {"id": rule.id},
+            }
+            if problem.path:  # a file's problem points to that file (and line, when known)
+                location: dict[str, Any] = {"artifactLocation": {"uri": _join(root, problem.path)}}
+                if problem.line:
+                    location["region"] = {"startLine": problem.line}
+                notification["locations"] = [{"physicalLocation": location}]
+            notifications.append(notification)
     return _sarif_document(list(rules.values()), sarif_results, notifications)
 
 

@@ -151,6 +151,30 @@ class Missing:
 
 
 @dataclass(frozen=True)
+class Problem:
+    """Something that kept a check from being complete, attached to what it concerns.
+
+    ``path`` is the file or manifest entry at fault (empty: the host or the whole
+    source), ``line`` the 1-based line in that file when known (0: unknown), so every
+    format can attach a file's problem to that file.  ``str()`` gives the one-line
+    message users have always seen: ``path: message``.
+    """
+
+    message: str
+    path: str = ""
+    line: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}" if self.path else self.message
+
+    @classmethod
+    def at(cls, path: str, text: str, line: int = 0) -> Problem:
+        """The problem ``text`` about ``path`` (a leading ``path: `` is not repeated)."""
+        prefix = f"{path}: "
+        return cls(text[len(prefix) :] if text.startswith(prefix) else text, path, line)
+
+
+@dataclass(frozen=True)
 class Result:
     """The outcome of one rule on one manifest entry (a path or glob), on one host.
 
@@ -165,7 +189,7 @@ class Result:
     hits: tuple[Hit, ...] = ()
     missing: tuple[Missing, ...] = ()
     present: tuple[str, ...] = ()
-    problems: tuple[str, ...] = ()
+    problems: tuple[Problem, ...] = ()
     files: tuple[str, ...] = field(default=(), compare=False)
     #: hits allowed inline, with their reasons: they do not fail the check
     suppressed: tuple[Suppressed, ...] = ()

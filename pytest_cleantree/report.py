@@ -71,7 +71,7 @@ def render_rows(results: Iterable[Result], root: str = "") -> list[tuple[str, st
         for path in result.present:
             rows.append((_where(host, path, root=root), "present", "must not exist"))
         for problem in result.problems:
-            rows.append((host, "error", problem))
+            rows.append((host, "error", str(problem)))
     return rows
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from pytest_cleantree.engine import AnalysisCache, Check, check_all
 from pytest_cleantree.errors import SourceError
-from pytest_cleantree.model import Manifest, Result
+from pytest_cleantree.model import Manifest, Problem, Result
 from pytest_cleantree.sources import (
     HostTarget,
     RemoteOptions,
@@ -99,7 +99,9 @@ class Runner:
         if todo:
             source = self.source(host)
             if isinstance(source, SourceError):
-                fresh = {c: Result(c.rule, c.label, host, problems=(str(source),)) for c in todo}
+                fresh = {
+                    c: Result(c.rule, c.label, host, problems=(Problem(str(source)),)) for c in todo
+                }
             else:
                 fresh = check_all(
                     todo,

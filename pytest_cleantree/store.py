@@ -125,7 +125,7 @@ class AnalysisStore:
         try:
             if entry is None or entry[0] != digest:
                 return None
-            _, found, problem, kept = entry
+            _, found, problem, kept, problem_line = entry
             findings = tuple(
                 Finding(pattern, Occurrence(line, col, Kind(kind), name, tuple(qualified)))
                 for pattern, line, col, kind, name, qualified in found
@@ -133,7 +133,7 @@ class AnalysisStore:
             lines = {int(line): str(text) for line, text in kept.items()}
         except (ValueError, KeyError, TypeError, AttributeError):
             return None  # an entry of another shape: analyse again
-        return FileAnalysis(path, (), findings, problem, lines)
+        return FileAnalysis(path, (), findings, problem, problem_line, lines)
 
     def put(self, pack: str, path: str, digest: str, analysis: FileAnalysis) -> None:
         """Keep a compact analysis (see :meth:`FileAnalysis.compact`) until :meth:`flush`."""
@@ -149,7 +149,7 @@ class AnalysisStore:
             for f in analysis.findings
         ]
         kept = {str(line): text for line, text in analysis.kept.items()}
-        entry = [digest, found, analysis.problem, kept]
+        entry = [digest, found, analysis.problem, kept, analysis.problem_line]
         with self._lock:
             self._packs.setdefault(pack, {})[path] = entry
             self._written.setdefault(pack, {})[path] = entry

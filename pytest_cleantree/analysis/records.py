@@ -30,6 +30,8 @@ class FileAnalysis:
     lines: tuple[str, ...]
     findings: tuple[Finding, ...]
     problem: str | None = None
+    #: the 1-based line the problem is at, when known (a syntax error's line); 0 otherwise
+    problem_line: int = 0
     #: after :meth:`compact`: only the lines that hold findings
     kept: Mapping[int, str] = field(default_factory=dict)
 

@@ -84,7 +84,9 @@ def unparsed(
 ) -> FileAnalysis:
     """A file that does not parse: the problem, and the lines whose text matches."""
     assert isinstance(exc, PARSE_ERRORS)
-    return FileAnalysis(path, lines, tuple(text_findings(lines, patterns)), parse_problem(exc))
+    line = (exc.lineno or 0) if isinstance(exc, SyntaxError) else 0
+    found = tuple(text_findings(lines, patterns))
+    return FileAnalysis(path, lines, found, parse_problem(exc), problem_line=line)
 
 
 def module_of(path: str, module: str | None = None) -> tuple[str, bool]:

@@ -126,7 +126,7 @@ def test_results_over_ssh_with_the_prefilter_equal_the_local_ones(
         "tricky/plain_hit.py",
         "tricky/unparseable.py",
     } <= spelt
-    problems = " ".join(remote["substring", "**/*.py"].problems)
+    problems = " ".join(map(str, remote["substring", "**/*.py"].problems))
     assert "tricky/rot13_cookie.py" in problems
     assert "tricky/unparseable.py" in problems
     assert local["qualified", "**/*.py"].hits

@@ -62,8 +62,9 @@ def test_bad_file_fails_loudly(case: str, tmp_path: Path) -> None:
     result = run_rule(tmp_path, name)
     assert not result.ok
     assert len(result.problems) == 1
-    assert message in result.problems[0]
-    assert result.problems[0].startswith(name)
+    assert message in str(result.problems[0])
+    assert str(result.problems[0]).startswith(name)
+    assert result.problems[0].path == name  # attached to its file
 
 
 @pytest.mark.parametrize(
@@ -121,7 +122,7 @@ def test_file_deleted_during_the_run(tmp_path: Path) -> None:
     rule = Rule(id="r", files=("*.py",), forbid=(parse_pattern("sm120"),))
     (result,) = check_all(list(iter_checks([rule])), Vanishing(tmp_path)).values()
     assert not result.ok
-    assert "no such file" in result.problems[0]
+    assert "no such file" in str(result.problems[0])
 
 
 @pytest.mark.parametrize(
@@ -168,7 +169,7 @@ def test_too_large_file_with_a_qualified_pattern_is_incomplete(
     data = b"from a.b import c as alias\n" + b"x = 1\n" * 400 + b"alias()\n"
     write(tmp_path, "big.py", data)
     qualified = run_rule(tmp_path, "big.py", forbid="a.b.c")
-    assert "parse limit" in qualified.problems[0]
+    assert "parse limit" in str(qualified.problems[0])
     substring = run_rule(tmp_path, "big.py", forbid="alias")
     assert substring.problems == ()
     assert [hit.line for hit in substring.hits] == [1, 402]

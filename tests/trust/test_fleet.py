@@ -101,7 +101,7 @@ def reported(fleet: Fleet, forks: int | None) -> list[tuple[str, bool, str]]:
         order = []
         for host, results in runner.iter_fleet(checks):
             (result,) = results.values()
-            order.append((host, result.ok, (result.problems or ("",))[0]))
+            order.append((host, result.ok, str(result.problems[0]) if result.problems else ""))
         return order
     finally:
         runner.close()

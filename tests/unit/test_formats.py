@@ -14,7 +14,7 @@ import pytest
 from pytest_cleantree.engine import check_all, iter_checks
 from pytest_cleantree.formats import render_github, render_json, render_sarif
 from pytest_cleantree.manifest import load_manifest
-from pytest_cleantree.model import Hit, Kind, Missing, Result, Rule
+from pytest_cleantree.model import Hit, Kind, Missing, Problem, Result, Rule
 from pytest_cleantree.sources.local import LocalSource
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "sm120"
@@ -123,8 +123,8 @@ def test_github_escapes_terminal_controls_and_json_keeps_them() -> None:
 
 def test_problems_are_reported_in_every_format() -> None:
     rule = Rule(id="r", files=("gone.py",))
-    result = Result(rule, "gone.py", host="gpu-a", problems=("gone.py: no such file",))
-    assert "::error title=cleantree r @gpu-a::gone.py: no such file" in render_github(
+    result = Result(rule, "gone.py", host="gpu-a", problems=(Problem("no such file", "gone.py"),))
+    assert "::error file=gone.py,title=cleantree r @gpu-a::gone.py: no such file" in render_github(
         [result], root=""
     )
     sarif = json.loads(render_sarif([result], root=""))
@@ -134,3 +134,30 @@ def test_problems_are_reported_in_every_format() -> None:
     document = json.loads(render_json([result], manifest="m", root=""))
     assert document["summary"]["complete"] is False
     assert document["results"][0]["host"] == "gpu-a"
+
+
+def test_a_files_problem_is_attached_to_that_file_and_line_in_every_format() -> None:
+    rule = Rule(id="r", files=("src/*.py",))
+    broken = Problem("not valid Python 3.11 syntax: invalid syntax at line 3", "src/a.py", 3)
+    source_wide = Problem("gpu-b: cannot connect")
+    result = Result(rule, "src/*.py", problems=(broken, source_wide))
+    github = render_github([result], root="repo").splitlines()
+    assert github[0] == (
+        "::error file=repo/src/a.py,line=3,title=cleantree r::src/a.py: "
+        "not valid Python 3.11 syntax: invalid syntax at line 3"
+    )
+    assert github[1] == "::error title=cleantree r::gpu-b: cannot connect"
+    sarif = json.loads(render_sarif([result], root="repo"))
+    first, second = sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"][:2]
+    assert first["locations"][0]["physicalLocation"] == {
+        "artifactLocation": {"uri": "repo/src/a.py"},
+        "region": {"startLine": 3},
+    }
+    assert "locations" not in second
+    document = json.loads(render_json([result], manifest="m", root="repo"))
+    assert document["results"][0]["problems"] == [str(broken), str(source_wide)]
+    assert document["results"][0]["problem_locations"] == [
+        {"file": "src/a.py", "line": 3},
+        {"file": "", "line": 0},
+    ]
+    jsonschema.Draft202012Validator(_schema("report-v1.json")).validate(document)
