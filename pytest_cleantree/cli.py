@@ -175,6 +175,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="check N hosts at once, as ansible's --forks (default: every host, up to 32); "
         "each host's results are ready as soon as it is done",
     )
+    explain = commands.add_parser(
+        "explain",
+        help="show where a qualified name leads in the tree, and every spelling of it",
+        description="Exit codes: 0 the name leads to a definition in the tree, 1 it does not, "
+        "2 the manifest or the tree could not be read.",
+    )
+    explain.add_argument("qualified", metavar="QUALIFIED", help="a dotted name: pkg.mod.f")
+    explain.add_argument(
+        "--manifest", type=Path, help="default: found as `cleantree check` finds it"
+    )
+    explain.add_argument("--root", help="this folder instead of the manifest's root")
+    explain.set_defaults(handler=_explain)
     add_from_diff_commands(commands)
     return parser
 
@@ -302,6 +314,54 @@ def _check(args: argparse.Namespace) -> int:
     if code == EXIT_VIOLATIONS and args.exit_zero:
         return EXIT_CLEAN
     return code
+
+
+def _explain(args: argparse.Namespace) -> int:
+    """``cleantree explain``: the modules on the name's chains are read as ``check`` reads them
+    (same manifest, root, layout and ``import_roots``), so the answer is the one a check uses."""
+    try:
+        return _explain_or_raise(args)
+    except CleanTreeError as exc:
+        print(f"cleantree: error: {exc}", file=sys.stderr)
+        return EXIT_INCOMPLETE
+
+
+def _explain_or_raise(args: argparse.Namespace) -> int:
+    from pytest_cleantree.discovery import discover_manifest
+    from pytest_cleantree.engine import _module_names
+    from pytest_cleantree.manifest import load_manifest
+    from pytest_cleantree.report import shown_root
+    from pytest_cleantree.runner import Runner
+    from pytest_cleantree.spellings import explain_name, import_bases, render_explanation
+
+    if not all(part.isidentifier() for part in args.qualified.split(".")):
+        raise CleanTreeError(f"{args.qualified!r} is not a dotted name such as pkg.mod.f")
+    path = args.manifest or discover_manifest(Path.cwd())
+    if path is None:
+        raise CleanTreeError(
+            "no cleantree.toml (or pyproject.toml with [tool.cleantree]) here or in a "
+            "parent folder up to the repository's root; pass --manifest PATH"
+        )
+    manifest = load_manifest(path)
+    runner = Runner(manifest, root_override=args.root)
+    try:
+        source = runner.source()
+        if isinstance(source, SourceError):
+            raise SourceError(f"{'--root' if args.root else path}: {source}")
+        entries = sorted({entry for rule in manifest.rules for entry in rule.files})
+        files: set[str] = set()
+        for listed in source.expand(entries).values():
+            if isinstance(listed, SourceError):  # the layout would be a guess: say so
+                raise listed
+            files.update(listed)
+        layout, modules = _module_names(source, sorted(files), manifest.import_roots)
+        bases = import_bases(layout, modules, manifest.import_roots)
+        explained = explain_name(source, args.qualified, bases)
+        root = shown_root(getattr(source, "root", ""), os.getcwd())
+    finally:
+        runner.close()
+    _write(render_explanation(explained, root))
+    return EXIT_CLEAN if explained.defined is not None else EXIT_VIOLATIONS
 
 
 def _render_text(args: argparse.Namespace, results: list[Result], root: str) -> str:

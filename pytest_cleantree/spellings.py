@@ -34,10 +34,15 @@ from pytest_cleantree.sources.base import Source
 
 __all__ = [
     "MAX_ROUNDS",
+    "Chains",
+    "Explanation",
     "Spellings",
     "StarSite",
+    "explain_name",
     "import_bases",
     "pattern_spellings",
+    "read_chains",
+    "render_explanation",
 ]
 
 #: a bound on the read rounds (each follows the re-export chains one hop further)
@@ -107,19 +112,8 @@ def pattern_spellings(source: Source, qualified: Iterable[str], bases: Sequence[
     patterns = sorted(set(qualified))
     if not patterns:
         return Spellings({}, {})
-    parsed: dict[str, ModuleExports] = {}
-    texts: dict[str, tuple[str, str]] = {}  # module -> (path, text)
-    tried: set[str] = set()
-    wanted = {prefix for pattern in patterns for prefix in _prefixes(pattern)}
-    emap = ExportMap({})
-    for _ in range(MAX_ROUNDS):
-        todo = sorted(wanted - tried)
-        if not todo:
-            break
-        tried.update(todo)
-        _read_round(source, todo, bases, parsed, texts)
-        emap = ExportMap(parsed)
-        wanted = {prefix for name in emap.missing(patterns) for prefix in _prefixes(name)}
+    chains = read_chains(source, patterns, bases)
+    emap, parsed, texts = chains.emap, chains.parsed, chains.texts
     names: dict[str, frozenset[str]] = {}
     stars: dict[str, tuple[StarSite, ...]] = {}
     for pattern in patterns:
@@ -133,6 +127,97 @@ def pattern_spellings(source: Source, qualified: Iterable[str], bases: Sequence[
         names[pattern] = frozenset(found)
         stars[pattern] = tuple(dict.fromkeys(sites))
     return Spellings(names, stars)
+
+
+@dataclass(frozen=True)
+class Chains:
+    """The modules read on some patterns' chains: their export map, bindings and files."""
+
+    emap: ExportMap
+    parsed: Mapping[str, ModuleExports]
+    texts: Mapping[str, tuple[str, str]]  # module -> (path under the root, text)
+
+
+def read_chains(source: Source, patterns: Sequence[str], bases: Sequence[str]) -> Chains:
+    """Read, in rounds, the modules the patterns' re-export chains pass through."""
+    parsed: dict[str, ModuleExports] = {}
+    texts: dict[str, tuple[str, str]] = {}
+    tried: set[str] = set()
+    wanted = {prefix for pattern in patterns for prefix in _prefixes(pattern)}
+    emap = ExportMap({})
+    for _ in range(MAX_ROUNDS):
+        todo = sorted(wanted - tried)
+        if not todo:
+            break
+        tried.update(todo)
+        _read_round(source, todo, bases, parsed, texts)
+        emap = ExportMap(parsed)
+        wanted = {prefix for name in emap.missing(patterns) for prefix in _prefixes(name)}
+    return Chains(emap, parsed, texts)
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Where a qualified name leads, and every spelling by which it is reachable."""
+
+    qualified: str
+    canonical: str  # the likely target (the name itself when it cannot be followed)
+    defined: tuple[str, int] | None  # (path, line) of the definition; line 0 for a module
+    others: tuple[tuple[str, tuple[str, int] | None], ...]  # other targets a binding may reach
+    spellings: tuple[tuple[str, str, int], ...]  # (spelling, path, line of the statement)
+
+
+def explain_name(source: Source, qualified: str, bases: Sequence[str]) -> Explanation:
+    """Follow ``qualified`` through the tree as :func:`pattern_spellings` does, keeping where.
+
+    Raises :class:`SourceError` only when the tree cannot be reached.
+    """
+    chains = read_chains(source, [qualified], bases)
+    emap, texts = chains.emap, chains.texts
+
+    def where(canonical: str) -> tuple[str, int] | None:
+        found = emap.definition(canonical)
+        if found is None or found[0] not in texts:
+            return None  # a namespace package or a module not read: no file to show
+        return (texts[found[0]][0], found[1])
+
+    canonical = emap.canonical(qualified)
+    targets = sorted(emap.canonicals(qualified) | {canonical})
+    spellings: dict[str, tuple[str, str, int]] = {}
+    for target in targets:
+        for spelling in emap.spellings(target):
+            if spelling.module in texts and spelling.spelling not in spellings:
+                path = texts[spelling.module][0]
+                spellings[spelling.spelling] = (spelling.spelling, path, spelling.line)
+    return Explanation(
+        qualified,
+        canonical,
+        where(canonical),
+        tuple((other, where(other)) for other in targets if other != canonical),
+        tuple(sorted(spellings.values())),
+    )
+
+
+def render_explanation(explained: Explanation, root: str = "") -> str:
+    """The text ``cleantree explain`` prints; ``root`` prefixes paths (see ``shown_root``)."""
+
+    def at(place: tuple[str, int]) -> str:
+        path = f"{root}/{place[0]}" if root else place[0]
+        return f"{path}:{place[1]}" if place[1] else path
+
+    name = explained.qualified
+    if explained.defined is not None:
+        lines = [f"{name} -> {explained.canonical}  defined at {at(explained.defined)}"]
+    else:
+        lines = [f"{name}: not defined in the tree; followed as far as {explained.canonical}"]
+    for other, defined in explained.others:
+        shown = f"defined at {at(defined)}" if defined else "not defined in the tree"
+        lines.append(f"  or -> {other}  {shown} (another binding may lead there)")
+    width = max((len(spelling) for spelling, _, _ in explained.spellings), default=0)
+    lines += [
+        f"  {spelling:<{width}}  {at((path, line))}" for spelling, path, line in explained.spellings
+    ]
+    return "\n".join(lines)
 
 
 def _star_sites(

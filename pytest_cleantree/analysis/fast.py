@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from pytest_cleantree.model import Pattern
 
+from .aliases import alias_binders, with_aliases
 from .deep import deep_enough
 from .pieces import parse_needed
 from .records import FileAnalysis
@@ -24,7 +25,7 @@ from .reference import (
     unparsed,
     with_line_patterns,
 )
-from .resolve import _Key, import_binders, needs_resolution, resolve_qualified
+from .resolve import _Key, needs_resolution, resolve_qualified
 from .scan import Scanner, candidate_lines
 from .text import (
     DECODE_ERRORS,
@@ -84,7 +85,7 @@ def analyze_fast(
     spelt = PatternSet.of(present)
     module, is_package = module_of(path, module)
     resolving = needs_resolution(text, views.norm, spelt)
-    binders = import_binders(spelt, module, is_package=is_package) if resolving else None
+    binders = alias_binders(spelt, module, is_package=is_package) if resolving else None
     spelling = spelling_lines(views, spelt)
     try:
         tree = parse_needed(text, lines, path, spelling, binders, views.norm)
@@ -97,6 +98,7 @@ def analyze_fast(
             resolved = resolve_qualified(
                 text, tree, module, spelt, is_package=is_package, norm=views.norm
             )
+            resolved = with_aliases(tree, resolved)
         except Exception as exc:  # astroid is third-party code: any failure is reported
             unresolved = f"qualified names could not be resolved through imports ({exc!r})"
     candidates = candidate_lines(spelling, resolved)

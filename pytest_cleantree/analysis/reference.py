@@ -19,6 +19,7 @@ from dataclasses import replace
 from pytest_cleantree.model import Pattern, PatternTier
 
 from . import text as text_module
+from .aliases import with_aliases
 from .deep import deep_enough
 from .pieces import parse_python
 from .records import FileAnalysis, decode_problem, parse_problem
@@ -157,6 +158,7 @@ def analyze_reference(
     if compiled.qualified:
         try:
             resolved = resolve_reference(text, tree, module, compiled, is_package=is_package)
+            resolved = with_aliases(tree, resolved)
         except Exception as exc:  # astroid is third-party code: any failure is reported
             unresolved = f"qualified names could not be resolved through imports ({exc!r})"
     scanner = Scanner(lines, compiled, module, resolved, None, is_package=is_package)
