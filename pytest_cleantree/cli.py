@@ -328,7 +328,7 @@ def _explain(args: argparse.Namespace) -> int:
 
 def _explain_or_raise(args: argparse.Namespace) -> int:
     from pytest_cleantree.discovery import discover_manifest
-    from pytest_cleantree.engine import _module_names
+    from pytest_cleantree.engine import module_names
     from pytest_cleantree.manifest import load_manifest
     from pytest_cleantree.report import shown_root
     from pytest_cleantree.runner import Runner
@@ -354,7 +354,7 @@ def _explain_or_raise(args: argparse.Namespace) -> int:
             if isinstance(listed, SourceError):  # the layout would be a guess: say so
                 raise listed
             files.update(listed)
-        layout, modules = _module_names(source, sorted(files), manifest.import_roots)
+        layout, modules = module_names(source, sorted(files), manifest.import_roots)
         bases = import_bases(layout, modules, manifest.import_roots)
         explained = explain_name(source, args.qualified, bases)
         root = shown_root(getattr(source, "root", ""), os.getcwd())

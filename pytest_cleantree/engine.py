@@ -254,7 +254,7 @@ def check_all(
         spelt = Spellings({}, {})
         qualified = _qualified(checks)
         if qualified:
-            layout, modules = _module_names(source, paths, import_roots)
+            layout, modules = module_names(source, paths, import_roots)
             bases = import_bases(layout, modules, import_roots)
             spelt = pattern_spellings(source, qualified, bases)
             wanted, back = _with_spellings(wanted, spelt.names)
@@ -418,7 +418,7 @@ def _as_written(
     return result
 
 
-def _module_names(
+def module_names(
     source: Source, paths: Sequence[str], import_roots: Sequence[str]
 ) -> tuple[Layout, dict[str, str]]:
     """The module each Python file is, where the tree's layout says so (see :mod:`.importroots`).
