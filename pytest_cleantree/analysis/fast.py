@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from pytest_cleantree.model import Pattern
 
-from .aliases import alias_binders, with_aliases
+from .aliases import alias_binders
 from .deep import deep_enough
 from .pieces import parse_needed
 from .records import FileAnalysis
@@ -21,11 +21,13 @@ from .reference import (
     PARSE_ERRORS,
     module_of,
     prepare,
+    resolve_names,
+    scan_file,
     too_large,
     unparsed,
     with_line_patterns,
 )
-from .resolve import _Key, needs_resolution, resolve_qualified
+from .resolve import needs_resolution, resolve_qualified
 from .scan import Scanner, candidate_lines
 from .text import (
     DECODE_ERRORS,
@@ -91,19 +93,13 @@ def analyze_fast(
         tree = parse_needed(text, lines, path, spelling, binders, views.norm)
     except PARSE_ERRORS as exc:
         return unparsed(path, lines, present, exc)
-    resolved: dict[_Key, tuple[str, ...]] = {}
-    unresolved: str | None = None
-    if resolving:
-        try:
-            resolved = resolve_qualified(
-                text, tree, module, spelt, is_package=is_package, norm=views.norm
-            )
-            resolved = with_aliases(tree, resolved)
-        except Exception as exc:  # astroid is third-party code: any failure is reported
-            unresolved = f"qualified names could not be resolved through imports ({exc!r})"
+    resolved, unresolved = resolve_names(
+        tree,
+        lambda: resolve_qualified(
+            text, tree, module, spelt, is_package=is_package, norm=views.norm
+        ),
+        wanted=resolving,
+    )
     candidates = candidate_lines(spelling, resolved)
     scanner = Scanner(lines, spelt, module, resolved, candidates, is_package=is_package)
-    scanner.scan(tree)
-    if comments:
-        scanner.scan_comments(text)
-    return FileAnalysis(path, lines, tuple(scanner.findings), unresolved)
+    return scan_file(scanner, path, text, tree, comments=comments, problem=unresolved)

@@ -23,7 +23,7 @@ from .aliases import with_aliases
 from .deep import deep_enough
 from .pieces import parse_python
 from .records import FileAnalysis, decode_problem, parse_problem
-from .resolve import module_name_for, resolve_reference
+from .resolve import _Key, module_name_for, resolve_reference
 from .scan import Scanner
 from .text import (
     DECODE_ERRORS,
@@ -153,16 +153,38 @@ def analyze_reference(
         return unparsed(path, lines, patterns, exc)
     compiled = compile_patterns(patterns)
     module, is_package = module_of(path, module)
-    resolved = {}
-    unresolved: str | None = None
-    if compiled.qualified:
-        try:
-            resolved = resolve_reference(text, tree, module, compiled, is_package=is_package)
-            resolved = with_aliases(tree, resolved)
-        except Exception as exc:  # astroid is third-party code: any failure is reported
-            unresolved = f"qualified names could not be resolved through imports ({exc!r})"
+    resolved, unresolved = resolve_names(
+        tree,
+        lambda: resolve_reference(text, tree, module, compiled, is_package=is_package),
+        wanted=bool(compiled.qualified),
+    )
     scanner = Scanner(lines, compiled, module, resolved, None, is_package=is_package)
+    return scan_file(scanner, path, text, tree, comments=comments, problem=unresolved)
+
+
+def resolve_names(
+    tree: ast.Module, resolve: Callable[[], dict[_Key, tuple[str, ...]]], *, wanted: bool
+) -> tuple[dict[_Key, tuple[str, ...]], str | None]:
+    """What names resolve to through imports and aliases, or why that could not be known."""
+    if not wanted:
+        return {}, None
+    try:
+        return with_aliases(tree, resolve()), None
+    except Exception as exc:  # astroid is third-party code: any failure is reported
+        return {}, f"qualified names could not be resolved through imports ({exc!r})"
+
+
+def scan_file(
+    scanner: Scanner,
+    path: str,
+    text: str,
+    tree: ast.Module,
+    *,
+    comments: bool,
+    problem: str | None,
+) -> FileAnalysis:
+    """Walk the tree (and the comments) with a scanner set up by either path."""
     scanner.scan(tree)
     if comments:
         scanner.scan_comments(text)
-    return FileAnalysis(path, lines, tuple(scanner.findings), unresolved)
+    return FileAnalysis(path, tuple(scanner.lines), tuple(scanner.findings), problem)
