@@ -8,6 +8,7 @@ source is asked for files only when checks run, in a few large batches.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -115,10 +116,12 @@ class AnalysisCache:
         stored_as: dict[str, tuple[str, str]] = {}  # key -> (pack, digest)
         pattern_keys: dict[int, str] = {}  # lists are shared between files: key them once
         for item in work:
-            path, data, patterns, comments, module = item
+            path, data, patterns, comments, module, stars = item
             digest = hashlib.blake2b(data, digest_size=16).hexdigest()
             if module is not None:  # the same file named otherwise resolves otherwise
                 digest += f":{module}"
+            if stars:  # what the tree's star imports bind changes what uses resolve to
+                digest += f":{_stars_key(stars)}"
             if id(patterns) not in pattern_keys:
                 pattern_keys[id(patterns)] = _patterns_key(patterns)
             pack = pattern_keys[id(patterns)] + ("-comments" if comments else "")
@@ -135,14 +138,13 @@ class AnalysisCache:
         parse: list[tuple[str, _Work]] = []
         results: list[tuple[str, FileAnalysis]] = []
         for key, item in todo:
-            path, data, patterns, comments, module = item
+            path, data, patterns, comments, module, stars = item
             present = parse_worthy(path, data, patterns, module=module)
             if present:
-                parse.append((key, (path, data, present, comments, module)))
+                parse.append((key, (path, data, present, comments, module, stars)))
             else:  # a text file, or nothing to find: cheap, no parse
-                results.append(
-                    (key, _analyze(item if present is None else (*item[:2], [], comments, module)))
-                )
+                nothing: _Work = (path, data, [], comments, module, stars)
+                results.append((key, _analyze(item if present is None else nothing)))
         size = sum(len(item[1]) for _, item in parse)
         if self._jobs > 1 and len(parse) >= PARALLEL_MIN_FILES and size >= PARALLEL_MIN_BYTES:
             analysed = _parallel([item for _, item in parse], self._jobs)
@@ -169,13 +171,24 @@ class AnalysisCache:
 PARALLEL_MIN_FILES = 64
 PARALLEL_MIN_BYTES = 2**20
 
-#: path, bytes, patterns, comments wanted, module name from the layout (``None``: from the path)
-_Work = tuple[str, bytes, list[Pattern], bool, "str | None"]
+#: path, bytes, patterns, comments wanted, module name from the layout (``None``: from the
+#: path), what star imports of the tree's modules bind (see :attr:`Spellings.binds`)
+_Work = tuple[str, bytes, list[Pattern], bool, "str | None", "Mapping[str, frozenset[str]] | None"]
 
 
 def _analyze(item: _Work) -> FileAnalysis:
-    path, data, patterns, comments, module = item
-    return analyze(path, data, patterns, comments=comments, module=module)
+    path, data, patterns, comments, module, stars = item
+    return analyze(path, data, patterns, comments=comments, module=module, stars=stars)
+
+
+@functools.lru_cache(maxsize=16)
+def _stars_key_of(material: str) -> str:
+    return hashlib.blake2b(material.encode(), digest_size=10).hexdigest()
+
+
+def _stars_key(stars: Mapping[str, frozenset[str]]) -> str:
+    """A short key of what star imports bind (part of every analysis' cache key)."""
+    return _stars_key_of(json.dumps(sorted((m, sorted(n)) for m, n in stars.items())))
 
 
 def _parallel(items: list[_Work], jobs: int) -> list[FileAnalysis]:
@@ -274,7 +287,9 @@ def check_all(
                 elif isinstance(data, NoNeedle):  # the local prefilter's answer, given remotely
                     analyses[path] = FileAnalysis(path, (), ())
                 else:
-                    work.append((path, data, *wanted[path], modules.get(path)))
+                    # only a file that holds a ``*`` can star-import
+                    stars = spelt.binds if b"*" in data else None
+                    work.append((path, data, *wanted[path], modules.get(path), stars or None))
             del contents
             analyses.update(_as_written(cache.analyze_many(work), back))
         _add_star_sites(analyses, wanted, spelt.stars)

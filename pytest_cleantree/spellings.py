@@ -19,7 +19,7 @@ or parsed adds nothing (the files a rule names report their own problems).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pytest_cleantree.analysis import decode_python
 from pytest_cleantree.exports import (
@@ -98,10 +98,17 @@ class StarSite:
 
 @dataclass(frozen=True)
 class Spellings:
-    """Per qualified pattern: its spellings (itself included), and its star re-exports."""
+    """Per qualified pattern: its spellings (itself included), and its star re-exports.
+
+    ``binds``: per module ``M`` of the tree, the names ``N`` of spellings
+    ``M.N`` that ``from M import *`` binds (per the export map): in a checked
+    file that star-imports ``M``, a use of ``N`` is one of ``M.N`` (issue 12,
+    cause 7).  A module the map cannot follow (outside the tree) binds nothing.
+    """
 
     names: Mapping[str, frozenset[str]]
     stars: Mapping[str, tuple[StarSite, ...]]
+    binds: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
 
 def pattern_spellings(source: Source, qualified: Iterable[str], bases: Sequence[str]) -> Spellings:
@@ -126,7 +133,13 @@ def pattern_spellings(source: Source, qualified: Iterable[str], bases: Sequence[
                 sites += _star_sites(spelling, parsed, texts)
         names[pattern] = frozenset(found)
         stars[pattern] = tuple(dict.fromkeys(sites))
-    return Spellings(names, stars)
+    binds: dict[str, set[str]] = {}
+    for spelt in sorted({s for found in names.values() for s in found}):
+        module, _, name = spelt.rpartition(".")
+        exported = emap.exported_names(module) if module else None
+        if exported is not None and name in exported:
+            binds.setdefault(module, set()).add(name)
+    return Spellings(names, stars, {m: frozenset(n) for m, n in binds.items()})
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ debugging: when a result looks wrong, it rules the shortcuts out).
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from pytest_cleantree.model import Pattern
 
@@ -54,6 +54,7 @@ def analyze(
     *,
     comments: bool = True,
     module: str | None = None,
+    stars: Mapping[str, frozenset[str]] | None = None,
 ) -> FileAnalysis:
     """Find every occurrence of ``patterns`` in one file's bytes.
 
@@ -61,6 +62,9 @@ def analyze(
     ``text``).  A Python file that cannot be decoded or parsed gets a
     ``problem`` and text findings.  ``module`` is the file's dotted module
     name as the tree's layout gives it; without it, the path under the root.
+    ``stars`` maps a module of the tree to the names its ``from M import *``
+    binds (that patterns end with): a use of such a name after that import is
+    an occurrence of ``M.name``.
     """
     engine = analyze_reference if os.environ.get(ENGINE_ENV) == "reference" else analyze_fast
-    return engine(path, data, patterns, comments=comments, module=module)
+    return engine(path, data, patterns, comments=comments, module=module, stars=stars)

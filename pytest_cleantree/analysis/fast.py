@@ -9,7 +9,7 @@ one cannot decide, it steps aside (a whole parse, every line a candidate).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from pytest_cleantree.model import Pattern
 
@@ -72,8 +72,12 @@ def analyze_fast(
     *,
     comments: bool = True,
     module: str | None = None,
+    stars: Mapping[str, frozenset[str]] | None = None,
 ) -> FileAnalysis:
-    """Find every occurrence of ``patterns`` in one file's bytes (see the module doc)."""
+    """Find every occurrence of ``patterns`` in one file's bytes (see the module doc).
+
+    ``stars`` as for :func:`.reference.analyze_reference`.
+    """
     prepared = prepare(path, data, patterns)
     if isinstance(prepared, FileAnalysis):
         return prepared
@@ -88,6 +92,9 @@ def analyze_fast(
     module, is_package = module_of(path, module)
     resolving = needs_resolution(text, views.norm, spelt)
     binders = alias_binders(spelt, module, is_package=is_package) if resolving else None
+    # a ``from M import *`` that binds a spelling's last name spells the spelling's first
+    # part (or is relative), and the use spells its last: resolving holds, and the piece
+    # that star-imports is kept with every piece that imports (see ``stars``)
     spelling = spelling_lines(views, spelt)
     try:
         tree = parse_needed(text, lines, path, spelling, binders, views.norm)
@@ -101,5 +108,7 @@ def analyze_fast(
         wanted=resolving,
     )
     candidates = candidate_lines(spelling, resolved)
-    scanner = Scanner(lines, spelt, module, resolved, candidates, is_package=is_package)
+    scanner = Scanner(
+        lines, spelt, module, resolved, candidates, is_package=is_package, stars=stars
+    )
     return scan_file(scanner, path, text, tree, comments=comments, problem=unresolved)

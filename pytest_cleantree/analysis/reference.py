@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from pytest_cleantree.model import Pattern, PatternTier
@@ -117,12 +117,13 @@ def with_line_patterns(
         *,
         comments: bool = True,
         module: str | None = None,
+        stars: Mapping[str, frozenset[str]] | None = None,
     ) -> FileAnalysis:
         whole = [p for p in patterns if p.tier is PatternTier.LINE]
         if not whole:
-            return analyze(path, data, patterns, comments=comments, module=module)
+            return analyze(path, data, patterns, comments=comments, module=module, stars=stars)
         rest = [p for p in patterns if p.tier is not PatternTier.LINE]
-        analysis = analyze(path, data, rest, comments=comments, module=module)
+        analysis = analyze(path, data, rest, comments=comments, module=module, stars=stars)
         lines = analysis.lines or split_lines(data.decode("utf-8", errors="surrogateescape"))
         found = tuple(line_findings(lines, whole))
         return replace(analysis, findings=analysis.findings + found)
@@ -139,8 +140,13 @@ def analyze_reference(
     *,
     comments: bool = True,
     module: str | None = None,
+    stars: Mapping[str, frozenset[str]] | None = None,
 ) -> FileAnalysis:
-    """Every occurrence of ``patterns`` in one file, the obviously correct way."""
+    """Every occurrence of ``patterns`` in one file, the obviously correct way.
+
+    ``stars``: per module of the tree, the names ``from M import *`` binds
+    that patterns can end with (see :func:`.scan.star_bindings`).
+    """
     prepared = prepare(path, data, patterns)
     if isinstance(prepared, FileAnalysis):
         return prepared
@@ -158,7 +164,7 @@ def analyze_reference(
         lambda: resolve_reference(text, tree, module, compiled, is_package=is_package),
         wanted=bool(compiled.qualified),
     )
-    scanner = Scanner(lines, compiled, module, resolved, None, is_package=is_package)
+    scanner = Scanner(lines, compiled, module, resolved, None, is_package=is_package, stars=stars)
     return scan_file(scanner, path, text, tree, comments=comments, problem=unresolved)
 
 

@@ -14,7 +14,7 @@ import io
 import re
 import tokenize
 import unicodedata
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from pytest_cleantree.model import Kind, Occurrence, Pattern
 from pytest_cleantree.patterns import match_name, match_text, prefilter_needle
@@ -60,8 +60,10 @@ class Scanner:
         candidates: list[int] | None,
         *,
         is_package: bool = False,
+        stars: Mapping[str, frozenset[str]] | None = None,
     ) -> None:
         self.lines = lines
+        self.stars = stars or {}
         self.is_package = is_package
         self.patterns = patterns.patterns
         self.module = module
@@ -76,6 +78,8 @@ class Scanner:
         self._plain = patterns.plain
         #: names the module binds at its top level (def, class, assignment): ``module.name``
         self._top: frozenset[str] = frozenset()
+        #: names a ``from M import *`` of the module binds, with what each stands for (``M.name``)
+        self._star: dict[str, tuple[str, ...]] = {}
         #: the function and class scopes around the node visited, with the names each binds
         self._scopes: list[tuple[bool, frozenset[str]]] = []  # (is_class, names)
 
@@ -168,6 +172,8 @@ class Scanner:
             # the fast path, which walks only lines that spell a pattern, sees it too
             ends = {p.body.rsplit(".", 1)[-1] for p in self._qualified}
             self._top = frozenset(top_level_bindings(tree.body)) & ends
+        if self.stars and self._qualified:
+            self._star = star_bindings(tree.body, self.module, self.stars, self.is_package)
         self._body(tree.body, docstring_allowed=True)
 
     def _module_binding(self, name: str) -> str | None:
@@ -176,17 +182,21 @@ class Scanner:
         Not when a function (or the class body the name stands in directly)
         binds it too: Python's scoping is per scope, whatever the order.
         """
-        if name not in self._top:
+        if name not in self._top or self._shadowed(name):
             return None
+        return f".{self.module}.{name}"
+
+    def _shadowed(self, name: str) -> bool:
+        """Does a scope around the node bind ``name`` (so a load does not reach the module's)?"""
         for depth, (is_class, bound) in enumerate(reversed(self._scopes)):
             if is_class and depth > 0:
                 continue  # a method does not see its class's names
             if name in bound:
-                return None
-        return f".{self.module}.{name}"
+                return True
+        return False
 
     def _in_scope(self, node: ast.AST, is_class: bool, visit: Callable[[], None]) -> None:
-        if not self._top:
+        if not self._top and not self._star:
             visit()
             return
         self._scopes.append((is_class, frozenset(scope_bindings(node))))
@@ -341,6 +351,9 @@ class Scanner:
         own = self._module_binding(node.id) if self._top else None
         if own is not None and own not in resolved:
             resolved = (*resolved, own)
+        star = self._star.get(node.id) if self._star else None
+        if star and isinstance(node.ctx, ast.Load) and not self._shadowed(node.id):
+            resolved = (*resolved, *(name for name in star if name not in resolved))
         self._emit(node.id, node.lineno, node.col_offset, kind, resolved)
 
     def visit_Attribute(self, node: ast.Attribute, *, condition: bool, callee: bool) -> None:
@@ -548,6 +561,48 @@ def top_level_bindings(body: Sequence[ast.stmt]) -> Iterator[str]:
                 yield from top_level_bindings(handler.body)
             for case in getattr(stmt, "cases", ()):
                 yield from top_level_bindings(case.body)
+
+
+def star_bindings(
+    body: Sequence[ast.stmt],
+    module: str,
+    stars: Mapping[str, frozenset[str]],
+    is_package: bool,
+) -> dict[str, tuple[str, ...]]:
+    """What the module's ``from M import *`` bind: name -> ``M.name`` (issue 12, cause 7).
+
+    ``stars`` holds, per module of the tree, the names its star import binds
+    that a pattern can end with (from the export map); a module not in it
+    binds nothing known.  A relative ``M`` matches the modules it can be
+    completed into.  Star imports stand at module level only (Python refuses
+    them elsewhere), in its ``if``/``try``/... blocks included.
+    """
+    bound: dict[str, list[str]] = {}
+    for node in _module_level(body):
+        if not isinstance(node, ast.ImportFrom) or node.names[0].name != "*":
+            continue
+        base = absolute_module(module, node.level, node.module, is_package=is_package)
+        if base.startswith("."):
+            modules = [name for name in stars if ("." + name).endswith(base)]
+        else:
+            modules = [base] if base in stars else []
+        for star_module in modules:
+            for name in stars[star_module]:
+                bound.setdefault(name, []).append(f"{star_module}.{name}")
+    return {name: tuple(dict.fromkeys(targets)) for name, targets in bound.items()}
+
+
+def _module_level(body: Sequence[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement that runs at module level, those in its blocks included."""
+    for stmt in body:
+        yield stmt
+        if isinstance(stmt, (*_BLOCKS, ast.Match)) or type(stmt).__name__ == "TryStar":
+            for field in ("body", "orelse", "finalbody"):
+                yield from _module_level(getattr(stmt, field, ()))
+            for handler in getattr(stmt, "handlers", ()):
+                yield from _module_level(handler.body)
+            for case in getattr(stmt, "cases", ()):
+                yield from _module_level(case.body)
 
 
 def _target_names(target: ast.expr) -> Iterator[str]:

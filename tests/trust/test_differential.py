@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import sysconfig
 from collections.abc import Iterable
 from pathlib import Path
@@ -108,3 +109,31 @@ def test_fast_equals_reference_on_the_standard_library_qualified_patterns(chunk:
 def test_fast_equals_reference_on_site_packages(chunk: int) -> None:
     files = sample(SITE_FILES, 800, "site-packages")[chunk::CHUNKS]
     assert disagreements(files, SITE, PLAIN + QUALIFIED[:3]) == []
+
+
+#: names that star imports in the standard library bring in, and are used after them
+STAR_NAMES = frozenset({"Error", "join", "sep", "TclError", "END", "LEFT", "c_int", "N", "E"})
+STAR_IMPORT = re.compile(r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\*", re.M)
+
+
+def test_fast_equals_reference_on_star_imports_of_the_standard_library() -> None:
+    """Every standard-library file that star-imports, each star module binding ``STAR_NAMES``."""
+    out: list[str] = []
+    compared = 0
+    for path in STDLIB_FILES:
+        data = path.read_bytes()
+        modules = {m.lstrip(".") for m in STAR_IMPORT.findall(data.decode("latin-1"))} - {""}
+        if not modules:
+            continue
+        rel = path.relative_to(STDLIB).as_posix()
+        stars = {module: STAR_NAMES for module in modules}
+        parsed = [parse_pattern(f"{m}.{n}") for m in sorted(modules) for n in sorted(STAR_NAMES)]
+        reference = analyze_reference(rel, data, parsed, stars=stars)
+        if reference.problem and "not valid Python" in reference.problem:
+            continue  # see the module docstring
+        compared += 1
+        fast = analyze_fast(rel, data, parsed, stars=stars)
+        if (fast.problem, placed(fast.findings)) != (reference.problem, placed(reference.findings)):
+            out.append(rel)
+    assert compared >= 20
+    assert out == []

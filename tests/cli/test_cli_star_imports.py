@@ -1,0 +1,95 @@
+"""A name bound by ``from pkg import *`` in a checked file is ``pkg.name`` (issue 12, cause 7).
+
+The real ``cleantree`` command in a subprocess, on a tree shaped like SGLang's.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PATTERN = "sglang.srt.utils.common.is_sm120_supported"
+MANIFEST = f'[[rule]]\nid = "r"\nfiles = ["python/**/*.py"]\nforbid = ["{PATTERN}"]\n'
+
+COMMON = "def is_sm120_supported():\n    return False\n"
+USE = """\
+from sglang.srt.utils import *
+from elsewhere import *
+
+
+def run():
+    return is_sm120_supported()
+
+
+def shadowed(is_sm120_supported):
+    return is_sm120_supported
+"""
+TREE = {
+    "python/sglang/__init__.py": "",
+    "python/sglang/srt/__init__.py": "",
+    "python/sglang/srt/utils/common.py": COMMON,
+    "python/sglang/srt/layers/__init__.py": "",
+    "python/sglang/srt/layers/use.py": USE,
+}
+
+
+def check(root: Path) -> tuple[int, set[str], str]:
+    """Exit code, the ``path:line`` of each reported row, stderr."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest_cleantree", "check"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert "Traceback" not in done.stderr
+    rows = {
+        line.split()[0].rsplit(":", 1)[0]
+        for line in done.stdout.splitlines()
+        if line.startswith("python/")
+    }
+    return done.returncode, rows, done.stderr
+
+
+@pytest.mark.parametrize(
+    "init",
+    [
+        pytest.param("from .common import *\n", id="star-re-export"),
+        pytest.param("from .common import is_sm120_supported\n", id="named-re-export"),
+        pytest.param(
+            "from .common import *\n__all__ = ['is_sm120_supported']\n", id="all-re-export"
+        ),
+    ],
+)
+def test_a_call_through_a_star_import_of_the_package_is_reported(tmp_path: Path, init: str) -> None:
+    for name, text in {**TREE, "python/sglang/srt/utils/__init__.py": init}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    (tmp_path / "cleantree.toml").write_text(MANIFEST)
+
+    code, rows, err = check(tmp_path)
+
+    assert (code, err) == (1, "")
+    assert rows == {
+        "python/sglang/srt/utils/common.py:1",
+        "python/sglang/srt/utils/__init__.py:1",
+        "python/sglang/srt/layers/use.py:6",
+    }
+
+
+def test_a_star_import_that_does_not_export_the_name_binds_nothing(tmp_path: Path) -> None:
+    """``__all__`` leaves the name out: the package's star import does not bind it."""
+    init = "from .common import *\nfrom .common import is_sm120_supported as _s\n__all__ = []\n"
+    for name, text in {**TREE, "python/sglang/srt/utils/__init__.py": init}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    (tmp_path / "cleantree.toml").write_text(MANIFEST)
+
+    code, rows, err = check(tmp_path)
+
+    assert (code, err) == (1, "")
+    assert "python/sglang/srt/layers/use.py:6" not in rows
