@@ -383,11 +383,33 @@ class ExportMap:
                 prefix, rest = ".".join(parts[:end]), parts[end:]
                 for made in index.get(prefix, ()):
                     candidate = ".".join([made.spelling, *rest])
-                    if candidate in found or self.canonical(candidate) != canonical:
+                    if candidate in found or self._goes_round(candidate):
+                        continue
+                    if self.canonical(candidate) != canonical:
                         continue
                     found[candidate] = Spelling(candidate, made.module, made.line)
                     queue.append(candidate)
         return sorted(found.values())
+
+    def _goes_round(self, spelling: str) -> bool:
+        """Does following a spelling pass through the same module twice?
+
+        Modules that import each other make endless spellings, each longer and
+        each leading to the same place (``astroid.nodes.node_classes.nodes.Const``,
+        when ``node_classes`` imports ``nodes``): a use spelt so is a loop no code
+        writes.  A name spelt twice is fine (``tqdm.tqdm``): only a module met
+        again on the way counts.
+        """
+        parts = spelling.split(".")
+        seen: set[str] = set()
+        for end in range(1, len(parts)):
+            target = self._resolve(".".join(parts[:end]), None, every=False)[0]
+            if not target.is_module:
+                return False
+            if target.name in seen:
+                return True
+            seen.add(target.name)
+        return False
 
     # ------------------------------------------------------------------ resolution
 
@@ -665,3 +687,4 @@ def next_reads(emap: ExportMap, qualified_names: Iterable[str], layout: Layout) 
             if prefix not in emap.modules:
                 paths.update(layout.paths_for(prefix)[:1])
     return frozenset(paths)
+

@@ -380,3 +380,25 @@ def test_rounds_of_reads_follow_the_chains() -> None:
         ["python/sglang/srt/utils/deep.py"],
         ["python/sglang/srt/utils/deeper.py"],
     ]
+
+
+def test_spellings_of_modules_that_import_each_other_end_and_keep_a_name_spelt_twice() -> None:
+    """astroid's shape: ``nodes/node_classes.py`` imports ``astroid.nodes``, which re-exports
+    ``Const`` from it; following every spelling used to go round without end (a
+    RecursionError on the real package).  ``tqdm.tqdm``'s shape (a name spelt twice,
+    once as a package and once as the class it re-exports) must stay a spelling."""
+    emap = tree_map(
+        {
+            "astroid/__init__.py": "from astroid.nodes import Const\n",
+            "astroid/nodes/__init__.py": "from astroid.nodes.node_classes import Const\n",
+            "astroid/nodes/node_classes.py": "from astroid import nodes\nclass Const: ...\n",
+            "tqdm/__init__.py": "from tqdm.std import tqdm\n",
+            "tqdm/std.py": "class tqdm: ...\n",
+        }
+    )
+    assert [s.spelling for s in emap.spellings("astroid.nodes.node_classes.Const")] == [
+        "astroid.Const",
+        "astroid.nodes.Const",
+        "astroid.nodes.node_classes.Const",
+    ]
+    assert [s.spelling for s in emap.spellings("tqdm.std.tqdm")] == ["tqdm.std.tqdm", "tqdm.tqdm"]
