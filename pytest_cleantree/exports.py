@@ -687,4 +687,3 @@ def next_reads(emap: ExportMap, qualified_names: Iterable[str], layout: Layout) 
             if prefix not in emap.modules:
                 paths.update(layout.paths_for(prefix)[:1])
     return frozenset(paths)
-

@@ -140,11 +140,14 @@ _ESCAPE = re.compile(
     r"|(\r\n|\r|\n))"
 )
 
-#: the end of one string literal, then (whitespace, comments, continuations) the start of
-#: another: Python joins the two into one value
+#: where Python may join two string literals into one value: the end of one, separators
+#: (whitespace, comments, backslash-newlines), the start of the next; or two quotes with
+#: nothing between (``"sm""120"``; an empty string ``""`` matches too, which only costs time).
+#: A docstring's own ``"""`` matches neither.
 _ADJACENT = re.compile(
-    r"""["']{1,3}(?:[ \t\f\r\n]|\\(?:\r\n|\r|\n)|\#[^\r\n]*(?=[\r\n]))*"""
-    r"""(?:[rRbBuUfF]{1,2})?["']{1,3}"""
+    r"""["']{1,3}(?:"""
+    r"""(?:[ \t\f\r\n]|\\(?:\r\n|\r|\n)|\#[^\r\n]*(?=[\r\n]))+(?:[rRbBuUfF]{1,2})?["']{1,3}"""
+    r"""|(?<=[^"']["'])(?:[rRbBuUfF]{1,2})?["'](?!["']))"""
 )
 
 #: the two expressions above, for the remote helper's copy of the prefilter (``sources.ssh``)
@@ -178,6 +181,9 @@ class TextViews:
         self.norm = text if self.ascii else "\n".join(_nfkc(line) for line in lines)
         self.escapes = "\\" in text
         self.adjacent = _ADJACENT.search(text) is not None
+        self._views: tuple[str, ...] | None = None
+        self._decoded: str | None = None
+        self._joined: tuple[tuple[str, str], ...] | None = None
 
     def contains(self, needle: str) -> bool:
         """Can the text spell ``needle`` in a name, string, comment or line?"""
@@ -194,13 +200,39 @@ class TextViews:
             found.update(IDENTIFIER.findall(view))
         return found
 
-    def _derived(self) -> Iterator[str]:
-        if self.escapes:
-            yield _ESCAPE.sub(_unescape, self.text)
-        if self.adjacent:
-            yield _ADJACENT.sub("", self.text)
-            if self.escapes:
-                yield _ADJACENT.sub("", _ESCAPE.sub(_unescape, self.text))
+    def _derived(self) -> tuple[str, ...]:
+        """The views that decode escapes and join strings, built once per file, when asked."""
+        if self._views is None:
+            pairs = self._joins()
+            self._views = ((self._unescaped(),) if self.escapes else ()) + tuple(
+                joined for _, joined in pairs
+            )
+        return self._views
+
+    def _unescaped(self) -> str:
+        if self._decoded is None:
+            self._decoded = _ESCAPE.sub(_unescape, self.text) if self.escapes else self.text
+        return self._decoded
+
+    def _joins(self) -> tuple[tuple[str, str], ...]:
+        """(text, the same text with adjacent literals joined), for the text and its decoding."""
+        if not self.adjacent:
+            return ()
+        if self._joined is None:
+            sources = (self.text, self._unescaped()) if self.escapes else (self.text,)
+            self._joined = tuple((source, _ADJACENT.sub("", source)) for source in sources)
+        return self._joined
+
+    def _joining_spells(self, needle: str) -> bool:
+        """Can joining literals spell ``needle`` somewhere it was not spelt before?
+
+        Joining only deletes quotes and what lies between two literals, so it cannot
+        destroy an occurrence of a needle without a quote: it spells a new one exactly
+        when the joined text holds more of them.
+        """
+        if '"' in needle or "'" in needle:
+            return True
+        return any(joined.count(needle) > source.count(needle) for source, joined in self._joins())
 
     def lines_spelling(self, needles: Iterable[str]) -> set[int]:
         """The lines where one of ``needles`` can stand, in any view."""
@@ -214,10 +246,16 @@ class TextViews:
         found = lines_at(self.norm, offsets)
         if not self.ascii:
             found |= lines_at(self.text, _all_offsets(self.text, needles))
+        # a line decoded or joined is a piece of the whole view decoded or joined: a needle
+        # no derived view spells is spelt by no such line (most needles, most files)
         if self.escapes:
-            found |= self._escaped_lines(needles)
+            decoded = {needle for needle in needles if needle in self._unescaped()}
+            if decoded:
+                found |= self._escaped_lines(decoded)
         if self.adjacent:
-            found |= self._joined_lines(needles)
+            joined = {needle for needle in needles if self._joining_spells(needle)}
+            if joined:
+                found |= self._joined_lines(joined)
         return found
 
     def _escaped_lines(self, needles: set[str]) -> set[int]:
@@ -226,17 +264,21 @@ class TextViews:
         A run of lines joined by backslash-newlines is decoded as one.
         """
         found: set[int] = set()
+        lines = self.lines
         number = 0
-        while number < len(self.lines):
-            first = number
-            while self.lines[number].endswith("\\") and number + 1 < len(self.lines):
+        for with_backslash in sorted(lines_at(self.text, _all_offsets(self.text, ["\\"]))):
+            if with_backslash <= number:
+                continue  # inside the run already decoded
+            first = with_backslash - 1
+            while first > 0 and lines[first - 1].endswith("\\"):
+                first -= 1  # a run continued from above starts there
+            number = with_backslash - 1
+            while lines[number].endswith("\\") and number + 1 < len(lines):
                 number += 1
-            run = "\n".join(self.lines[first : number + 1])
             number += 1
-            if "\\" in run:
-                decoded = _ESCAPE.sub(_unescape, run)
-                if any(needle in decoded for needle in needles):
-                    found.update(range(first + 1, number + 1))
+            decoded = _ESCAPE.sub(_unescape, "\n".join(lines[first:number]))
+            if any(needle in decoded for needle in needles):
+                found.update(range(first + 1, number + 1))
         return found
 
     def _joined_lines(self, needles: set[str]) -> set[int]:
