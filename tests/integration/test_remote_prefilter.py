@@ -195,13 +195,17 @@ def test_listing_and_reading_take_one_command(
     commands: int,
 ) -> None:
     """The files that can matter come back with the listing; past the budget, they are read
-    with a second command; the results are the local ones either way."""
+    with a second command; the results are the local ones either way.  (Qualified patterns
+    also read the modules on their chains and the package layout: more commands, counted
+    by tests/integration/test_remote_resolution.py.)"""
     from pytest_cleantree.sources import ssh
 
     if budget is not None:
         monkeypatch.setattr(ssh, "READ_AHEAD_BYTES", budget)
     wrapper, log = counting_python
     manifest = MANIFEST.split('[[rule]]\nid = "regex"')[0]  # every pattern has a needle
+    qualified = MANIFEST[MANIFEST.index('[[rule]]\nid = "qualified"') :]
+    manifest = manifest.replace(qualified[: qualified.index("[[rule]]", 1)], "")
     source = make_ssh_source(workspace / "tree", python=str(wrapper))
     checks = list(iter_checks(parse_manifest(manifest, str(workspace / "m.toml")).rules))
     remote = check_all(checks, source, AnalysisCache())

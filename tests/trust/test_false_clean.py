@@ -55,7 +55,7 @@ def test_a_module_root_is_found_without_running_the_package(tmp_path: Path) -> N
     env = {**os.environ, "PYTHONPATH": path}
     completed = cleantree("check", cwd=project, env=env)
     assert completed.returncode == 1, completed.stdout + completed.stderr
-    assert "m.py:1  assignment  sm120 = 1" in completed.stdout
+    assert "m.py:1:1  assignment  sm120 = 1" in completed.stdout
     assert not (tmp_path / "ran-pkg").exists()
     assert not (tmp_path / "ran-sub").exists()
     assert snapshot(site) == before
@@ -136,7 +136,7 @@ def test_a_glob_follows_a_link_to_a_folder_in_the_root(linked_tree: Path) -> Non
     manifest = '[[rule]]\nfiles = ["src/**/*.py"]\nforbid = ["sm120"]\n'
     completed = check(linked_tree, manifest)
     assert completed.returncode == 1, completed.stdout + completed.stderr
-    assert "src/kernels/k.py:1  assignment  sm120 = 1" in completed.stdout
+    assert "src/kernels/k.py:1:1  assignment  sm120 = 1" in completed.stdout
     assert "src/loop/" not in completed.stdout  # the cycle is walked once
 
 
@@ -154,7 +154,7 @@ def test_a_glob_follows_a_link_out_of_the_root_when_allowed(linked_tree: Path) -
     manifest = 'allow_outside_root = true\n[[rule]]\nfiles = ["src/**/*.py"]\nforbid = ["sm120"]\n'
     completed = check(linked_tree, manifest)
     assert completed.returncode == 1, completed.stdout + completed.stderr
-    assert re.search(r"src/ext/o\.py:1 +assignment  sm120 = 2", completed.stdout)
+    assert re.search(r"src/ext/o\.py:1:1 +assignment  sm120 = 2", completed.stdout)
     assert "src/kernels/k.py:1" in completed.stdout
 
 

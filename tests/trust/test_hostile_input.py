@@ -100,8 +100,8 @@ def test_controls_in_a_reported_line_are_escaped_in_text(tmp_path: Path) -> None
     assert completed.returncode == 1, completed.stderr
     assert completed.stdout == (
         "r: gone\n"
-        "m.py:1         assignment  sm120 = 1  # \\x1b[2K all clean \\x9b2K \\u202eevil\\x07\n"
-        "n\\x1b[1A.py:1  assignment  sm120 = 2\n"
+        "m.py:1:1         assignment  sm120 = 1  # \\x1b[2K all clean \\x9b2K \\u202eevil\\x07\n"
+        "n\\x1b[1A.py:1:1  assignment  sm120 = 2\n"
         "\n"
         "cleantree: 2 forbidden lines remain (1 rule, 2 files)\n"
     )

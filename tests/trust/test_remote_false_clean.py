@@ -56,7 +56,7 @@ def test_two_roots_on_one_host_are_both_checked(tmp_path: Path, ssh_setup: Setup
         hosts = [arg for root in order for arg in ("--host", f"{alias}:{root}")]
         completed = cleantree("check", *hosts, *options(ssh_setup), cwd=tmp_path)
         assert completed.returncode == 1, completed.stdout + completed.stderr
-        assert f"{alias}:{dirty}:m.py:1  assignment  sm120 = 1" in completed.stdout
+        assert f"{alias}:{dirty}:m.py:1:1  assignment  sm120 = 1" in completed.stdout
         assert "(1 rule, 2 files)" in completed.stdout
 
 
@@ -136,7 +136,7 @@ def test_remote_globs_follow_links_and_absent_sees_folders(
     )
     assert completed.returncode == 1, completed.stdout + completed.stderr
     alias = ssh_setup.alias
-    assert f"{alias}:src/kernels/k.py:1  assignment  sm120 = 1" in completed.stdout
+    assert f"{alias}:src/kernels/k.py:1:1  assignment  sm120 = 1" in completed.stdout
     assert f"{alias}:sm120_fused  present  must not exist" in completed.stdout
 
 
@@ -167,7 +167,7 @@ def test_cert_authority_lines_are_skipped(
     text += ssh_setup.server.known_hosts_line
     completed = run_on(tmp_path, known_hosts_setup(tmp_path, ssh_setup, text))
     assert completed.returncode == 1, completed.stdout + completed.stderr
-    assert "m.py:1  assignment  sm120 = 1" in completed.stdout
+    assert "m.py:1:1  assignment  sm120 = 1" in completed.stdout
 
 
 @pytest.mark.parametrize("listed", [True, False], ids=["also-listed", "only-revoked"])
