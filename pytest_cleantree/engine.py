@@ -86,6 +86,8 @@ class FindingStore(Protocol):
 
     def flush(self) -> None: ...
 
+    def forget(self) -> None: ...
+
 
 @dataclass(frozen=True)
 class _Stats:
@@ -233,6 +235,17 @@ class AnalysisCache:
         """Persist what this run analysed (one write per pack, not one per file)."""
         if self._store is not None:
             self._store.flush()
+
+    def forget(self) -> None:
+        """Let go of every analysis held in memory (the store keeps them on disk).
+
+        pytest ends a session with five full garbage collections: 20,000 findings
+        still held made them cost 0.3 s.
+        """
+        self.flush()
+        self._memory.clear()
+        if self._store is not None:
+            self._store.forget()
 
 
 #: below this much to parse, starting worker processes costs more than it saves

@@ -180,6 +180,12 @@ class AnalysisStore:
                 index = self._index_file(root)
                 self._save_file(index, {**self._load_file(index), **files})
 
+    def forget(self) -> None:
+        """Drop the packs and indexes read into memory (a later use reads them again)."""
+        with self._lock:
+            self._packs.clear()
+            self._indexes.clear()
+
     def _index_file(self, root: str) -> str:
         # each entry is true on its own (this stat, then this content): merging keeps it sound
         where = f"{socket.gethostname()}\0{os.path.realpath(root)}"

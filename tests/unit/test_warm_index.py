@@ -247,3 +247,29 @@ def test_a_warm_cli_run_sees_an_edit(tmp_path: Path) -> None:
     assert second.returncode == 1, second.stdout + second.stderr
     assert "m.py:1" in second.stdout
     assert "m.py:2" not in second.stdout
+
+
+def test_a_closed_runner_holds_no_analysis_and_reads_again_from_disk(
+    tree: Path, tmp_path: Path, settled: None
+) -> None:
+    """pytest ends a session with five full garbage collections: a closed runner must not
+    keep 20,000 findings alive through them.  What it let go of is read back from disk."""
+    import gc
+
+    from pytest_cleantree.analysis import Finding
+    from pytest_cleantree.model import Manifest
+    from pytest_cleantree.runner import Runner
+
+    def findings_alive() -> int:
+        gc.collect()
+        return sum(isinstance(o, Finding) for o in gc.get_objects())
+
+    before = findings_alive()
+    manifest = Manifest(str(tree / "cleantree.toml"), ".", tuple(RULES))
+    runner = Runner(manifest, cache_dir=tmp_path / "cache")
+    checks = list(iter_checks(RULES))
+    first = runner.run(checks)
+    assert findings_alive() > before
+    runner.close()
+    assert findings_alive() == before
+    assert runner.run(checks) == first  # a closed runner may be used again
