@@ -184,14 +184,21 @@ class LocalSource:
         allowed) is left out, and so is read as always (its read reports why).
         """
         found: dict[str, FileStat] = {}
+        inside: dict[str, bool] = {}  # per folder: is its real path in the root?
         for path in paths:
             full = os.path.join(self._root, path)
             try:
-                if not self._allow_outside_root:
-                    real = self._real_path(full)
-                    if os.path.commonpath([real, self._real_root]) != self._real_root:
+                info = os.lstat(full)  # one call for most files, which are no links
+                if stat.S_ISLNK(info.st_mode):
+                    if not self._allow_outside_root and not self._inside(os.path.realpath(full)):
                         continue
-                info = os.stat(full)
+                    info = os.stat(full)
+                elif not self._allow_outside_root:
+                    folder = os.path.dirname(full)
+                    if folder not in inside:
+                        inside[folder] = self._inside(self._real_folder(folder))
+                    if not inside[folder]:
+                        continue
             except (OSError, ValueError):
                 continue
             if stat.S_ISREG(info.st_mode):
@@ -203,6 +210,9 @@ class LocalSource:
                     info.st_ctime_ns,
                 )
         return found
+
+    def _inside(self, real: str) -> bool:
+        return os.path.commonpath([real, self._real_root]) == self._real_root
 
     def _read_one(self, path: str) -> bytes | SourceError:
         full = os.path.join(self._root, path)
@@ -236,12 +246,16 @@ class LocalSource:
     def _real_path(self, full: str) -> str:
         """``os.path.realpath``, resolving each folder once (most files are no links)."""
         folder, name = os.path.split(full)
-        real_folder = self._real_folders.get(folder)
-        if real_folder is None:
-            real_folder = self._real_folders[folder] = os.path.realpath(folder)
+        real_folder = self._real_folder(folder)
         if os.path.islink(full):
             return os.path.realpath(full)
         return os.path.join(real_folder, name)
+
+    def _real_folder(self, folder: str) -> str:
+        real = self._real_folders.get(folder)
+        if real is None:
+            real = self._real_folders[folder] = os.path.realpath(folder)
+        return real
 
     def close(self) -> None:
         """Nothing to release."""

@@ -273,3 +273,19 @@ def test_a_closed_runner_holds_no_analysis_and_reads_again_from_disk(
     runner.close()
     assert findings_alive() == before
     assert runner.run(checks) == first  # a closed runner may be used again
+
+
+def test_stat_answers_only_for_regular_files_inside_the_root(tree: Path, tmp_path: Path) -> None:
+    """What leads out of the root, or is no file, is read as always: its read says why."""
+    (tmp_path / "outside.py").write_text("sm120\n")
+    (tmp_path / "away").mkdir()
+    (tmp_path / "away" / "c.py").write_text("sm120\n")
+    (tree / "out.py").symlink_to(tmp_path / "outside.py")
+    (tree / "via").symlink_to(tmp_path / "away")
+    (tree / "in.py").symlink_to(tree / "a.py")
+    paths = ["a.py", "pkg/b.py", "out.py", "via/c.py", "in.py", "pkg", "gone.py"]
+    stats = LocalSource(tree).stat_many(paths)
+    assert sorted(stats) == ["a.py", "in.py", "pkg/b.py"]
+    assert stats["in.py"] == stats["a.py"]  # a link inside: what it leads to
+    allowed = LocalSource(tree, allow_outside_root=True).stat_many(paths)
+    assert sorted(allowed) == ["a.py", "in.py", "out.py", "pkg/b.py", "via/c.py"]
