@@ -162,6 +162,9 @@ class Runner:
         return self._fleets[key]
 
     def close(self) -> None:
+        """Release connections and what this run holds in memory (results, analyses)."""
+        self._results.clear()
+        self.cache.forget()
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None

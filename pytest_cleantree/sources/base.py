@@ -16,6 +16,10 @@ from typing import Protocol
 from pytest_cleantree.errors import SourceError
 from pytest_cleantree.patterns import compile_path_glob
 
+#: what a local file is now, as far as a warm run trusts it unchanged: device, inode, size,
+#: mtime_ns and ctime_ns (see :meth:`pytest_cleantree.sources.local.LocalSource.stat_many`)
+FileStat = tuple[int, int, int, int, int]
+
 #: what :meth:`Source.expand` gives for one entry: its paths, or why they cannot be known
 Expansion = tuple[str, ...] | SourceError
 

@@ -14,6 +14,7 @@ from pytest_cleantree.errors import SourceError
 from pytest_cleantree.patterns import glob_base, is_path_glob
 from pytest_cleantree.sources.base import (
     Expansion,
+    FileStat,
     Listing,
     Needles,
     could_hold,
@@ -175,6 +176,44 @@ class LocalSource:
     ) -> Mapping[str, bytes | SourceError]:
         return {path: self._read_one(path) for path in paths}
 
+    def stat_many(self, paths: Sequence[str]) -> dict[str, FileStat]:
+        """What each regular file inside the root is now, to tell an unchanged one without reading.
+
+        Only this machine's files have a stat to trust; a path that is no
+        regular file, cannot be seen, or leads outside the root (unless
+        allowed) is left out, and so is read as always (its read reports why).
+        """
+        found: dict[str, FileStat] = {}
+        inside: dict[str, bool] = {}  # per folder: is its real path in the root?
+        for path in paths:
+            full = os.path.join(self._root, path)
+            try:
+                info = os.lstat(full)  # one call for most files, which are no links
+                if stat.S_ISLNK(info.st_mode):
+                    if not self._allow_outside_root and not self._inside(os.path.realpath(full)):
+                        continue
+                    info = os.stat(full)
+                elif not self._allow_outside_root:
+                    folder = os.path.dirname(full)
+                    if folder not in inside:
+                        inside[folder] = self._inside(self._real_folder(folder))
+                    if not inside[folder]:
+                        continue
+            except (OSError, ValueError):
+                continue
+            if stat.S_ISREG(info.st_mode):
+                found[path] = (
+                    info.st_dev,
+                    info.st_ino,
+                    info.st_size,
+                    info.st_mtime_ns,
+                    info.st_ctime_ns,
+                )
+        return found
+
+    def _inside(self, real: str) -> bool:
+        return os.path.commonpath([real, self._real_root]) == self._real_root
+
     def _read_one(self, path: str) -> bytes | SourceError:
         full = os.path.join(self._root, path)
         try:
@@ -207,12 +246,16 @@ class LocalSource:
     def _real_path(self, full: str) -> str:
         """``os.path.realpath``, resolving each folder once (most files are no links)."""
         folder, name = os.path.split(full)
-        real_folder = self._real_folders.get(folder)
-        if real_folder is None:
-            real_folder = self._real_folders[folder] = os.path.realpath(folder)
+        real_folder = self._real_folder(folder)
         if os.path.islink(full):
             return os.path.realpath(full)
         return os.path.join(real_folder, name)
+
+    def _real_folder(self, folder: str) -> str:
+        real = self._real_folders.get(folder)
+        if real is None:
+            real = self._real_folders[folder] = os.path.realpath(folder)
+        return real
 
     def close(self) -> None:
         """Nothing to release."""
