@@ -60,7 +60,23 @@ def parse_worthy(
         text = decode_python(data)
     except DECODE_ERRORS:
         return None
-    return present_patterns(TextViews(text, split_lines(text)), compile_patterns(patterns))
+    views = TextViews(text, split_lines(text))
+    _LAST_VIEWS[:] = [(data, views)]  # the analysis that follows reads the same bytes
+    return present_patterns(views, compile_patterns(patterns))
+
+
+#: the views :func:`parse_worthy` made last, with the very bytes they were made from: the
+#: engine asks it, then analyses the same bytes object, which need not be decoded twice
+_LAST_VIEWS: list[tuple[bytes, TextViews]] = []
+
+
+def _views_of(data: bytes, text: str, lines: tuple[str, ...]) -> TextViews:
+    """The text views of these bytes: those just made by :func:`parse_worthy`, or new ones."""
+    if _LAST_VIEWS and _LAST_VIEWS[0][0] is data:
+        views = _LAST_VIEWS.pop()[1]
+        if views.text == text:
+            return views
+    return TextViews(text, lines)
 
 
 @with_line_patterns
@@ -82,7 +98,7 @@ def analyze_fast(
     if isinstance(prepared, FileAnalysis):
         return prepared
     text, lines = prepared
-    views = TextViews(text, lines)
+    views = _views_of(data, text, lines)
     present = present_patterns(views, compile_patterns(patterns))
     if not present:  # each file is scanned only for what it can spell
         return FileAnalysis(path, lines, ())

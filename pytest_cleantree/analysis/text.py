@@ -19,6 +19,7 @@ makes :func:`unmodelled` true, and the caller falls back to the reference path.
 from __future__ import annotations
 
 import bisect
+import functools
 import io
 import re
 import tokenize
@@ -180,10 +181,14 @@ class TextViews:
         self.ascii = text.isascii()
         self.norm = text if self.ascii else "\n".join(_nfkc(line) for line in lines)
         self.escapes = "\\" in text
-        self.adjacent = _ADJACENT.search(text) is not None
         self._views: tuple[str, ...] | None = None
         self._decoded: str | None = None
         self._joined: tuple[tuple[str, str], ...] | None = None
+
+    @functools.cached_property
+    def adjacent(self) -> bool:
+        """Does the text hold two string literals Python may join (asked only when needed)?"""
+        return _ADJACENT.search(self.text) is not None
 
     def contains(self, needle: str) -> bool:
         """Can the text spell ``needle`` in a name, string, comment or line?"""
