@@ -399,6 +399,13 @@ def check_all(
             judged[check] = _judge(check, source, expanded[scope_of(check)], found)
         else:  # everything it names is excluded
             judged[check] = Result(check.rule, check.label, source.host)
+    if spelt.problems:  # a module on the chains could not be followed: qualified checks are
+        unfollowed = tuple(Problem.at(path, why) for path, why in sorted(spelt.problems.items()))
+        for check, result in judged.items():  # incomplete, whatever they found
+            if not check.absent and any(
+                p.tier is PatternTier.QUALIFIED for p in check.rule.forbid + check.rule.expect
+            ):
+                judged[check] = replace(result, problems=result.problems + unfollowed)
     # inline allows (suppress.py) move allowed hits to Result.suppressed
     return apply_allows(judged, rule_ids or {check.rule.id for check in checks})
 

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pytest_cleantree.analysis import decode_python
+from pytest_cleantree.errors import SourceError
 from pytest_cleantree.exports import (
     BindingKind,
     ExportMap,
@@ -109,6 +110,9 @@ class Spellings:
     names: Mapping[str, frozenset[str]]
     stars: Mapping[str, tuple[StarSite, ...]]
     binds: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    #: modules on the chains that exist but could not be read or parsed (path -> why): the
+    #: spellings they make are unknown, so every check of a qualified pattern is incomplete
+    problems: Mapping[str, str] = field(default_factory=dict)
 
 
 def pattern_spellings(source: Source, qualified: Iterable[str], bases: Sequence[str]) -> Spellings:
@@ -139,7 +143,8 @@ def pattern_spellings(source: Source, qualified: Iterable[str], bases: Sequence[
         exported = emap.exported_names(module) if module else None
         if exported is not None and name in exported:
             binds.setdefault(module, set()).add(name)
-    return Spellings(names, stars, {m: frozenset(n) for m, n in binds.items()})
+    bound = {m: frozenset(n) for m, n in binds.items()}
+    return Spellings(names, stars, bound, dict(chains.problems))
 
 
 @dataclass(frozen=True)
@@ -149,12 +154,15 @@ class Chains:
     emap: ExportMap
     parsed: Mapping[str, ModuleExports]
     texts: Mapping[str, tuple[str, str]]  # module -> (path under the root, text)
+    #: path -> why, for the modules on the chains that exist but cannot be read or parsed
+    problems: Mapping[str, str] = field(default_factory=dict)
 
 
 def read_chains(source: Source, patterns: Sequence[str], bases: Sequence[str]) -> Chains:
     """Read, in rounds, the modules the patterns' re-export chains pass through."""
     parsed: dict[str, ModuleExports] = {}
     texts: dict[str, tuple[str, str]] = {}
+    problems: dict[str, str] = {}
     tried: set[str] = set()
     wanted = {prefix for pattern in patterns for prefix in _prefixes(pattern)}
     emap = ExportMap({})
@@ -163,10 +171,10 @@ def read_chains(source: Source, patterns: Sequence[str], bases: Sequence[str]) -
         if not todo:
             break
         tried.update(todo)
-        _read_round(source, todo, bases, parsed, texts)
+        _read_round(source, todo, bases, parsed, texts, problems)
         emap = ExportMap(parsed)
         wanted = {prefix for name in emap.missing(patterns) for prefix in _prefixes(name)}
-    return Chains(emap, parsed, texts)
+    return Chains(emap, parsed, texts, problems)
 
 
 @dataclass(frozen=True)
@@ -254,14 +262,23 @@ def _read_round(
     bases: Sequence[str],
     parsed: dict[str, ModuleExports],
     texts: dict[str, tuple[str, str]],
+    problems: dict[str, str],
 ) -> None:
-    """Read and parse the files of ``modules`` (one expand, one read)."""
+    """Read and parse the files of ``modules`` (one expand, one read).
+
+    A module file that exists but cannot be listed, read, decoded or parsed is a
+    problem (``problems``): what it re-exports is unknown, and a check that went on
+    without it could pass with a re-exported use in place.
+    """
     options = {module: _candidates(module, bases) for module in modules}
     listed = source.expand(sorted({path for paths in options.values() for path, _ in paths}))
     chosen: dict[str, tuple[str, bool]] = {}
     for module, paths in options.items():
         for path, is_package in paths:
-            if listed.get(path):
+            named = listed.get(path)
+            if isinstance(named, SourceError):
+                problems[path] = str(named)
+            elif named:
                 chosen[module] = (path, is_package)
                 break
     if not chosen:
@@ -269,11 +286,18 @@ def _read_round(
     contents = source.read(sorted({path for path, _ in chosen.values()}))
     for module, (path, is_package) in chosen.items():
         data = contents.get(path)
-        if not isinstance(data, bytes):  # missing or unreadable (read without needles: no NoNeedle)
+        if isinstance(data, SourceError):
+            problems[path] = str(data)
+            continue
+        if not isinstance(data, bytes):  # (read without needles: never NoNeedle)
+            problems[path] = "listed, but the source returned nothing for it"
             continue
         try:
             text = decode_python(data)
             parsed[module] = parse_module_exports(module, text, is_package=is_package)
             texts[module] = (path, text)
-        except (LookupError, SyntaxError, ValueError, RecursionError, MemoryError):
-            continue  # the map cannot follow it: the pattern keeps its other spellings
+        except (LookupError, SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+            problems[path] = (
+                f"cannot follow its re-exports ({type(exc).__name__}: {exc}): the spellings "
+                "of the qualified patterns through it are unknown"
+            )

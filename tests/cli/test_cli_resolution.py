@@ -133,3 +133,29 @@ def test_a_pattern_written_at_either_site_finds_every_use_the_def_and_the_re_exp
 
     assert (code, err) == (1, "")
     assert rows == EVERY_SGLANG_SITE
+
+
+def test_a_re_export_module_that_cannot_be_parsed_makes_the_check_incomplete(
+    tmp_path: Path,
+) -> None:
+    """The package ``__init__`` that re-exports the name is outside the rule's files and does
+    not parse: which spellings it makes is unknown, so the check is incomplete (exit 2; it
+    used to leave ``a.py``'s re-exported use unreported without a word)."""
+    tree = {**SGLANG, "python/sglang/srt/utils/__init__.py": "from .common import *\ndef (:\n"}
+    write(tmp_path, tree)
+    rule = RULE.replace("python/**/*.py", "python/sglang/srt/layers/*.py")
+    (tmp_path / "cleantree.toml").write_text(
+        rule.format(pattern="sglang.srt.utils.common.is_sm120_supported")
+    )
+
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest_cleantree", "check"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "python/sglang/srt/utils/__init__.py: cannot follow its re-exports" in done.stdout
