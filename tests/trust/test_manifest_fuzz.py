@@ -59,20 +59,22 @@ VARIANTS = (
 # -- where a problem says it is ------------------------------------------------------------
 
 _PREFIX = r"(?:tool\.cleantree\.)?"
-_RULE_KEYS = "id|files|forbid|expect|absent|kinds|why|missing_ok"
+_RULE_KEYS = "id|files|forbid|forbid_lines|expect|absent|kinds|why|missing_ok|must_exist|exclude"
 _RULE_PROBLEM = (
     rf"(?:(?:{_RULE_KEYS})(?:\[\d+\])?: "
     r"|must be a table, not "
     r"|unknown key '.*' \("
     r"|nothing to check: give forbid, expect or absent$"
-    r"|(?:forbid|expect|forbid and expect) needs? files to look in$"
+    r"|[a-z_]+(?: and [a-z_]+)* needs? files to look in$"
+    r"|missing_ok and must_exist contradict each other: keep one$"
     r"|'.*' is in both files and absent$)"
 )
 LOCATED = re.compile(
     r"(?:TOML syntax error: .+ \(at line (?P<line>\d+), column (?P<column>\d+)\)$"
     r"|not valid UTF-8 \(byte 0x[0-9a-f]{2} at line \d+, offset \d+\): "
     rf"|unknown key '{_PREFIX}.*' \("
-    rf"|{_PREFIX}(?:root|allow_outside_root|rule|hosts(?:\..*)?): "
+    rf"|{_PREFIX}(?:root|allow_outside_root|rule|hosts(?:\..*)?|exclude|import_roots)"
+    r"(?:\[\d+\])?: "
     rf"|no \[\[{_PREFIX}rule\]\] tables: nothing to check$"
     r"|no \[tool\.cleantree\] table$"
     r"|tool\.cleantree: must be a table, not "
