@@ -16,7 +16,7 @@ import functools
 import itertools
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 from pytest_cleantree.patterns import covers
 
@@ -376,21 +376,6 @@ def astroid_resolve(
             found = tuple(f"{base}.{parent.attrname}" for base in found)
             node, kind = parent, "Attribute"
     return resolved
-
-
-def import_binders(
-    patterns: PatternSet, module: str, *, is_package: bool
-) -> Callable[[ast.Module], set[str]]:
-    """What :func:`parse_needed` asks of what it parsed: the names that can stand for a pattern.
-
-    Only names bound to a pattern, or to something inside one (``from
-    subprocess import Popen as launch``): a use of a name bound to a module
-    on the way (``import subprocess``) spells the rest, needle included.
-    """
-    wanted = patterns.qualified_bodies
-    return functools.partial(
-        import_bound_names, module=module, is_package=is_package, wanted=wanted, covering=True
-    )
 
 
 def import_bound_names(
