@@ -27,7 +27,7 @@ EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_INCOMPLETE = 0, 1, 2
 def build_parser() -> argparse.ArgumentParser:
     from pytest_cleantree.cli_fromdiff import add_from_diff_commands
     from pytest_cleantree.formats import FORMATS
-    from pytest_cleantree.hosts import parse_forks, parse_seconds
+    from pytest_cleantree.options import parse_forks, parse_seconds
 
     parser = argparse.ArgumentParser(
         prog="cleantree", description="Check that a tree holds no forbidden symbols."

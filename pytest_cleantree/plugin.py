@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from pytest_cleantree.errors import CleanTreeError
-from pytest_cleantree.hosts import parse_forks, parse_seconds
+from pytest_cleantree.options import parse_forks, parse_seconds
 
 if TYPE_CHECKING:
     from pytest_cleantree.engine import Check
