@@ -9,6 +9,7 @@ one cannot decide, it steps aside (a whole parse, every line a candidate).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 
 from pytest_cleantree.model import Pattern
@@ -61,21 +62,22 @@ def parse_worthy(
     except DECODE_ERRORS:
         return None
     views = TextViews(text, split_lines(text))
-    _LAST_VIEWS[:] = [(data, views)]  # the analysis that follows reads the same bytes
+    _LAST.views = (data, views)  # the analysis that follows reads the same bytes
     return present_patterns(views, compile_patterns(patterns))
 
 
-#: the views :func:`parse_worthy` made last, with the very bytes they were made from: the
-#: engine asks it, then analyses the same bytes object, which need not be decoded twice
-_LAST_VIEWS: list[tuple[bytes, TextViews]] = []
+#: per thread (a fleet checks its hosts in threads), the views :func:`parse_worthy` made
+#: last, with the very bytes they were made from: the engine asks it, then analyses the
+#: same bytes object, which need not be decoded twice
+_LAST = threading.local()
 
 
 def _views_of(data: bytes, text: str, lines: tuple[str, ...]) -> TextViews:
     """The text views of these bytes: those just made by :func:`parse_worthy`, or new ones."""
-    if _LAST_VIEWS and _LAST_VIEWS[0][0] is data:
-        views = _LAST_VIEWS.pop()[1]
-        if views.text == text:
-            return views
+    last: tuple[bytes, TextViews] | None = getattr(_LAST, "views", None)
+    _LAST.views = None
+    if last is not None and last[0] is data and last[1].text == text:
+        return last[1]
     return TextViews(text, lines)
 
 
