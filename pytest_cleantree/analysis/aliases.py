@@ -23,6 +23,7 @@ Out of reach: a name assigned in a function under ``global`` or ``nonlocal``
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Callable, Iterator, Sequence
 
 from .resolve import _Key, import_bound_names, key_of
@@ -42,16 +43,19 @@ class _Scope:
         self.node = node
         self.parent = parent
         self.is_class = isinstance(node, ast.ClassDef)
-        if isinstance(node, _COMPREHENSIONS):
-            self.bound = {
+        self.assigned: list[tuple[str, ast.expr]] = []  # (alias, value)
+
+    @functools.cached_property
+    def bound(self) -> set[str]:
+        """What the scope binds, worked out only for scopes a use of an alias looks in."""
+        if isinstance(self.node, _COMPREHENSIONS):
+            return {
                 name.id
-                for generator in node.generators
+                for generator in self.node.generators
                 for name in ast.walk(generator.target)
                 if isinstance(name, ast.Name)
             }
-        else:
-            self.bound = scope_bindings(node)
-        self.assigned: list[tuple[str, ast.expr]] = []  # (alias, value)
+        return scope_bindings(self.node)
 
     def owner(self, name: str) -> _Scope | None:
         """The scope a load of ``name`` here is looked up in (enclosing classes are skipped)."""
@@ -65,7 +69,8 @@ class _Scope:
 
 
 class _Collector(ast.NodeVisitor):
-    def __init__(self) -> None:
+    def __init__(self, names: set[str]) -> None:
+        self.names = names  # the only names whose uses can be an alias's
         self.scopes: list[_Scope] = []
         self.loads: list[tuple[ast.Name, _Scope]] = []
         self.chains: dict[int, list[tuple[ast.Attribute, str]]] = {}  # id(base) -> chains
@@ -103,7 +108,7 @@ class _Collector(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name) -> None:
-        if isinstance(node.ctx, ast.Load):
+        if isinstance(node.ctx, ast.Load) and node.id in self.names:
             self.loads.append((node, self._stack[-1]))
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
@@ -112,7 +117,7 @@ class _Collector(ast.NodeVisitor):
         while isinstance(base, ast.Attribute):
             suffix.append(base.attr)
             base = base.value
-        if isinstance(base, ast.Name):
+        if isinstance(base, ast.Name) and base.id in self.names:
             chain = "." + ".".join(reversed(suffix))
             self.chains.setdefault(id(base), []).append((node, chain))
         self.generic_visit(node)
@@ -122,9 +127,10 @@ def with_aliases(
     tree: ast.Module, resolved: dict[_Key, tuple[str, ...]]
 ) -> dict[_Key, tuple[str, ...]]:
     """``resolved`` with the uses of assignment aliases of resolved names added."""
-    if not resolved:
-        return resolved
-    collector = _Collector()
+    names = _alias_names(tree, resolved) if resolved else set()
+    if not names:
+        return resolved  # no value is a resolved name: no alias (the common case, and cheap)
+    collector = _Collector(names)
     collector.visit(tree)
     assignments = [
         (scope, name, value) for scope in collector.scopes for name, value in scope.assigned
@@ -153,6 +159,29 @@ def with_aliases(
         if not changed:
             break
     return out
+
+
+def _alias_names(tree: ast.Module, resolved: dict[_Key, tuple[str, ...]]) -> set[str]:
+    """Every name that may be an alias: assigned a resolved name, or from such a name."""
+    names: set[str] = set()
+    assigned = []
+    for targets, value in _assigned(tree):
+        if not isinstance(value, ast.Name | ast.Attribute):
+            continue
+        aliases = {target.id for target in targets if isinstance(target, ast.Name)}
+        base: ast.expr = value
+        while isinstance(base, ast.Attribute):
+            base = base.value
+        if key_of(value) in resolved:
+            names |= aliases
+        elif isinstance(base, ast.Name):
+            assigned.append((aliases, base.id))
+    while names:
+        more = {a for aliases, base in assigned if base in names for a in aliases} - names
+        if not more:
+            break
+        names |= more
+    return names
 
 
 def _add(out: dict[_Key, tuple[str, ...]], key: _Key, targets: set[str]) -> bool:
@@ -188,14 +217,7 @@ def alias_binders(
 
 def _assignments(tree: ast.Module) -> Iterator[tuple[str, str]]:
     """(alias, the name its value starts with) for each ``alias = name.attr...``."""
-    for node in ast.walk(tree):
-        targets: Sequence[ast.expr]
-        if isinstance(node, ast.Assign):
-            targets, value = node.targets, node.value
-        elif isinstance(node, ast.AnnAssign) and node.value is not None:
-            targets, value = [node.target], node.value
-        else:
-            continue
+    for targets, value in _assigned(tree):
         while isinstance(value, ast.Attribute):
             value = value.value
         if not isinstance(value, ast.Name):
@@ -203,3 +225,48 @@ def _assignments(tree: ast.Module) -> Iterator[tuple[str, str]]:
         for target in targets:
             if isinstance(target, ast.Name):
                 yield target.id, value.id
+
+
+def _assigned(tree: ast.Module) -> Iterator[tuple[Sequence[ast.expr], ast.expr]]:
+    """(targets, value) of every assignment statement, at any depth.
+
+    Only statements are visited (their bodies, branches and handlers): an
+    assignment is a statement, and expressions, most of a tree, hold none.
+    """
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is ast.Assign:
+            yield node.targets, node.value  # type: ignore[attr-defined]
+        elif kind is ast.AnnAssign and node.value is not None:  # type: ignore[attr-defined]
+            yield [node.target], node.value  # type: ignore[attr-defined]
+        for field in _STATEMENT_LISTS.get(kind, ()):
+            stack.extend(getattr(node, field))
+
+
+#: the fields of each node type that hold statements (or handlers and cases, which do)
+_STATEMENT_LISTS: dict[type, tuple[str, ...]] = {
+    kind: tuple(
+        field
+        for field in ("body", "orelse", "finalbody", "handlers", "cases")
+        if field in kind._fields
+    )
+    for kind in (
+        ast.Module,
+        ast.FunctionDef,
+        ast.AsyncFunctionDef,
+        ast.ClassDef,
+        ast.For,
+        ast.AsyncFor,
+        ast.While,
+        ast.If,
+        ast.With,
+        ast.AsyncWith,
+        ast.Try,
+        ast.ExceptHandler,
+        ast.Match,
+        ast.match_case,
+        *([ast.TryStar] if hasattr(ast, "TryStar") else []),
+    )
+}

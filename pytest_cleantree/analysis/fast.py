@@ -63,7 +63,7 @@ def parse_worthy(
         return None
     views = TextViews(text, split_lines(text))
     _LAST.views = (data, views)  # the analysis that follows reads the same bytes
-    return present_patterns(views, compile_patterns(patterns))
+    return present_patterns(views, compile_patterns(patterns), together=True)
 
 
 #: per thread (a fleet checks its hosts in threads), the views :func:`parse_worthy` made

@@ -24,8 +24,11 @@ import io
 import re
 import tokenize
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import cast
+
+import re2
 
 from pytest_cleantree.model import Kind, Occurrence, Pattern, PatternTier
 from pytest_cleantree.patterns import IDENTIFIER, match_text, prefilter_needle
@@ -96,6 +99,11 @@ class PatternSet:
     def qualified_bodies(self) -> tuple[str, ...]:
         return tuple(p.body for p in self.qualified)
 
+    @functools.cached_property
+    def needle_strings(self) -> frozenset[str]:
+        """Every pattern's needle (the key of the break search, see :func:`spelt_across_breaks`)."""
+        return frozenset(needle for _, needle, _ in self.needles if needle)
+
     @property
     def bounded(self) -> bool:
         """Does every pattern have a needle?  (Else every line is a candidate.)"""
@@ -155,6 +163,18 @@ _ADJACENT = re.compile(
 STRING_ESCAPE, ADJACENT_STRINGS = _ESCAPE, _ADJACENT
 
 
+#: :data:`_ESCAPE` without its backslash-newline: it finds the same escapes that decode
+_DECODING = re.compile(
+    r"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}\n]+\}|[0-7]{1,3})"
+)
+
+
+def _decode_escape(escape: str) -> str:
+    """The character one escape (a match of :data:`_DECODING`) spells."""
+    match = _ESCAPE.fullmatch(escape)
+    return _unescape(match) if match else escape
+
+
 def _unescape(match: re.Match[str]) -> str:
     hex2, hex4, hex8, named, octal, newline = match.groups()
     if newline:
@@ -165,6 +185,65 @@ def _unescape(match: re.Match[str]) -> str:
         return chr(int(hex2 or hex4 or hex8, 16) if not octal else int(octal, 8))
     except (KeyError, ValueError, OverflowError):
         return match.group(0)
+
+
+#: what Python's tokenizer removes between two pieces of one string value: a
+#: backslash-newline, or the end of one literal, separators, a prefix and the start of the
+#: next.  It matches every match of :data:`_ESCAPE`'s newline group and of :data:`_ADJACENT`
+#: (a comment here ends with its newline: RE2 has no lookahead, and nothing else can follow it)
+_BREAK = (
+    rb"""(?:["']+(?:[ \t\f\r\n]|\\[\r\n]|\#[^\r\n]*[\r\n])*[rRbBuUfF]{0,2}["']+|\\(?:\r\n?|\n))"""
+)
+
+
+def _broken(needle: str) -> bytes:
+    """RE2 for ``needle`` with at least one break between its characters.
+
+    Nested on the first break (``n(?:B+eedle|e(?:B+edle|...))``, breaks optional after
+    it), so that a plain occurrence never matches: one search answers.  The expression
+    grows with the square of the length: a longer needle is cut into windows of
+    :data:`_WINDOW` characters, each overlapping the next by one, and any window spelt
+    with a break counts (an occurrence with a break holds a window with that break).
+    """
+    chars = [
+        b"".join(b"\\x%02x" % byte for byte in char.encode("utf-8", "surrogatepass"))
+        for char in needle
+    ]
+    if len(chars) > _WINDOW:
+        starts = range(0, len(chars) - 1, _WINDOW - 1)
+        return b"|".join(_broken_chars(chars[start : start + _WINDOW]) for start in starts)
+    return _broken_chars(chars)
+
+
+def _broken_chars(chars: list[bytes]) -> bytes:
+    rest = [(_BREAK + b"*").join(chars[index:]) for index in range(len(chars))]
+    tail = b""
+    for index in range(len(chars) - 1, 0, -1):
+        broken = _BREAK + b"+" + rest[index]
+        tail = broken if not tail else b"(?:" + broken + b"|" + chars[index] + tail + b")"
+    return chars[0] + tail
+
+
+#: the longest piece of a needle searched for whole (see :func:`_broken`)
+_WINDOW = 10
+
+
+@functools.lru_cache(maxsize=1024)
+def _breaks_search(needles: frozenset[str]) -> Callable[[bytes], object] | None:
+    """The search for any of ``needles`` spelt across breaks (``None``: none can be).
+
+    Matched on the text's UTF-8 bytes, one byte a character (RE2's Latin-1 mode), each
+    needle's characters kept whole.  A needle of one character holds no break.
+    """
+    spellings = [_broken(needle) for needle in sorted(needles) if len(needle) > 1]
+    if not spellings:
+        return None
+    options = re2.Options()
+    options.encoding = re2.Options.Encoding.LATIN1
+    options.never_capture = True
+    options.log_errors = False  # a large union may outgrow RE2's DFA: it then runs slower, as right
+    options.max_mem = 64 << 20
+    return cast(Callable[[bytes], object], re2.compile(b"|".join(spellings), options).search)
 
 
 class TextViews:
@@ -179,29 +258,77 @@ class TextViews:
         self.text = text
         self.lines = lines
         self.ascii = text.isascii()
-        self.norm = text if self.ascii else "\n".join(_nfkc(line) for line in lines)
+        # NFKC maps no character to a line break, nor joins one with the next: lines are kept
+        self.norm = (
+            text
+            if self.ascii or unicodedata.is_normalized("NFKC", text)
+            else unicodedata.normalize("NFKC", text)
+        )
         self.escapes = "\\" in text
         self._views: tuple[str, ...] | None = None
         self._decoded: str | None = None
         self._joined: tuple[tuple[str, str], ...] | None = None
+        self._unbroken: frozenset[str] = frozenset()  # needles no value spells anew
+
+    @functools.cached_property
+    def decoded_chars(self) -> frozenset[str]:
+        """The characters the text's escapes decode to (a backslash-newline is a break)."""
+        if not self.escapes:
+            return frozenset()
+        return frozenset(_decode_escape(escape) for escape in set(_DECODING.findall(self.text)))
+
+    def derived_may_spell(self, needles: frozenset[str], *, together: bool = False) -> bool:
+        """Can a string's value spell one of ``needles`` where the text itself does not?
+
+        ``False`` is a proof, so that the derived views need not be built (the common
+        case, and the expensive one: joining literals is a regular-expression pass over
+        the file).  Python builds a value from pieces of the text with breaks between
+        them (:data:`_BREAK`) and from decoded escapes.  When no escape decodes to a
+        needle's character, an occurrence the text does not hold is pieces of the text
+        with breaks between, which one search finds.  A needle with a quote or a
+        backslash is left to the views.
+        """
+        needles = needles - self._unbroken
+        if not needles:
+            return False
+        if any('"' in needle or "'" in needle or "\\" in needle for needle in needles):
+            return True
+        if any(char in needle for char in self.decoded_chars for needle in needles):
+            return True
+        # a pattern list's needles are searched for at once (their expression compiled
+        # once); a subset (what one file spells) one by one, each needle's expression
+        # compiled once, where a union would be compiled for each new combination
+        groups = [needles] if together else [frozenset({needle}) for needle in needles]
+        for group in groups:
+            search = _breaks_search(group)
+            if search is not None and search(self._utf8) is not None:
+                return True
+        self._unbroken |= needles
+        return False
+
+    @functools.cached_property
+    def _utf8(self) -> bytes:
+        return self.text.encode("utf-8", "surrogatepass")
 
     @functools.cached_property
     def adjacent(self) -> bool:
         """Does the text hold two string literals Python may join (asked only when needed)?"""
         return _ADJACENT.search(self.text) is not None
 
-    def contains(self, needle: str) -> bool:
-        """Can the text spell ``needle`` in a name, string, comment or line?"""
-        if needle in self.text or (not self.ascii and needle in self.norm):
-            return True
-        return any(needle in view for view in self._derived())
+    def spells(self, needle: str) -> bool:
+        """Does the text (or its normalised form) spell ``needle`` as it stands?"""
+        return needle in self.text or (not self.ascii and needle in self.norm)
 
-    def words(self) -> set[str]:
-        """Every identifier-shaped word any view spells."""
+    def contains(self, needle: str) -> bool:
+        """Can the text spell ``needle`` in a name, string, comment or line (in any view)?"""
+        return self.spells(needle) or any(needle in view for view in self._derived())
+
+    def words(self, *, derived: bool = True) -> set[str]:
+        """Every identifier-shaped word the views spell (``derived=False``: the text's own)."""
         found = set(IDENTIFIER.findall(self.norm))
         if not self.ascii:
             found.update(IDENTIFIER.findall(self.text))
-        for view in self._derived():
+        for view in self._derived() if derived else ():
             found.update(IDENTIFIER.findall(view))
         return found
 
@@ -228,17 +355,6 @@ class TextViews:
             self._joined = tuple((source, _ADJACENT.sub("", source)) for source in sources)
         return self._joined
 
-    def _joining_spells(self, needle: str) -> bool:
-        """Can joining literals spell ``needle`` somewhere it was not spelt before?
-
-        Joining only deletes quotes and what lies between two literals, so it cannot
-        destroy an occurrence of a needle without a quote: it spells a new one exactly
-        when the joined text holds more of them.
-        """
-        if '"' in needle or "'" in needle:
-            return True
-        return any(joined.count(needle) > source.count(needle) for source, joined in self._joins())
-
     def lines_spelling(self, needles: Iterable[str]) -> set[int]:
         """The lines where one of ``needles`` can stand, in any view."""
         needles = set(needles)
@@ -251,16 +367,17 @@ class TextViews:
         found = lines_at(self.norm, offsets)
         if not self.ascii:
             found |= lines_at(self.text, _all_offsets(self.text, needles))
+        if not self.derived_may_spell(frozenset(needles)):
+            return found  # every occurrence a derived view holds is one of the text's
+        needles = {needle for needle in needles if self.derived_may_spell(frozenset({needle}))}
         # a line decoded or joined is a piece of the whole view decoded or joined: a needle
-        # no derived view spells is spelt by no such line (most needles, most files)
+        # no derived view spells is spelt by no such line
         if self.escapes:
             decoded = {needle for needle in needles if needle in self._unescaped()}
             if decoded:
                 found |= self._escaped_lines(decoded)
-        if self.adjacent:
-            joined = {needle for needle in needles if self._joining_spells(needle)}
-            if joined:
-                found |= self._joined_lines(joined)
+        if self.adjacent and needles:
+            found |= self._joined_lines(needles)
         return found
 
     def _escaped_lines(self, needles: set[str]) -> set[int]:
@@ -306,10 +423,6 @@ class TextViews:
         return found
 
 
-def _nfkc(line: str) -> str:
-    return line if line.isascii() else unicodedata.normalize("NFKC", line)
-
-
 def _all_offsets(text: str, needles: Iterable[str]) -> list[int]:
     offsets = []
     for needle in needles:
@@ -320,25 +433,37 @@ def _all_offsets(text: str, needles: Iterable[str]) -> list[int]:
     return offsets
 
 
-def present_patterns(views: TextViews, patterns: PatternSet) -> list[Pattern]:
+def present_patterns(
+    views: TextViews, patterns: PatternSet, *, together: bool = False
+) -> list[Pattern]:
     """The patterns that can match something in this text; the others certainly cannot.
 
     A pattern's needle must be in one of the text's views.  An exact pattern
     on a plain name must be one of the views' words: one set lookup, however
     many such rules (a revert guard writes one per name).  A pattern without
-    a needle (a regex) is always kept.
+    a needle (a regex) is always kept.  The derived views are asked only when
+    :meth:`TextViews.derived_may_spell` cannot rule them out (``together``: the
+    patterns are a list many files share, see there).
     """
+    derived = views.derived_may_spell(patterns.needle_strings, together=together)
     words: set[str] | None = None
+    every_word: set[str] | None = None
     kept: list[Pattern] = []
     for pattern, needle, whole_word in patterns.needles:
         if needle is None:
             kept.append(pattern)
         elif whole_word:
             if words is None:
-                words = views.words()
-            if needle in words:
+                words = views.words(derived=derived)
+            if needle not in words and not derived and views.decoded_chars and views.spells(needle):
+                # a decoded escape beside a longer word (``\x00name``) can leave it alone
+                if every_word is None:
+                    every_word = views.words()
+                if needle in every_word:
+                    kept.append(pattern)
+            elif needle in words:
                 kept.append(pattern)
-        elif views.contains(needle):
+        elif views.spells(needle) or (derived and views.contains(needle)):
             kept.append(pattern)
     return kept
 
