@@ -32,8 +32,6 @@ import functools
 import re
 from typing import Protocol, cast
 
-import re2
-
 from pytest_cleantree.model import Pattern, PatternTier
 
 #: a Python identifier (ASCII or not): what a name in code looks like
@@ -67,6 +65,8 @@ def parse_pattern(text: str) -> Pattern:
             raise ValueError(f"bad regular expression {body!r}: {exc}") from None
         except (OverflowError, RecursionError):  # raised by ``re`` itself, not as re.error
             raise ValueError(f"regular expression {body!r} is too large to compile") from None
+        import re2  # here: most runs hold no re: pattern, and the module costs 6 ms to load
+
         try:
             _regex(body)
         except re2.error as exc:
@@ -106,13 +106,13 @@ def _line_pattern(text: str) -> Pattern:
     return Pattern(text, PatternTier.LINE, body, int(pinned.group(1)) if pinned else 0)
 
 
-_RE2_OPTIONS = re2.Options()
-_RE2_OPTIONS.log_errors = False  # a refused pattern is reported once, by parse_pattern
-
-
 @functools.lru_cache(maxsize=4096)
 def _regex(body: str) -> _Searcher:
-    return cast(_Searcher, re2.compile(body, _RE2_OPTIONS))
+    import re2
+
+    options = re2.Options()
+    options.log_errors = False  # a refused pattern is reported once, by parse_pattern
+    return cast(_Searcher, re2.compile(body, options))
 
 
 @functools.lru_cache(maxsize=4096)

@@ -23,12 +23,14 @@ Out of reach: a name assigned in a function under ``global`` or ``nonlocal``
 from __future__ import annotations
 
 import ast
+import bisect
 import functools
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 
 from .resolve import _Key, import_bound_names, key_of
 from .scan import scope_bindings
-from .text import PatternSet
+from .text import PatternSet, lines_at, word_offsets
 
 __all__ = ["alias_binders", "with_aliases"]
 
@@ -69,8 +71,9 @@ class _Scope:
 
 
 class _Collector(ast.NodeVisitor):
-    def __init__(self, names: set[str]) -> None:
+    def __init__(self, names: set[str], lines: list[int] | None) -> None:
         self.names = names  # the only names whose uses can be an alias's
+        self.lines = lines  # the lines that spell one (``None``: unknown), ascending
         self.scopes: list[_Scope] = []
         self.loads: list[tuple[ast.Name, _Scope]] = []
         self.chains: dict[int, list[tuple[ast.Attribute, str]]] = {}  # id(base) -> chains
@@ -78,6 +81,25 @@ class _Collector(ast.NodeVisitor):
 
     def visit_Module(self, node: ast.Module) -> None:
         self._open(node)
+
+    def generic_visit(self, node: ast.AST) -> None:
+        """Visit the children, less the statements on no line that spells an alias's name.
+
+        Such a statement holds no use of an alias, assigns none, and what it
+        binds is read from the whole scope (:func:`.scan.scope_bindings`).
+        """
+        for _, value in ast.iter_fields(node):
+            for child in value if isinstance(value, list) else (value,):
+                if isinstance(child, ast.AST) and self._may_hold(child):
+                    self.visit(child)
+
+    def _may_hold(self, node: ast.AST) -> bool:
+        if self.lines is None or not isinstance(node, ast.stmt | ast.excepthandler):
+            return True
+        decorators = getattr(node, "decorator_list", None)
+        first = decorators[0].lineno if decorators else node.lineno
+        index = bisect.bisect_left(self.lines, first)
+        return index < len(self.lines) and self.lines[index] <= (node.end_lineno or first)
 
     def _open(self, node: ast.AST) -> None:
         scope = _Scope(node, self._stack[-1] if self._stack else None)
@@ -124,13 +146,22 @@ class _Collector(ast.NodeVisitor):
 
 
 def with_aliases(
-    tree: ast.Module, resolved: dict[_Key, tuple[str, ...]]
+    tree: ast.Module, resolved: dict[_Key, tuple[str, ...]], text: str | None = None
 ) -> dict[_Key, tuple[str, ...]]:
-    """``resolved`` with the uses of assignment aliases of resolved names added."""
+    """``resolved`` with the uses of assignment aliases of resolved names added.
+
+    ``text``, the module's source, lets the walk skip the statements that spell
+    no alias's name (its identifiers as the parser reads them: NFKC-normalised).
+    """
     names = _alias_names(tree, resolved) if resolved else set()
     if not names:
         return resolved  # no value is a resolved name: no alias (the common case, and cheap)
-    collector = _Collector(names)
+    lines = None
+    if text is not None:
+        if not text.isascii() and not unicodedata.is_normalized("NFKC", text):
+            text = unicodedata.normalize("NFKC", text)  # keeps lines (see .text.TextViews)
+        lines = sorted(lines_at(text, word_offsets(text, names)))
+    collector = _Collector(names, lines)
     collector.visit(tree)
     assignments = [
         (scope, name, value) for scope in collector.scopes for name, value in scope.assigned

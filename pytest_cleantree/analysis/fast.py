@@ -124,6 +124,7 @@ def analyze_fast(
             text, tree, module, spelt, is_package=is_package, norm=views.norm
         ),
         wanted=resolving,
+        text=views.norm,
     )
     candidates = candidate_lines(spelling, resolved)
     scanner = Scanner(

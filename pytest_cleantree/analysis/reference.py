@@ -169,13 +169,20 @@ def analyze_reference(
 
 
 def resolve_names(
-    tree: ast.Module, resolve: Callable[[], dict[_Key, tuple[str, ...]]], *, wanted: bool
+    tree: ast.Module,
+    resolve: Callable[[], dict[_Key, tuple[str, ...]]],
+    *,
+    wanted: bool,
+    text: str | None = None,
 ) -> tuple[dict[_Key, tuple[str, ...]], str | None]:
-    """What names resolve to through imports and aliases, or why that could not be known."""
+    """What names resolve to through imports and aliases, or why that could not be known.
+
+    ``text`` (the module's source) only makes following aliases cheaper.
+    """
     if not wanted:
         return {}, None
     try:
-        return with_aliases(tree, resolve()), None
+        return with_aliases(tree, resolve(), text), None
     except Exception as exc:  # astroid is third-party code: any failure is reported
         return {}, f"qualified names could not be resolved through imports ({exc!r})"
 

@@ -35,8 +35,18 @@ def module_name_for(path: str) -> str:
 # --------------------------------------------------------------------------- resolution
 
 
-#: ``from`` then dots: a relative import, however it is spaced (``from..x``, ``from \\`` ...)
-_RELATIVE_FROM = re.compile(r"(?<![\w.])from(?:\s|\\)*\.")
+#: ``from`` then dots: a relative import, however it is spaced (``from..x``, ``from \\`` ...);
+#: not after a word character or a dot (checked apart: a leading lookbehind makes ``re``
+#: try every position, where a literal start lets it skip to each ``from``)
+_RELATIVE_FROM = re.compile(r"from(?:\s|\\)*\.")
+_WORD_OR_DOT = re.compile(r"[\w.]")
+
+
+def _relative_import(text: str) -> bool:
+    return any(
+        not m.start() or not _WORD_OR_DOT.match(text, m.start() - 1)
+        for m in _RELATIVE_FROM.finditer(text)
+    )
 
 
 def needs_resolution(text: str, norm: str, patterns: PatternSet) -> bool:
@@ -48,7 +58,7 @@ def needs_resolution(text: str, norm: str, patterns: PatternSet) -> bool:
     """
     if not patterns.qualified:
         return False
-    relative = _RELATIVE_FROM.search(norm) is not None
+    relative = _relative_import(norm)
     for pattern in patterns.qualified:
         first, _, rest = pattern.body.partition(".")
         last = rest.rsplit(".", 1)[-1]

@@ -28,8 +28,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import cast
 
-import re2
-
 from pytest_cleantree.model import Kind, Occurrence, Pattern, PatternTier
 from pytest_cleantree.patterns import IDENTIFIER, match_text, prefilter_needle
 
@@ -238,6 +236,8 @@ def _breaks_search(needles: frozenset[str]) -> Callable[[bytes], object] | None:
     spellings = [_broken(needle) for needle in sorted(needles) if len(needle) > 1]
     if not spellings:
         return None
+    import re2  # here: a run that searches nothing does not load it
+
     options = re2.Options()
     options.encoding = re2.Options.Encoding.LATIN1
     options.never_capture = True
@@ -508,19 +508,23 @@ def unmodelled(text: str, spans: Sequence[tuple[int, int]]) -> str | None:
     """
     if "\f" in text:
         return "form feed"
+    prefixes = "rRbBuUfF"
     for start, end in spans:
         char = text[start]
         if char == "#":
             continue
-        quote = text[start : start + 3] if text.startswith(char * 3, start) else char
-        body_end = end - len(quote)
-        if end - start < 2 * len(quote) or not text.startswith(quote, body_end):
+        if text[end - 1] != char or end - start < 2:  # most strings: a plain closing quote
             return "unterminated string"
-        prefix_start = start
-        while prefix_start > 0 and text[prefix_start - 1] in "rRbBuUfF":
+        quote = char * 3 if text.startswith(char * 3, start) else char
+        if len(quote) == 3 and (end - start < 6 or not text.startswith(quote, end - 3)):
+            return "unterminated string"
+        if not start or text[start - 1] not in prefixes:
+            continue  # no prefix: not an f-string
+        prefix_start = start - 1
+        while prefix_start > 0 and text[prefix_start - 1] in prefixes:
             prefix_start -= 1
         if _F_PREFIX.match(text, prefix_start, start) and not _braces_balance(
-            text[start + len(quote) : body_end]
+            text[start + len(quote) : end - len(quote)]
         ):
             return "f-string nesting"
     return None
