@@ -28,7 +28,8 @@ import functools
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 
-from .resolve import _Key, import_bound_names, key_of
+from .pieces import Followed
+from .resolve import _Key, covers_any, import_bound_targets, key_of, on_path
 from .scan import scope_bindings
 from .text import PatternSet, lines_at, word_offsets
 
@@ -225,37 +226,55 @@ def _add(out: dict[_Key, tuple[str, ...]], key: _Key, targets: set[str]) -> bool
 
 def alias_binders(
     patterns: PatternSet, module: str, *, is_package: bool
-) -> Callable[[ast.Module], set[str]]:
+) -> Callable[[ast.Module], Followed]:
     """What the partial parse follows so that no alias, nor a use of one, is left out.
 
-    The names imports bind on a pattern's path (a piece spelling one may
-    assign an alias of it), then every name assigned from one of those, or
-    from such an alias, anywhere in what was parsed.
+    The names imports bind on a pattern's path, then every name assigned from
+    one of those (or from such an alias) while what it is assigned stays on a
+    pattern's path (``x = subprocess.PIPE`` cannot lead to ``subprocess.Popen``).
+    A name bound to a pattern or to something inside one is followed wherever
+    it is spelt.  A name bound to something on the way (``os``, ``p = os.path``)
+    spells the rest of the pattern, its needle included, wherever it is used
+    for it: only where it is assigned from is followed, since an alias made
+    there may not spell it (``join = p.join`` does, ``e = os.environ`` then ``e[k]``
+    does not).
     """
     wanted = patterns.qualified_bodies
 
-    def binders(tree: ast.Module) -> set[str]:
-        names = import_bound_names(tree, module=module, is_package=is_package, wanted=wanted)
+    def binders(tree: ast.Module) -> Followed:
+        bound = import_bound_targets(tree, module=module, is_package=is_package, wanted=wanted)
         assigned = list(_assignments(tree))
-        while True:
-            more = {name for name, base in assigned if base in names} - names
+        for _ in range(len(assigned) + 1):  # each round follows one more alias of an alias
+            more = False
+            for alias, base, suffix in assigned:
+                for target in tuple(bound.get(base, ())):
+                    value = target + suffix
+                    if value not in bound.get(alias, ()) and on_path(value, wanted):
+                        bound.setdefault(alias, set()).add(value)
+                        more = True
             if not more:
-                return names
-            names |= more
+                break
+        inside = {
+            name for name, targets in bound.items() if any(covers_any(t, wanted) for t in targets)
+        }
+        return Followed(inside, set(bound) - inside)
 
     return binders
 
 
-def _assignments(tree: ast.Module) -> Iterator[tuple[str, str]]:
-    """(alias, the name its value starts with) for each ``alias = name.attr...``."""
+def _assignments(tree: ast.Module) -> Iterator[tuple[str, str, str]]:
+    """(alias, the name its value starts with, the rest) for each ``alias = name.attr...``."""
     for targets, value in _assigned(tree):
+        attributes: list[str] = []
         while isinstance(value, ast.Attribute):
+            attributes.append(value.attr)
             value = value.value
         if not isinstance(value, ast.Name):
             continue
+        suffix = "".join("." + attribute for attribute in reversed(attributes))
         for target in targets:
             if isinstance(target, ast.Name):
-                yield target.id, value.id
+                yield target.id, value.id, suffix
 
 
 def _assigned(tree: ast.Module) -> Iterator[tuple[Sequence[ast.expr], ast.expr]]:

@@ -145,7 +145,7 @@ def parse_needed(
     lines: Sequence[str],
     path: str,
     spelling: set[int] | None,
-    binders: Callable[[ast.Module], set[str]] | None = None,
+    binders: Callable[[ast.Module], Followed] | None = None,
     norm: str | None = None,
 ) -> ast.Module:
     """Parse the pieces of the module that can hold an occurrence, the others left out.
@@ -172,7 +172,7 @@ def parse_needed(
     keep = {0} | cut.pieces_of(spelling)
     if binders is not None:  # the imports that bind names: their names are then followed
         keep |= cut.pieces_of(lines_at(names_text, word_offsets(names_text, ["import"])))
-    seen: set[str] = set()
+    seen = Followed(set(), set())
     while True:
         keep |= {cut.top[piece] for piece in keep}
         if len(keep) == len(cut.starts):
@@ -180,12 +180,41 @@ def parse_needed(
         tree = _parse_pieces(text, lines, path, cut, keep)
         if tree is None:
             return parse_python(text, path)
-        names = binders(tree) - seen if binders is not None else set()
-        seen |= names
-        more = cut.pieces_of(lines_at(names_text, word_offsets(names_text, names))) - keep
+        if binders is None:
+            return tree
+        followed = binders(tree)
+        names = followed.everywhere - seen.everywhere
+        sources = followed.assigned_from - seen.assigned_from
+        seen.everywhere.update(names)
+        seen.assigned_from.update(sources)
+        offsets = word_offsets(names_text, names) + assigned_from_offsets(names_text, sources)
+        more = cut.pieces_of(lines_at(names_text, offsets)) - keep
         if not more:
             return tree
         keep |= more
+
+
+@dataclass(frozen=True)
+class Followed:
+    """The names the partial parse follows (see :func:`.aliases.alias_binders`)."""
+
+    #: kept wherever they are spelt
+    everywhere: set[str]
+    #: kept only where a value may start with them (``x = name.attr``)
+    assigned_from: set[str]
+
+
+#: an ``=`` then what may stand before an assigned value (space, continuations, parentheses,
+#: comments), then a name: where an assignment's value may start with that name (over-
+#: approximated: ``==``, ``<=`` and keyword arguments count too)
+_AFTER_EQUALS = re.compile(r"=(?:[\s\\(]|#[^\r\n#]*)*([^\W\d]\w*)")
+
+
+def assigned_from_offsets(text: str, names: set[str]) -> list[int]:
+    """Where one of ``names`` stands at the start of what an ``=`` assigns."""
+    if not names:
+        return []
+    return [m.start(1) for m in _AFTER_EQUALS.finditer(text) if m.group(1) in names]
 
 
 def _parse_pieces(

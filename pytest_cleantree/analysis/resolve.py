@@ -400,23 +400,40 @@ def import_bound_names(
 
     With ``covering``, only those bound to a wanted name or to something inside one.
     """
+    return set(
+        import_bound_targets(
+            tree, module=module, is_package=is_package, wanted=wanted, covering=covering
+        )
+    )
+
+
+def import_bound_targets(
+    tree: ast.Module,
+    *,
+    module: str,
+    is_package: bool,
+    wanted: Sequence[str],
+    covering: bool = False,
+) -> dict[str, set[str]]:
+    """:func:`import_bound_names`, each with what its imports bind it to."""
     targets = tuple(wanted)
 
     def relevant(target: str) -> bool:
-        return _covers_any(target, targets) if covering else _on_path(target, targets)
+        return covers_any(target, targets) if covering else on_path(target, targets)
 
-    bound: set[str] = set()
+    bound: dict[str, set[str]] = {}
     for stmt in _imports(tree.body):
         if isinstance(stmt, ast.Import):
             for alias in stmt.names:
-                if relevant(alias.name if alias.asname else alias.name.split(".", 1)[0]):
-                    bound.add(alias.asname or alias.name.split(".", 1)[0])
+                target = alias.name if alias.asname else alias.name.split(".", 1)[0]
+                if relevant(target):
+                    bound.setdefault(alias.asname or target, set()).add(target)
             continue
         base = absolute_module(module, stmt.level, stmt.module, is_package=is_package)
         for alias in stmt.names:
             qualified = f"{base}.{alias.name}" if base else alias.name
             if alias.name != "*" and relevant(qualified):
-                bound.add(alias.asname or alias.name)
+                bound.setdefault(alias.asname or alias.name, set()).add(qualified)
     return bound
 
 
@@ -451,13 +468,13 @@ _COMPOUND = (
 
 
 @functools.lru_cache(maxsize=8192)
-def _covers_any(imported: str, wanted: tuple[str, ...]) -> bool:
+def covers_any(imported: str, wanted: tuple[str, ...]) -> bool:
     """Is the imported name a wanted name, or something inside one?"""
     return any(covers(name, imported) for name in wanted)
 
 
 @functools.lru_cache(maxsize=8192)
-def _on_path(imported: str, wanted: tuple[str, ...]) -> bool:
+def on_path(imported: str, wanted: tuple[str, ...]) -> bool:
     """Is the imported name on the way to a wanted qualified name, or inside one?"""
     if imported.startswith("."):  # relative: known only in part; any shared part counts
         parts = set(imported[1:].split("."))

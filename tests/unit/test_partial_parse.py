@@ -154,6 +154,45 @@ def test_an_import_in_a_unit_that_spells_no_needle_is_still_seen() -> None:
     assert parsed_lines(source, "sglang.srt.utils.is_sm120_supported") == {1, 4}
 
 
+def test_a_module_on_the_way_is_followed_only_where_a_value_starts_with_it() -> None:
+    source = """\
+        import os
+        def uses():
+            return os.getcwd()
+        p = os
+        def more():
+            return os.sep
+        def other():
+            return 1
+        env = p.environ
+        def reads():
+            return env["HOME"]
+        """
+    # ``os`` spells the rest of ``os.environ`` wherever it is used for it, so more() is left
+    # out; ``p = os`` (in uses()'s piece) is where a value starts with it, and then ``env``
+    # stands for the pattern itself: reads() is kept though it spells no needle
+    assert parsed_lines(source, "os.environ") == {1, 2, 4, 7, 9, 10}
+    data = textwrap.dedent(source).encode()
+    found = analyze("m.py", data, [parse_pattern("os.environ")])
+    reference = analyze_reference("m.py", data, [parse_pattern("os.environ")])
+    assert placed(found.findings) == placed(reference.findings)
+    assert (11, "reference") in {
+        (f.occurrence.line, f.occurrence.kind.value) for f in found.findings
+    }
+
+
+def test_an_alias_whose_value_leaves_the_patterns_path_is_not_followed() -> None:
+    source = """\
+        import subprocess
+        pipe = subprocess.PIPE
+        def a():
+            return pipe
+        def b():
+            return subprocess.Popen
+        """
+    assert parsed_lines(source, "subprocess.Popen") == {1, 2, 5}
+
+
 STDLIB = Path(ast.__file__).parent
 #: real code nobody here wrote: big classes, decorators, nested imports, odd strings
 REAL_FILES = sorted(STDLIB.glob("[a-f]*.py")) + sorted((STDLIB / "unittest").glob("*.py"))
