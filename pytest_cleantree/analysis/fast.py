@@ -62,23 +62,43 @@ def parse_worthy(
     except DECODE_ERRORS:
         return None
     views = TextViews(text, split_lines(text))
+    present = present_patterns(views, compile_patterns(patterns), together=True)
     _LAST.views = (data, views)  # the analysis that follows reads the same bytes
-    return present_patterns(views, compile_patterns(patterns), together=True)
+    if present and views.unbroken:  # ... or, the engine asking every file first, later
+        known = _known_unbroken()
+        if len(known) > _KNOWN_MAX:
+            known.clear()
+        known[id(data)] = (data, views.unbroken)
+    return present
 
 
 #: per thread (a fleet checks its hosts in threads), the views :func:`parse_worthy` made
 #: last, with the very bytes they were made from: the engine asks it, then analyses the
-#: same bytes object, which need not be decoded twice
+#: same bytes object, which need not be decoded twice.  When it asks every file first,
+#: what the break search proved of each (``TextViews.unbroken``) is kept instead, by
+#: the identity of the bytes (held, so that the identity is not reused)
 _LAST = threading.local()
+_KNOWN_MAX = 100_000
+
+
+def _known_unbroken() -> dict[int, tuple[bytes, frozenset[str]]]:
+    known: dict[int, tuple[bytes, frozenset[str]]] | None = getattr(_LAST, "unbroken", None)
+    if known is None:
+        known = _LAST.unbroken = {}
+    return known
 
 
 def _views_of(data: bytes, text: str, lines: tuple[str, ...]) -> TextViews:
     """The text views of these bytes: those just made by :func:`parse_worthy`, or new ones."""
     last: tuple[bytes, TextViews] | None = getattr(_LAST, "views", None)
     _LAST.views = None
+    known = _known_unbroken().pop(id(data), None)
     if last is not None and last[0] is data and last[1].text == text:
         return last[1]
-    return TextViews(text, lines)
+    views = TextViews(text, lines)
+    if known is not None and known[0] is data:
+        views.unbroken = known[1]
+    return views
 
 
 @with_line_patterns
@@ -115,7 +135,8 @@ def analyze_fast(
     # that star-imports is kept with every piece that imports (see ``stars``)
     spelling = spelling_lines(views, spelt)
     try:
-        tree = parse_needed(text, lines, path, spelling, binders, views.norm)
+        guesses = {part for body in spelt.qualified_bodies for part in body.split(".")}
+        tree = parse_needed(text, lines, path, spelling, binders, views.norm, guesses)
     except PARSE_ERRORS as exc:
         return unparsed(path, lines, present, exc)
     resolved, unresolved = resolve_names(

@@ -147,6 +147,7 @@ def parse_needed(
     spelling: set[int] | None,
     binders: Callable[[ast.Module], Followed] | None = None,
     norm: str | None = None,
+    guesses: Iterable[str] = (),
 ) -> ast.Module:
     """Parse the pieces of the module that can hold an occurrence, the others left out.
 
@@ -163,16 +164,22 @@ def parse_needed(
     parse, or a ``pass`` left for a member did not land in its class's body,
     the whole file is parsed, so the error reported is the file's first.
     ``norm`` is the text with identifiers normalised (see :class:`.text.TextViews`),
-    where names are looked for; lines are the same in both.
+    where names are looked for; lines are the same in both.  ``guesses`` are
+    names ``binders`` will likely find a module bound to (the parts of the
+    patterns): where a value starts with one is kept from the first parse,
+    which then need not be repeated to add it.
     """
     names_text = norm if norm is not None else text
     cut = layout(text) if spelling is not None and "\r" not in text else None
     if spelling is None or cut is None or len(cut.starts) == 1:
         return parse_python(text, path)
     keep = {0} | cut.pieces_of(spelling)
+    seen = Followed(set(), set(guesses))
     if binders is not None:  # the imports that bind names: their names are then followed
-        keep |= cut.pieces_of(lines_at(names_text, word_offsets(names_text, ["import"])))
-    seen = Followed(set(), set())
+        offsets = word_offsets(names_text, ["import"]) + assigned_from_offsets(
+            names_text, seen.assigned_from
+        )
+        keep |= cut.pieces_of(lines_at(names_text, offsets))
     while True:
         keep |= {cut.top[piece] for piece in keep}
         if len(keep) == len(cut.starts):

@@ -268,7 +268,8 @@ class TextViews:
         self._views: tuple[str, ...] | None = None
         self._decoded: str | None = None
         self._joined: tuple[tuple[str, str], ...] | None = None
-        self._unbroken: frozenset[str] = frozenset()  # needles no value spells anew
+        #: needles the break search proved no value spells anew (see derived_may_spell)
+        self.unbroken: frozenset[str] = frozenset()
 
     @functools.cached_property
     def decoded_chars(self) -> frozenset[str]:
@@ -288,7 +289,7 @@ class TextViews:
         with breaks between, which one search finds.  A needle with a quote or a
         backslash is left to the views.
         """
-        needles = needles - self._unbroken
+        needles = needles - self.unbroken
         if not needles:
             return False
         if any('"' in needle or "'" in needle or "\\" in needle for needle in needles):
@@ -303,7 +304,7 @@ class TextViews:
             search = _breaks_search(group)
             if search is not None and search(self._utf8) is not None:
                 return True
-        self._unbroken |= needles
+        self.unbroken |= needles
         return False
 
     @functools.cached_property
