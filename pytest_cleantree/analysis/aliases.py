@@ -29,7 +29,7 @@ import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 
 from .pieces import Followed
-from .resolve import _Key, covers_any, import_bound_targets, key_of, on_path
+from .resolve import _COMPOUND, _Key, covers_any, import_bound_targets, key_of, on_path
 from .scan import scope_bindings
 from .text import PatternSet, lines_at, word_offsets
 
@@ -302,21 +302,5 @@ _STATEMENT_LISTS: dict[type, tuple[str, ...]] = {
         for field in ("body", "orelse", "finalbody", "handlers", "cases")
         if field in kind._fields
     )
-    for kind in (
-        ast.Module,
-        ast.FunctionDef,
-        ast.AsyncFunctionDef,
-        ast.ClassDef,
-        ast.For,
-        ast.AsyncFor,
-        ast.While,
-        ast.If,
-        ast.With,
-        ast.AsyncWith,
-        ast.Try,
-        ast.ExceptHandler,
-        ast.Match,
-        ast.match_case,
-        *([ast.TryStar] if hasattr(ast, "TryStar") else []),
-    )
+    for kind in (ast.Module, *_COMPOUND)
 }
