@@ -23,6 +23,7 @@ from pytest_cleantree.analysis import (
     FileAnalysis,
     Finding,
     analyze,
+    forget_prefilter,
     is_python_path,
     parse_worthy,
 )
@@ -221,6 +222,7 @@ class AnalysisCache:
             results += zip([key for key, _ in parse], analysed, strict=True)
         else:
             results += [(key, _analyze(item)) for key, item in parse]
+        forget_prefilter()
         for key, analysis in results:
             compact = analysis.compact()
             if self._store is not None:

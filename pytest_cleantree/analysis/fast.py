@@ -81,6 +81,16 @@ _LAST = threading.local()
 _KNOWN_MAX = 100_000
 
 
+def forget_prefilter() -> None:
+    """Let go of what :func:`parse_worthy` kept for analyses this thread did not run.
+
+    The engine calls it after each batch: files analysed in worker processes
+    never take theirs, and their bytes would otherwise stay alive.
+    """
+    _LAST.views = None
+    _known_unbroken().clear()
+
+
 def _known_unbroken() -> dict[int, tuple[bytes, frozenset[str]]]:
     known: dict[int, tuple[bytes, frozenset[str]]] | None = getattr(_LAST, "unbroken", None)
     if known is None:

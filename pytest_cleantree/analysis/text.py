@@ -99,7 +99,7 @@ class PatternSet:
 
     @functools.cached_property
     def needle_strings(self) -> frozenset[str]:
-        """Every pattern's needle (the key of the break search, see :func:`spelt_across_breaks`)."""
+        """Every pattern's needle: what the break search looks for (``derived_may_spell``)."""
         return frozenset(needle for _, needle, _ in self.needles if needle)
 
     @property
