@@ -11,9 +11,9 @@ added to whatever else it resolves to (more findings, never fewer).
 
 Both engines run :func:`with_aliases` on their resolution, over the tree
 they parsed.  The fast path's partial parse keeps every piece that can hold
-such an alias or a use of one (:func:`alias_binders`): the pieces spelling a
-name that an import binds on a pattern's path, then those spelling a name
-assigned from one, until nothing changes.
+such an alias or a use of one (:func:`alias_binders`): where a value starts
+with a name an import binds on a pattern's path, then wherever a name bound
+to a pattern (or inside one) is spelt, until nothing changes.
 
 Out of reach: a name assigned in a function under ``global`` or ``nonlocal``
 (counted as the function's own), walrus targets, unpacking
