@@ -5,11 +5,10 @@ The real ``cleantree`` command in a subprocess, on a tree shaped like SGLang's.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from test_cli_resolution import check
 
 PATTERN = "sglang.srt.utils.common.is_sm120_supported"
 MANIFEST = f'[[rule]]\nid = "r"\nfiles = ["python/**/*.py"]\nforbid = ["{PATTERN}"]\n'
@@ -34,25 +33,6 @@ TREE = {
     "python/sglang/srt/layers/__init__.py": "",
     "python/sglang/srt/layers/use.py": USE,
 }
-
-
-def check(root: Path) -> tuple[int, set[str], str]:
-    """Exit code, the ``path:line`` of each reported row, stderr."""
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest_cleantree", "check"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert "Traceback" not in done.stderr
-    rows = {
-        line.split()[0].rsplit(":", 1)[0]
-        for line in done.stdout.splitlines()
-        if line.startswith("python/")
-    }
-    return done.returncode, rows, done.stderr
 
 
 @pytest.mark.parametrize(
