@@ -17,15 +17,13 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from pytest_cleantree.analysis import (
     FileAnalysis,
     Finding,
     analyze,
-    forget_prefilter,
     is_python_path,
-    parse_worthy,
 )
 from pytest_cleantree.analysis.text import compile_patterns
 from pytest_cleantree.errors import SourceError
@@ -44,8 +42,10 @@ from pytest_cleantree.model import (
 )
 from pytest_cleantree.patterns import is_path_glob
 from pytest_cleantree.sources.base import FileStat, NoNeedle, Source
-from pytest_cleantree.spellings import Spellings, StarSite, import_bases, pattern_spellings
 from pytest_cleantree.suppress import apply_allows
+
+if TYPE_CHECKING:  # the re-export map is loaded only for qualified patterns (see check_all)
+    from pytest_cleantree.spellings import Spellings, StarSite
 
 _KIND_ORDER = {kind: index for index, kind in enumerate(Kind)}
 
@@ -206,23 +206,13 @@ class AnalysisCache:
                 continue
             stored_as[key] = (pack, digest)
             todo.append((key, item))
-        parse: list[tuple[str, _Work]] = []
-        results: list[tuple[str, FileAnalysis]] = []
-        for key, item in todo:
-            path, data, patterns, comments, module, stars = item
-            present = parse_worthy(path, data, patterns, module=module)
-            if present:
-                parse.append((key, (path, data, present, comments, module, stars)))
-            else:  # a text file, or nothing to find: cheap, no parse
-                nothing: _Work = (path, data, [], comments, module, stars)
-                results.append((key, _analyze(item if present is None else nothing)))
-        size = sum(len(item[1]) for _, item in parse)
-        if self._jobs > 1 and len(parse) >= PARALLEL_MIN_FILES and size >= PARALLEL_MIN_BYTES:
-            analysed = _parallel([item for _, item in parse], self._jobs)
-            results += zip([key for key, _ in parse], analysed, strict=True)
+        size = sum(len(item[1]) for _, item in todo)
+        if self._jobs > 1 and len(todo) >= PARALLEL_MIN_FILES and size >= PARALLEL_MIN_BYTES:
+            # the workers prefilter too: most files end there, and the parent stays free
+            analysed = _parallel([item for _, item in todo], self._jobs)
+            results = list(zip([key for key, _ in todo], analysed, strict=True))
         else:
-            results += [(key, _analyze(item)) for key, item in parse]
-        forget_prefilter()
+            results = [(key, _analyze(item)) for key, item in todo]
         for key, analysis in results:
             compact = analysis.compact()
             if self._store is not None:
@@ -349,9 +339,11 @@ def check_all(
         paths = sorted(wanted)
         modules: dict[str, str] = {}
         back: dict[str, frozenset[str]] = {}
-        spelt = Spellings({}, {})
+        spelt: Spellings | None = None
         qualified = _qualified(checks)
-        if qualified:
+        if qualified:  # loaded here: a run without qualified patterns never needs them
+            from pytest_cleantree.spellings import import_bases, pattern_spellings
+
             layout, modules = module_names(source, paths, import_roots)
             bases = import_bases(layout, modules, import_roots)
             spelt = pattern_spellings(source, qualified, bases)
@@ -363,7 +355,9 @@ def check_all(
             # what a file's star imports bind is in its key, and depends on its content: with
             # star-bound names in play, an unread file's key cannot be known, so all are read
             known, stats = (
-                cache.unchanged(source, batch, wanted, modules) if not spelt.binds else ({}, None)
+                cache.unchanged(source, batch, wanted, modules)
+                if spelt is None or not spelt.binds
+                else ({}, None)
             )
             analyses.update(_as_written(known, back))
             batch = [path for path in batch if path not in known]
@@ -380,11 +374,12 @@ def check_all(
                     analyses[path] = FileAnalysis(path, (), ())
                 else:
                     # only a file that holds a ``*`` can star-import
-                    stars = spelt.binds if b"*" in data else None
+                    stars = spelt.binds if spelt is not None and b"*" in data else None
                     work.append((path, data, *wanted[path], modules.get(path), stars or None))
             del contents
             analyses.update(_as_written(cache.analyze_many(work, stats), back))
-        _add_star_sites(analyses, wanted, spelt.stars)
+        if spelt is not None:
+            _add_star_sites(analyses, wanted, spelt.stars)
     except SourceError as exc:  # the source as a whole: no file to attach it to
         return {check: _failed(check, source, Problem(str(exc))) for check in checks}
     finally:
@@ -401,7 +396,8 @@ def check_all(
             judged[check] = _judge(check, source, expanded[scope_of(check)], found)
         else:  # everything it names is excluded
             judged[check] = Result(check.rule, check.label, source.host)
-    if spelt.problems:  # a module on the chains could not be followed: qualified checks are
+    # a module on the chains could not be followed: qualified checks are
+    if spelt is not None and spelt.problems:
         unfollowed = tuple(Problem.at(path, why) for path, why in sorted(spelt.problems.items()))
         for check, result in judged.items():  # incomplete, whatever they found
             if not check.absent and any(

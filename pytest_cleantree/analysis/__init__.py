@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 
 from pytest_cleantree.model import Pattern
 
-from .fast import analyze_fast, forget_prefilter, parse_worthy
+from .fast import analyze_fast
 from .records import FileAnalysis, Finding
 from .reference import analyze_reference
 from .resolve import absolute_module, module_name_for
@@ -37,10 +37,8 @@ __all__ = [
     "analyze_fast",
     "analyze_reference",
     "decode_python",
-    "forget_prefilter",
     "is_python_path",
     "module_name_for",
-    "parse_worthy",
     "split_lines",
 ]
 

@@ -11,7 +11,7 @@ added to whatever else it resolves to (more findings, never fewer).
 
 Both engines run :func:`with_aliases` on their resolution, over the tree
 they parsed.  The fast path's partial parse keeps every piece that can hold
-such an alias or a use of one (:func:`alias_binders`): where a value starts
+such an alias or a use of one (:class:`AliasBinders`): where a value starts
 with a name an import binds on a pattern's path, then wherever a name bound
 to a pattern (or inside one) is spelt, until nothing changes.
 
@@ -26,14 +26,14 @@ import ast
 import bisect
 import functools
 import unicodedata
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 from .pieces import Followed
-from .resolve import _COMPOUND, _Key, covers_any, import_bound_targets, key_of, on_path
+from .resolve import STATEMENT_FIELDS, _Key, covers_any, import_bound_targets, key_of, on_path
 from .scan import scope_bindings
 from .text import PatternSet, lines_at, word_offsets
 
-__all__ = ["alias_binders", "with_aliases"]
+__all__ = ["AliasBinders", "with_aliases"]
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
@@ -154,14 +154,17 @@ def with_aliases(
     ``text``, the module's source, lets the walk skip the statements that spell
     no alias's name (its identifiers as the parser reads them: NFKC-normalised).
     """
-    names = _alias_names(tree, resolved) if resolved else set()
+    names, stores = _alias_names(tree, resolved) if resolved else (set(), 0)
     if not names:
         return resolved  # no value is a resolved name: no alias (the common case, and cheap)
     lines = None
     if text is not None:
         if not text.isascii() and not unicodedata.is_normalized("NFKC", text):
             text = unicodedata.normalize("NFKC", text)  # keeps lines (see .text.TextViews)
-        lines = sorted(lines_at(text, word_offsets(text, names)))
+        offsets = word_offsets(text, names)
+        if len(offsets) <= stores:
+            return resolved  # each spelling of the names is an assignment to one: no use
+        lines = sorted(lines_at(text, offsets))
     collector = _Collector(names, lines)
     collector.visit(tree)
     assignments = [
@@ -193,19 +196,22 @@ def with_aliases(
     return out
 
 
-def _alias_names(tree: ast.Module, resolved: dict[_Key, tuple[str, ...]]) -> set[str]:
-    """Every name that may be an alias: assigned a resolved name, or from such a name."""
+def _alias_names(tree: ast.Module, resolved: dict[_Key, tuple[str, ...]]) -> tuple[set[str], int]:
+    """Every name that may be an alias (assigned a resolved name, or from such a name),
+    and how many assignment targets in the tree spell one of them (none is a use)."""
     names: set[str] = set()
     assigned = []
-    for targets, value in _assigned(tree):
+    targets: list[str] = []
+    for nodes, value in _assigned(tree):
+        aliases = [target.id for target in nodes if isinstance(target, ast.Name)]
+        targets += aliases
         if not isinstance(value, ast.Name | ast.Attribute):
             continue
-        aliases = {target.id for target in targets if isinstance(target, ast.Name)}
         base: ast.expr = value
         while isinstance(base, ast.Attribute):
             base = base.value
         if key_of(value) in resolved:
-            names |= aliases
+            names.update(aliases)
         elif isinstance(base, ast.Name):
             assigned.append((aliases, base.id))
     while names:
@@ -213,7 +219,7 @@ def _alias_names(tree: ast.Module, resolved: dict[_Key, tuple[str, ...]]) -> set
         if not more:
             break
         names |= more
-    return names
+    return names, sum(target in names for target in targets)
 
 
 def _add(out: dict[_Key, tuple[str, ...]], key: _Key, targets: set[str]) -> bool:
@@ -224,9 +230,7 @@ def _add(out: dict[_Key, tuple[str, ...]], key: _Key, targets: set[str]) -> bool
     return bool(more)
 
 
-def alias_binders(
-    patterns: PatternSet, module: str, *, is_package: bool
-) -> Callable[[ast.Module], Followed]:
+class AliasBinders:
     """What the partial parse follows so that no alias, nor a use of one, is left out.
 
     The names imports bind on a pattern's path, then every name assigned from
@@ -239,10 +243,19 @@ def alias_binders(
     there may not spell it (``join = p.join`` does, ``e = os.environ`` then ``e[k]``
     does not).
     """
-    wanted = patterns.qualified_bodies
 
-    def binders(tree: ast.Module) -> Followed:
-        bound = import_bound_targets(tree, module=module, is_package=is_package, wanted=wanted)
+    def __init__(self, patterns: PatternSet, module: str, *, is_package: bool) -> None:
+        self._wanted = patterns.qualified_bodies
+        self._module = module
+        self._is_package = is_package
+        self._last: tuple[ast.Module, set[str]] | None = None
+
+    def __call__(self, tree: ast.Module) -> Followed:
+        wanted = self._wanted
+        bound = import_bound_targets(
+            tree, module=self._module, is_package=self._is_package, wanted=wanted
+        )
+        self._last = (tree, set(bound))
         assigned = list(_assignments(tree))
         for _ in range(len(assigned) + 1):  # each round follows one more alias of an alias
             more = False
@@ -259,7 +272,12 @@ def alias_binders(
         }
         return Followed(inside, set(bound) - inside)
 
-    return binders
+    def imported_names(self, tree: ast.Module) -> set[str] | None:
+        """The names the imports of ``tree`` bind on a pattern's path, when it was followed
+        last (the tree the partial parse returns): resolution need not walk it for them."""
+        if self._last is None or self._last[0] is not tree:
+            return None
+        return self._last[1]
 
 
 def _assignments(tree: ast.Module) -> Iterator[tuple[str, str, str]]:
@@ -291,16 +309,5 @@ def _assigned(tree: ast.Module) -> Iterator[tuple[Sequence[ast.expr], ast.expr]]
             yield node.targets, node.value  # type: ignore[attr-defined]
         elif kind is ast.AnnAssign and node.value is not None:  # type: ignore[attr-defined]
             yield [node.target], node.value  # type: ignore[attr-defined]
-        for field in _STATEMENT_LISTS.get(kind, ()):
+        for field in STATEMENT_FIELDS.get(kind, ()):
             stack.extend(getattr(node, field))
-
-
-#: the fields of each node type that hold statements (or handlers and cases, which do)
-_STATEMENT_LISTS: dict[type, tuple[str, ...]] = {
-    kind: tuple(
-        field
-        for field in ("body", "orelse", "finalbody", "handlers", "cases")
-        if field in kind._fields
-    )
-    for kind in (ast.Module, *_COMPOUND)
-}

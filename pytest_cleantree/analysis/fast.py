@@ -9,12 +9,11 @@ one cannot decide, it steps aside (a whole parse, every line a candidate).
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Mapping, Sequence
 
 from pytest_cleantree.model import Pattern
 
-from .aliases import alias_binders
+from .aliases import AliasBinders
 from .deep import deep_enough
 from .pieces import parse_needed
 from .records import FileAnalysis
@@ -31,84 +30,13 @@ from .reference import (
 from .resolve import needs_resolution, resolve_qualified
 from .scan import Scanner, candidate_lines
 from .text import (
-    DECODE_ERRORS,
     PatternSet,
     TextViews,
     compile_patterns,
-    decode_python,
-    is_python_path,
     present_patterns,
     spelling_lines,
-    split_lines,
     too_large_to_parse,
 )
-
-
-def parse_worthy(
-    path: str, data: bytes, patterns: Sequence[Pattern], *, module: str | None = None
-) -> list[Pattern] | None:
-    """The patterns that :func:`analyze_fast` would parse this file for (often none).
-
-    ``None`` for a file that is not parsed whatever it holds (not Python, too
-    large, undecodable): analyse it with every pattern, it is cheap.  Passing
-    the returned list to :func:`analyze_fast` gives the same answer as the full one.
-    ``module`` (the file's module name) does not change which patterns a file spells.
-    """
-    del module
-    if not is_python_path(path) or too_large_to_parse(len(data)):
-        return None
-    try:
-        text = decode_python(data)
-    except DECODE_ERRORS:
-        return None
-    views = TextViews(text, split_lines(text))
-    present = present_patterns(views, compile_patterns(patterns), together=True)
-    _LAST.views = (data, views)  # the analysis that follows reads the same bytes
-    if present and views.unbroken:  # ... or, the engine asking every file first, later
-        known = _known_unbroken()
-        if len(known) > _KNOWN_MAX:
-            known.clear()
-        known[id(data)] = (data, views.unbroken)
-    return present
-
-
-#: per thread (a fleet checks its hosts in threads), the views :func:`parse_worthy` made
-#: last, with the very bytes they were made from: the engine asks it, then analyses the
-#: same bytes object, which need not be decoded twice.  When it asks every file first,
-#: what the break search proved of each (``TextViews.unbroken``) is kept instead, by
-#: the identity of the bytes (held, so that the identity is not reused)
-_LAST = threading.local()
-_KNOWN_MAX = 100_000
-
-
-def forget_prefilter() -> None:
-    """Let go of what :func:`parse_worthy` kept for analyses this thread did not run.
-
-    The engine calls it after each batch: files analysed in worker processes
-    never take theirs, and their bytes would otherwise stay alive.
-    """
-    _LAST.views = None
-    _known_unbroken().clear()
-
-
-def _known_unbroken() -> dict[int, tuple[bytes, frozenset[str]]]:
-    known: dict[int, tuple[bytes, frozenset[str]]] | None = getattr(_LAST, "unbroken", None)
-    if known is None:
-        known = _LAST.unbroken = {}
-    return known
-
-
-def _views_of(data: bytes, text: str, lines: tuple[str, ...]) -> TextViews:
-    """The text views of these bytes: those just made by :func:`parse_worthy`, or new ones."""
-    last: tuple[bytes, TextViews] | None = getattr(_LAST, "views", None)
-    _LAST.views = None
-    known = _known_unbroken().pop(id(data), None)
-    if last is not None and last[0] is data and last[1].text == text:
-        return last[1]
-    views = TextViews(text, lines)
-    if known is not None and known[0] is data:
-        views.unbroken = known[1]
-    return views
 
 
 @with_line_patterns
@@ -130,8 +58,9 @@ def analyze_fast(
     if isinstance(prepared, FileAnalysis):
         return prepared
     text, lines = prepared
-    views = _views_of(data, text, lines)
-    present = present_patterns(views, compile_patterns(patterns))
+    views = TextViews(text, lines)
+    # one search for the whole list: it is shared by many files, its expression compiled once
+    present = present_patterns(views, compile_patterns(patterns), together=True)
     if not present:  # each file is scanned only for what it can spell
         return FileAnalysis(path, lines, ())
     if too_large_to_parse(len(data)):
@@ -139,7 +68,7 @@ def analyze_fast(
     spelt = PatternSet.of(present)
     module, is_package = module_of(path, module)
     resolving = needs_resolution(text, views.norm, spelt)
-    binders = alias_binders(spelt, module, is_package=is_package) if resolving else None
+    binders = AliasBinders(spelt, module, is_package=is_package) if resolving else None
     # a ``from M import *`` that binds a spelling's last name spells the spelling's first
     # part (or is relative), and the use spells its last: resolving holds, and the piece
     # that star-imports is kept with every piece that imports (see ``stars``)
@@ -152,7 +81,13 @@ def analyze_fast(
     resolved, unresolved = resolve_names(
         tree,
         lambda: resolve_qualified(
-            text, tree, module, spelt, is_package=is_package, norm=views.norm
+            text,
+            tree,
+            module,
+            spelt,
+            is_package=is_package,
+            norm=views.norm,
+            names=binders.imported_names(tree) if binders else None,
         ),
         wanted=resolving,
         text=views.norm,

@@ -203,7 +203,7 @@ def parse_needed(
 
 @dataclass(frozen=True)
 class Followed:
-    """The names the partial parse follows (see :func:`.aliases.alias_binders`)."""
+    """The names the partial parse follows (see :class:`.aliases.AliasBinders`)."""
 
     #: kept wherever they are spelt
     everywhere: set[str]

@@ -95,6 +95,7 @@ def resolve_qualified(
     *,
     is_package: bool,
     norm: str | None = None,
+    names: set[str] | None = None,
 ) -> dict[_Key, tuple[str, ...]]:
     """Map Name/Attribute uses to what they resolve to through imports.
 
@@ -104,9 +105,11 @@ def resolve_qualified(
     :class:`_NameBindings`).  A name also bound any other way (an assignment,
     a parameter, an import in a class body, ``global``, two different targets)
     is left to astroid's scope-by-scope lookup, which follows the rebindings.
+    ``names``: those names, when the caller already has them (the partial parse's).
     """
-    wanted = patterns.qualified_bodies
-    names = import_bound_names(parsed, module=module, is_package=is_package, wanted=wanted)
+    if names is None:
+        wanted = patterns.qualified_bodies
+        names = import_bound_names(parsed, module=module, is_package=is_package, wanted=wanted)
     if not names:
         return {}
     names_text = norm if norm is not None else text
@@ -442,11 +445,12 @@ def _imports(body: Sequence[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
     stack: list[ast.AST] = list(body)
     while stack:
         node = stack.pop()
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            yield node
-        elif isinstance(node, _COMPOUND):
-            for field_name in ("body", "orelse", "finalbody", "handlers", "cases"):
-                stack.extend(getattr(node, field_name, ()))
+        kind = type(node)
+        if kind is ast.Import or kind is ast.ImportFrom:
+            yield node  # type: ignore[misc]
+        else:
+            for field in STATEMENT_FIELDS.get(kind, ()):
+                stack.extend(getattr(node, field))
 
 
 _COMPOUND = (
@@ -465,6 +469,17 @@ _COMPOUND = (
     ast.match_case,
     *(getattr(ast, name) for name in ("TryStar",) if hasattr(ast, name)),  # 3.11+
 )
+
+#: the fields of each node type that hold statements (or handlers and cases, which do):
+#: a walk over these alone visits every statement and no expression
+STATEMENT_FIELDS: dict[type, tuple[str, ...]] = {
+    kind: tuple(
+        field
+        for field in ("body", "orelse", "finalbody", "handlers", "cases")
+        if field in kind._fields
+    )
+    for kind in (ast.Module, *_COMPOUND)
+}
 
 
 @functools.lru_cache(maxsize=8192)

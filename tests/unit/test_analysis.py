@@ -297,14 +297,3 @@ def test_the_exact_word_prefilter_never_changes_an_answer(source: str) -> None:
     filtered = analyze("m.py", source.encode(), patterns)
     unfiltered = analyze_reference("m.py", source.encode(), patterns)
     assert filtered.findings == unfiltered.findings
-
-
-def test_what_the_prefilter_keeps_for_an_analysis_is_let_go_after_the_batch() -> None:
-    """Files analysed by worker processes never take what parse_worthy kept for them."""
-    from pytest_cleantree.analysis import fast, forget_prefilter, parse_worthy
-
-    data = b'import os\nx = os.environ\ny = "a" "b"\n'
-    assert parse_worthy("m.py", data, [parse_pattern("os.environ")])
-    assert id(data) in fast._known_unbroken(), "kept for the analysis (test premise)"
-    forget_prefilter()
-    assert fast._known_unbroken() == {}

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from pytest_cleantree.analysis import Finding, analyze, analyze_reference, split_lines
-from pytest_cleantree.analysis.aliases import alias_binders
+from pytest_cleantree.analysis.aliases import AliasBinders
 from pytest_cleantree.analysis.pieces import layout, parse_needed, top_level_units
 from pytest_cleantree.analysis.text import PatternSet, TextViews
 from pytest_cleantree.analysis.text import spelling_lines as _spelling_lines
@@ -47,7 +47,7 @@ def parsed_lines(source: str, *patterns: str) -> set[int]:
     """The lines of the top-level statements that the partial parse kept."""
     text = textwrap.dedent(source)
     parsed = [parse_pattern(p) for p in patterns]
-    binders = alias_binders(PatternSet.of(parsed), "m", is_package=False)
+    binders = AliasBinders(PatternSet.of(parsed), "m", is_package=False)
     spelling = spelling_lines(text, parsed)
     tree = parse_needed(text, split_lines(text), "m.py", spelling, binders)
     return {stmt.lineno for stmt in tree.body}

@@ -69,10 +69,11 @@ def test_parallel_analysis_agrees_with_serial(
     monkeypatch.setattr("pytest_cleantree.engine.PARALLEL_MIN_BYTES", 0)
     tree = tmp_path / "many"
     tree.mkdir()
-    for index in range(80):
-        (tree / f"m{index}.py").write_text(f"x = {index}\nif sm120_{index}:\n    pass\n")
+    for index in range(80):  # the workers prefilter too: a third spell nothing
+        body = f"if sm120_{index}:\n    pass\n" if index % 3 else "sm12 = 0\n"
+        (tree / f"m{index}.py").write_text(f"x = {index}\n{body}")
     serial = lines(tree, AnalysisCache(jobs=1))
-    assert len(serial) == 80
+    assert len(serial) == 53
     assert lines(tree, AnalysisCache(jobs=2)) == serial
 
 
@@ -120,3 +121,22 @@ def test_the_cache_key_covers_every_module_the_analysis_loads() -> None:
     keyed = {str(path) for path in findings_code()}
     assert loaded, "the probe saw no module"
     assert set(loaded) <= keyed
+
+
+def test_the_cache_key_names_the_astroid_that_resolves_without_importing_it() -> None:
+    """A new astroid may resolve otherwise: its version is in the key, read from its files."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys; from pytest_cleantree.store import _which_astroid; "
+        "text = _which_astroid(); print('astroid' in sys.modules); print(text)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    imported, text = out.split("\n", 1)
+    assert imported == "False"
+    import astroid
+
+    assert f'"{astroid.__version__}"' in text
