@@ -4,7 +4,7 @@ A top-level piece runs from a ``def`` or ``class`` at column 0 (from its
 first decorator) to the next one; a top-level class is cut further at its
 members.  The cut is found by a regex lexer built from tokenize's own
 expressions (:data:`.text.STRING_OR_COMMENT`); where the text holds what that
-lexer does not model (:func:`.text.unmodelled`), or where the kept pieces do
+lexer does not model (:func:`.text.lex`), or where the kept pieces do
 not parse as cut, the whole module is parsed instead.
 """
 
@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from .text import line_numbers, lines_at, string_spans, unmodelled, word_offsets
+from .text import lex, line_numbers, lines_at, word_offsets, word_positions
 
 # --------------------------------------------------------------------------- partial parse
 
@@ -67,8 +67,8 @@ def layout(text: str) -> Layout | None:
     blocks += [(m.start() + 1, m.group(1)) for m in _BLOCK_AFTER_NEWLINE.finditer(text)]
     if not blocks:
         return Layout([1], [0], [None])
-    spans = string_spans(text)
-    if unmodelled(text, spans):
+    spans, unmodelled = lex(text)
+    if unmodelled:
         return None
     span_starts = [start for start, _ in spans]
 
@@ -194,7 +194,9 @@ def parse_needed(
         sources = followed.assigned_from - seen.assigned_from
         seen.everywhere.update(names)
         seen.assigned_from.update(sources)
-        offsets = word_offsets(names_text, names) + assigned_from_offsets(names_text, sources)
+        offsets = loaded_name_offsets(names_text, names) + assigned_from_offsets(
+            names_text, sources
+        )
         more = cut.pieces_of(lines_at(names_text, offsets)) - keep
         if not more:
             return tree
@@ -215,6 +217,29 @@ class Followed:
 #: comments), then a name: where an assignment's value may start with that name (over-
 #: approximated: ``==``, ``<=`` and keyword arguments count too)
 _AFTER_EQUALS = re.compile(r"=(?:[\s\\(]|#[^\r\n#]*)*([^\W\d]\w*)")
+
+
+#: what after a name makes that spelling no load of it: an assignment to it or a keyword
+#: (``name = v``, ``f(name=v)``), not ``==``, nor an f-string's ``{name=}`` (which loads it)
+_NOT_LOADED_AFTER = re.compile(r"[ \t]*=(?!=)(?![ \t]*[}!:\\\r\n])")
+
+
+def loaded_name_offsets(text: str, names: Iterable[str]) -> list[int]:
+    """Where ``names`` are spelt, less the names no spelling of which can be a load.
+
+    A name only ever assigned to (``handle = Popen``, and never used) leads to
+    no occurrence, as an alias or otherwise, wherever it is assigned: its
+    pieces need not be parsed for it.  Once one spelling may load it, every
+    spelling counts, assignments included: a use needs the assignment that
+    makes it an alias.
+    """
+    offsets: list[int] = []
+    for name in names:
+        found = list(word_positions(text, name))
+        end = len(name)
+        if any(_NOT_LOADED_AFTER.match(text, offset + end) is None for offset in found):
+            offsets += found
+    return offsets
 
 
 def assigned_from_offsets(text: str, names: set[str]) -> list[int]:

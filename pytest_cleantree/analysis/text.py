@@ -13,7 +13,7 @@ tokenizer does to text before names and strings reach the AST:
 Each of these gives a *view* of the text in which needles are looked for; a
 needle found in any view counts.  What no view models (form feeds,
 unterminated strings, f-strings whose nesting a regex cannot follow on 3.12+)
-makes :func:`unmodelled` true, and the caller falls back to the reference path.
+makes :func:`lex` say so, and the caller falls back to the reference path.
 """
 
 from __future__ import annotations
@@ -447,6 +447,7 @@ def present_patterns(
     patterns are a list many files share, see there).
     """
     derived = views.derived_may_spell(patterns.needle_strings, together=together)
+    text, norm = views.text, views.norm
     words: set[str] | None = None
     every_word: set[str] | None = None
     kept: list[Pattern] = []
@@ -464,7 +465,11 @@ def present_patterns(
                     kept.append(pattern)
             elif needle in words:
                 kept.append(pattern)
-        elif views.spells(needle) or (derived and views.contains(needle)):
+        elif (
+            needle in text  # :meth:`TextViews.spells`, inlined: it runs per needle per file
+            or (norm is not text and needle in norm)
+            or (derived and views.contains(needle))
+        ):
             kept.append(pattern)
     return kept
 
@@ -478,28 +483,27 @@ def spelling_lines(views: TextViews, patterns: PatternSet) -> set[int] | None:
 
 # --------------------------------------------------------------------------- lexing
 
-#: comments and string literals as the tokenizer reads them (tokenize's own expressions)
+#: comments and string literals as the tokenizer reads them (tokenize's own expressions);
+#: a group is set only where a string ends unterminated (at a line's end, or the text's)
 STRING_OR_COMMENT = re.compile(
     r"""
     \#[^\r\n]*
-  | \"\"\"[^"\\]*(?:(?:\\[\s\S]|"(?!""))[^"\\]*)*(?:\"\"\"|\Z)
-  | '''[^'\\]*(?:(?:\\[\s\S]|'(?!''))[^'\\]*)*(?:'''|\Z)
-  | "[^"\\\r\n]*(?:\\(?:\r\n|[\s\S])[^"\\\r\n]*)*(?:"|(?=[\r\n])|\Z)
-  | '[^'\\\r\n]*(?:\\(?:\r\n|[\s\S])[^'\\\r\n]*)*(?:'|(?=[\r\n])|\Z)
+  | \"\"\"[^"\\]*(?:(?:\\[\s\S]|"(?!""))[^"\\]*)*(?:\"\"\"|(\Z))
+  | '''[^'\\]*(?:(?:\\[\s\S]|'(?!''))[^'\\]*)*(?:'''|(\Z))
+  | "[^"\\\r\n]*(?:\\(?:\r\n|[\s\S])[^"\\\r\n]*)*(?:"|((?=[\r\n])|\Z))
+  | '[^'\\\r\n]*(?:\\(?:\r\n|[\s\S])[^'\\\r\n]*)*(?:'|((?=[\r\n])|\Z))
     """,
     re.X,
 )
 #: a string prefix with ``f``: the literal that follows is an f-string
 _F_PREFIX = re.compile(r"[rRbBuU]?[fF][rRbBuU]?\Z")
+#: the letters of string prefixes
+_PREFIX_LETTERS = "rRbBuUfF"
 
 
-def string_spans(text: str) -> list[tuple[int, int]]:
-    """The ``(start, end)`` offsets of every comment and string literal, in order."""
-    return [match.span() for match in STRING_OR_COMMENT.finditer(text)]
-
-
-def unmodelled(text: str, spans: Sequence[tuple[int, int]]) -> str | None:
-    """What in this text the lexical shortcuts do not model, if anything.
+def lex(text: str) -> tuple[list[tuple[int, int]], str | None]:
+    """The ``(start, end)`` offsets of every comment and string literal, in order, and
+    what in this text the lexical shortcuts do not model, if anything.
 
     A form feed (it resets indentation), a string the regex lexer ends
     unterminated (the file does not tokenize: only a full parse can say
@@ -507,28 +511,27 @@ def unmodelled(text: str, spans: Sequence[tuple[int, int]]) -> str | None:
     extent (on Python 3.12+ a replacement field may hold the same quotes, and
     even newlines: the regex then misplaces the string's end).
     """
+    matches = list(STRING_OR_COMMENT.finditer(text))
+    spans = [match.span() for match in matches]
     if "\f" in text:
-        return "form feed"
-    prefixes = "rRbBuUfF"
-    for start, end in spans:
+        return spans, "form feed"
+    if any(match.lastindex for match in matches):
+        return spans, "unterminated string"
+    # a literal right after a prefix letter (few are): is it an f-string, and do its braces balance?
+    prefixed = [(s, e) for s, e in spans if s and text[s - 1] in _PREFIX_LETTERS]
+    for start, end in prefixed:
         char = text[start]
         if char == "#":
             continue
-        if text[end - 1] != char or end - start < 2:  # most strings: a plain closing quote
-            return "unterminated string"
-        quote = char * 3 if text.startswith(char * 3, start) else char
-        if len(quote) == 3 and (end - start < 6 or not text.startswith(quote, end - 3)):
-            return "unterminated string"
-        if not start or text[start - 1] not in prefixes:
-            continue  # no prefix: not an f-string
         prefix_start = start - 1
-        while prefix_start > 0 and text[prefix_start - 1] in prefixes:
+        while prefix_start > 0 and text[prefix_start - 1] in _PREFIX_LETTERS:
             prefix_start -= 1
+        quote = char * 3 if text.startswith(char * 3, start) else char
         if _F_PREFIX.match(text, prefix_start, start) and not _braces_balance(
             text[start + len(quote) : end - len(quote)]
         ):
-            return "f-string nesting"
-    return None
+            return spans, "f-string nesting"
+    return spans, None
 
 
 def _braces_balance(body: str) -> bool:

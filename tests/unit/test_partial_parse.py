@@ -193,6 +193,41 @@ def test_an_alias_whose_value_leaves_the_patterns_path_is_not_followed() -> None
     assert parsed_lines(source, "subprocess.Popen") == {1, 2, 5}
 
 
+def test_a_name_that_is_only_ever_assigned_to_pulls_in_no_piece() -> None:
+    source = """\
+        import subprocess
+        def a():
+            return subprocess.Popen
+        def b():
+            handle = None
+            return f(handle=1)
+        def c():
+            handle = subprocess.Popen
+        """
+    # ``handle`` stands for the pattern, but no spelling of it is a load: b() is left out
+    assert parsed_lines(source, "subprocess.Popen") == {1, 2, 7}
+
+
+@pytest.mark.parametrize("use", ["f'{handle=}'", "f'{handle = !r}'", "handle == 1", "handle"])
+def test_one_spelling_that_may_load_the_name_pulls_in_every_piece(use: str) -> None:
+    source = f"""\
+        import subprocess
+        handle = subprocess.Popen
+        def a():
+            return {use}
+        def b():
+            handle = None
+        def c():
+            return 1
+        """
+    assert parsed_lines(source, "subprocess.Popen") == {1, 2, 3, 5}
+    data = textwrap.dedent(source).encode()
+    found = analyze("m.py", data, [parse_pattern("subprocess.Popen")])
+    reference = analyze_reference("m.py", data, [parse_pattern("subprocess.Popen")])
+    assert placed(found.findings) == placed(reference.findings)
+    assert 4 in {f.occurrence.line for f in found.findings}
+
+
 STDLIB = Path(ast.__file__).parent
 #: real code nobody here wrote: big classes, decorators, nested imports, odd strings
 REAL_FILES = sorted(STDLIB.glob("[a-f]*.py")) + sorted((STDLIB / "unittest").glob("*.py"))

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 import pytest
 
 from pytest_cleantree.analysis import Finding, analyze, analyze_reference
+from pytest_cleantree.analysis.pieces import layout
 from pytest_cleantree.patterns import parse_pattern
 
 FULLWIDTH_SM = "\uff53\uff4d"  # "sm" in fullwidth letters: NFKC makes it "sm"
@@ -162,3 +163,14 @@ def test_astroid_resolution_leaves_the_docstrings_in_place() -> None:
     for engine in (analyze, analyze_reference):
         result = engine("m.py", source.encode(), patterns)
         assert {1: {"docstring"}}.items() <= kinds_by_line(result.findings).items()
+
+
+def test_a_string_ending_in_an_escaped_quote_at_a_line_end_is_not_cut_around() -> None:
+    """``"x\\"`` then a newline is unterminated: the lexer steps aside, the error is seen."""
+    source = 'def a():\n    return "x\\"\n\ndef b():\n    return sm120()\n'
+    assert layout(source) is None
+    patterns = [parse_pattern("sm120")]
+    fast = analyze("m.py", source.encode(), patterns)
+    reference = analyze_reference("m.py", source.encode(), patterns)
+    assert reference.problem is not None, "the file does not parse (test premise)"
+    assert fast.problem == reference.problem
