@@ -206,8 +206,7 @@ class AnalysisCache:
                 continue
             stored_as[key] = (pack, digest)
             todo.append((key, item))
-        size = sum(len(item[1]) for _, item in todo)
-        if self._jobs > 1 and len(todo) >= PARALLEL_MIN_FILES and size >= PARALLEL_MIN_BYTES:
+        if _parallel_pays([item for _, item in todo], self._jobs):
             # the workers prefilter too: most files end there, and the parent stays free
             analysed = _parallel([item for _, item in todo], self._jobs)
             results = list(zip([key for key, _ in todo], analysed, strict=True))
@@ -242,9 +241,38 @@ class AnalysisCache:
             self._store.forget()
 
 
-#: below this much to parse, starting worker processes costs more than it saves
+#: below this much to parse (files, and bytes of the files likely parsed), starting worker
+#: processes costs more than it saves (measured on bench/'s trees, 1 and 20 names)
 PARALLEL_MIN_FILES = 64
-PARALLEL_MIN_BYTES = 2**20
+PARALLEL_MIN_BYTES = 2**19
+#: up to this many needles in a list, the bytes of a file are searched for them to guess
+#: whether it will be parsed (more needles: it is assumed to be)
+_GUESS_MAX_NEEDLES = 8
+
+
+def _parallel_pays(work: Sequence[_Work], jobs: int) -> bool:
+    """Is there enough to parse that worker processes pay for their start?
+
+    A guess, only for scheduling (each file is analysed in full either way):
+    the files whose bytes hold a needle of their list, where the list has few.
+    """
+    if jobs < 2 or len(work) < PARALLEL_MIN_FILES:
+        return False
+    size = 0
+    needles_of: dict[int, tuple[bytes, ...] | None] = {}
+    for _, data, patterns, *_ in work:
+        key = id(patterns)
+        if key not in needles_of:
+            listed = [n for _, n, _ in compile_patterns(patterns).needles]
+            few = None not in listed and len(listed) <= _GUESS_MAX_NEEDLES
+            needles_of[key] = tuple(n.encode() for n in listed if n) if few else None
+        needles = needles_of[key]
+        if needles is None or any(needle in data for needle in needles):
+            size += len(data)
+            if size >= PARALLEL_MIN_BYTES:
+                return True
+    return False
+
 
 #: path, bytes, patterns, comments wanted, module name from the layout (``None``: from the
 #: path), what star imports of the tree's modules bind (see :attr:`Spellings.binds`)

@@ -74,7 +74,36 @@ def test_parallel_analysis_agrees_with_serial(
         (tree / f"m{index}.py").write_text(f"x = {index}\n{body}")
     serial = lines(tree, AnalysisCache(jobs=1))
     assert len(serial) == 53
+    import pytest_cleantree.engine as engine
+
+    batches: list[int] = []
+    real = engine._parallel
+
+    def recorded(items: list[engine._Work], jobs: int) -> list[engine.FileAnalysis]:
+        batches.append(len(items))
+        return real(items, jobs)
+
+    monkeypatch.setattr(engine, "_parallel", recorded)
     assert lines(tree, AnalysisCache(jobs=2)) == serial
+    assert batches == [80], "every file went to the workers"
+
+
+def test_a_tree_with_little_to_parse_starts_no_worker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Workers pay for their start only where files will be parsed: a guess from the bytes."""
+    import pytest_cleantree.engine as engine
+
+    monkeypatch.setattr(engine, "PARALLEL_MIN_BYTES", 2000)
+    tree = tmp_path / "many"
+    tree.mkdir()
+    for index in range(80):  # 80 files of 100 bytes, 5 of which spell the needle
+        body = "sm120()\n" if index % 16 == 0 else "pass\n"
+        (tree / f"m{index}.py").write_text(body.ljust(100, "#"))
+    started: list[int] = []
+    monkeypatch.setattr(engine, "_parallel", lambda items, jobs: started.append(1))
+    assert len(lines(tree, AnalysisCache(jobs=2))) == 5
+    assert started == []
 
 
 def test_a_pack_keeps_one_entry_per_path_and_merges_with_a_concurrent_run(
