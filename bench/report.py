@@ -227,6 +227,7 @@ def evaluate_targets(
                     )
                 )
     out += _growth(corpora, cells)
+    out += _against_baseline(corpora, cells)
     for key, what in (
         ("pytest-overhead:example", "example: pytest --cleantree <= CLI + 0.3 s"),
         ("pytest-overhead-alone:example", "the same, only this plugin loaded"),
@@ -249,6 +250,33 @@ def evaluate_targets(
         out.append(
             Target("no astroid or paramiko import at start-up", loaded or "none", loaded == "")
         )
+    return out
+
+
+#: how much slower than a baseline commit a row may be (issue 11: "the figures hold within 10%")
+BASELINE_LIMIT = 1.10
+
+
+def _against_baseline(
+    corpora: Sequence[_Corpus], cells: Mapping[tuple[str, str, str], Cell]
+) -> list[Target]:
+    """Each row's time against the same tool at the ``--baseline`` commit, in the same run."""
+    out: list[Target] = []
+    order = {corpus.name: index for index, corpus in enumerate(corpora)}
+    baselines = sorted(
+        (key for key in cells if "@" in key[2]), key=lambda k: (order.get(k[0], 0), k[1], k[2])
+    )
+    for corpus, question, tool in baselines:
+        kind = tool.partition("@")[0]
+        ours = _wall(cells, (corpus, question, kind))
+        theirs = _wall(cells, (corpus, question, tool))
+        what = f"{corpus}, {question}: {kind} within 10% of {tool}"
+        if ours is None or theirs is None:
+            out.append(Target(what, "not measured", None))
+            continue
+        ratio = ours / theirs
+        measured = f"{render_seconds(ours)} against {render_seconds(theirs)}: x{ratio:.2f}"
+        out.append(Target(what, measured, ratio <= BASELINE_LIMIT))
     return out
 
 

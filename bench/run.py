@@ -30,6 +30,7 @@ from tools import (
     Configs,
     Lines,
     Tool,
+    baseline_tools,
     cleantree_tools,
     ensure_peers,
     ensure_rg,
@@ -87,6 +88,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--timeout", type=float, help="seconds before one run is killed (default 900, quick 300)"
+    )
+    parser.add_argument(
+        "--baseline",
+        metavar="REV",
+        help="also run cleantree (CLI and plugin) as of this commit, in the same rounds: "
+        "its columns, and each row's ratio to it, say what the tree's changes cost",
     )
     parser.add_argument("--rebuild", action="store_true", help="rebuild the corpora")
     parser.add_argument(
@@ -169,9 +176,13 @@ def _tools(args: argparse.Namespace) -> list[Tool]:
     unknown = set(wanted) - set(TOOL_ORDER)
     if unknown:
         raise SystemExit(f"bench: unknown tools: {', '.join(sorted(unknown))}")
+    if args.baseline:
+        found.update(baseline_tools(args.baseline, WORK / f"baseline-{args.baseline}"))
     for tool in found.values():
         _log(f"{tool.name}: {tool.version or ''}{tool.missing}")
-    return [found[name] for name in TOOL_ORDER if name in wanted]
+    # a baseline's column stands beside the tool it is the same as, then the others
+    kept = [name for name in TOOL_ORDER if name in wanted]
+    return [tool for name in kept for tool in found.values() if tool.kind == name]
 
 
 def _corpora(args: argparse.Namespace) -> list[corpora.Corpus]:

@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from manifests import (
@@ -53,6 +53,13 @@ class Tool:
     missing: str = ""
     #: argv prefix (the executable, or python -m module)
     command: tuple[str, ...] = ()
+    #: environment it runs with (a baseline's ``PYTHONPATH``)
+    env: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def kind(self) -> str:
+        """The tool this column runs: a baseline ``cleantree@REV`` is ``cleantree``."""
+        return self.name.partition("@")[0]
 
     @property
     def available(self) -> bool:
@@ -234,6 +241,46 @@ def cleantree_tools() -> dict[str, Tool]:
     }
 
 
+def baseline_tools(rev: str, folder: Path) -> dict[str, Tool]:
+    """cleantree's CLI and plugin as of the commit ``rev``, beside this tree's.
+
+    The commit's package is unpacked into ``folder`` (``git archive``, with its
+    bytecode compiled, as an installed copy has) and put first on ``PYTHONPATH``:
+    the same Python, the same peers, the same run, only the code differs.
+    """
+    label = rev[:12]
+    package = folder / "pytest_cleantree"
+    if not package.is_dir():
+        folder.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(
+            ["git", "-C", str(Path(__file__).parent), "archive", rev, "pytest_cleantree"],
+            capture_output=True,
+            check=False,
+        )
+        if archive.returncode != 0:
+            why = archive.stderr.decode(errors="replace").strip() or "git archive failed"
+            return {
+                name: Tool(f"{name}@{label}", "", f"cannot check out {rev}: {why}")
+                for name in ("cleantree", "pytest --cleantree")
+            }
+        subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+        compileall = [sys.executable, "-m", "compileall", "-q", str(package)]
+        subprocess.run(compileall, check=False, env=_bytecode_env())
+    env = (("PYTHONPATH", str(folder)),)
+    return {
+        f"{tool.name}@{label}": Tool(
+            f"{tool.name}@{label}", f"{tool.version} at {rev}", tool.missing, tool.command, env
+        )
+        for tool in cleantree_tools().values()
+    }
+
+
+def _bytecode_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 # --------------------------------------------------------------------------- invocations
 
 
@@ -254,6 +301,9 @@ def invocation(tool: Tool, configs: Configs, q: Question, corpus: str) -> Invoca
     """How ``tool`` asks ``q`` of the corpus folder ``corpus`` (relative to the working folder);
     ``None`` when the tool cannot ask it (ruff and substrings)."""
     ok_any = frozenset({0, 1})
+    if tool.kind != tool.name:  # a baseline: the same invocation, its own code
+        plain = invocation(replace(tool, name=tool.kind), configs, q, corpus)
+        return None if plain is None else replace(plain, env={**plain.env, **dict(tool.env)})
     if tool.name == "cleantree":
         argv = [*tool.command, "--manifest", str(configs.manifest), "--root", corpus]
         # 2: the check ran but is incomplete (a file of the corpus does not parse): still timed

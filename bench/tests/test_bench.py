@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import json
 import sys
+from pathlib import Path
 
 import pytest
 from corpora import iter_generated
@@ -16,7 +17,16 @@ from manifests import question, render_manifest, render_ruff, render_semgrep, rg
 from names import QUALIFIED, SUBSTRINGS
 from report import Cell, Extra, evaluate_targets, render_agreement, render_cell
 from run import importtime_after
-from tools import parse_ast_grep, parse_cleantree, parse_rg, parse_ruff, parse_semgrep
+from tools import (
+    Configs,
+    Tool,
+    invocation,
+    parse_ast_grep,
+    parse_cleantree,
+    parse_rg,
+    parse_ruff,
+    parse_semgrep,
+)
 
 from pytest_cleantree.manifest import parse_manifest
 
@@ -124,6 +134,38 @@ def test_targets_are_reported_not_asserted() -> None:
     assert targets["gen-1k, qualified-20: within 3x of ruff"].met is False
     assert targets["gen-1k, substring-20: faster than ast-grep"].met is None
     assert targets["plugin import without --cleantree < 5 ms"].met is True
+
+
+def test_each_row_is_held_to_the_baseline_commit_run_beside_it() -> None:
+    class Corpus:
+        name, files, mib = "gen-1k", 1000, 5.0
+
+    cells = {
+        ("gen-1k", "substring-20", "cleantree"): Cell(wall=1.05, runs=3),
+        ("gen-1k", "substring-20", "cleantree@abc"): Cell(wall=1.0, runs=3),
+        ("gen-1k", "qualified-20", "cleantree"): Cell(wall=1.2, runs=3),
+        ("gen-1k", "qualified-20", "cleantree@abc"): Cell(wall=1.0, runs=3),
+        ("gen-1k", "qualified-20", "pytest --cleantree@abc"): Cell(failure="timeout"),
+    }
+    targets = {t.what: t for t in evaluate_targets([Corpus()], cells, [])}
+    assert targets["gen-1k, substring-20: cleantree within 10% of cleantree@abc"].met is True
+    assert targets["gen-1k, qualified-20: cleantree within 10% of cleantree@abc"].met is False
+    unmeasured = "gen-1k, qualified-20: pytest --cleantree within 10% of pytest --cleantree@abc"
+    assert targets[unmeasured].met is None
+
+
+def test_a_baseline_runs_as_its_tool_with_its_own_code_first_on_the_path(tmp_path: Path) -> None:
+    q = question("substring", 20)
+    manifest, rg, ast_grep, semgrep, ini = (tmp_path / name for name in "mrasp")
+    configs = Configs(manifest, rg, True, None, ast_grep, semgrep, ini)
+    command = (sys.executable, "-m", "pytest_cleantree", "check")
+    plain = invocation(Tool("cleantree", command=command), configs, q, "corpus")
+    pinned = Tool("cleantree@abc", command=command, env=(("PYTHONPATH", "/base"),))
+    based = invocation(pinned, configs, q, "corpus")
+    assert plain is not None
+    assert based is not None
+    assert based.argv == plain.argv
+    assert based.env == {**plain.env, "PYTHONPATH": "/base"}
 
 
 def test_importtime_counts_what_comes_after_the_anchor() -> None:
