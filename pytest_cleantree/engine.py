@@ -424,10 +424,11 @@ def check_all(
             judged[check] = _judge(check, source, expanded[scope_of(check)], found)
         else:  # everything it names is excluded
             judged[check] = Result(check.rule, check.label, source.host)
-    # a module on the chains could not be followed: qualified checks are
+    # a module on the chains could not be followed: qualified checks are incomplete,
+    # whatever they found
     if spelt is not None and spelt.problems:
         unfollowed = tuple(Problem.at(path, why) for path, why in sorted(spelt.problems.items()))
-        for check, result in judged.items():  # incomplete, whatever they found
+        for check, result in judged.items():
             if not check.absent and any(
                 p.tier is PatternTier.QUALIFIED for p in check.rule.forbid + check.rule.expect
             ):
