@@ -263,7 +263,7 @@ def baseline_tools(rev: str, folder: Path) -> dict[str, Tool]:
             raise SystemExit(f"bench: cannot check out --baseline {rev}: {why}")
         subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
         compileall = [sys.executable, "-m", "compileall", "-q", str(package)]
-        subprocess.run(compileall, check=False, env=_bytecode_env())
+        subprocess.run(compileall, check=False, env=tool_env())  # as the runs will
     env = (("PYTHONPATH", str(folder)),)
     return {
         f"{tool.name}@{label}": Tool(
@@ -271,12 +271,6 @@ def baseline_tools(rev: str, folder: Path) -> dict[str, Tool]:
         )
         for tool in cleantree_tools().values()
     }
-
-
-def _bytecode_env() -> dict[str, str]:
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    return env
 
 
 # --------------------------------------------------------------------------- invocations

@@ -318,7 +318,7 @@ class TextViews:
 
     def spells(self, needle: str) -> bool:
         """Does the text (or its normalised form) spell ``needle`` as it stands?"""
-        return needle in self.text or (not self.ascii and needle in self.norm)
+        return needle in self.text or (self.norm is not self.text and needle in self.norm)
 
     def contains(self, needle: str) -> bool:
         """Can the text spell ``needle`` in a name, string, comment or line (in any view)?"""
