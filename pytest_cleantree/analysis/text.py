@@ -24,9 +24,9 @@ import io
 import re
 import tokenize
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Protocol, cast
 
 from pytest_cleantree.model import Kind, Occurrence, Pattern, PatternTier
 from pytest_cleantree.patterns import IDENTIFIER, match_text, prefilter_needle
@@ -37,6 +37,7 @@ PYTHON_SUFFIXES = (".py", ".pyi", ".pyw")
 #: larger Python files are matched as text: ``ast`` needs ~100x the file's size in memory
 MAX_PARSE_BYTES = 8 * 2**20
 _NEWLINE = re.compile(r"\r\n|\r|\n")
+_NEWLINE_BYTES = re.compile(rb"\r\n|\r|\n")
 
 
 def too_large_to_parse(size: int) -> bool:
@@ -226,8 +227,16 @@ def _broken_chars(chars: list[bytes]) -> bytes:
 _WINDOW = 10
 
 
+class _BreakSearch(Protocol):
+    def search(self, text: bytes, pos: int = 0) -> _Span | None: ...
+
+
+class _Span(Protocol):
+    def span(self) -> tuple[int, int]: ...
+
+
 @functools.lru_cache(maxsize=1024)
-def _breaks_search(needles: frozenset[str]) -> Callable[[bytes], object] | None:
+def _breaks_search(needles: frozenset[str]) -> _BreakSearch | None:
     """The search for any of ``needles`` spelt across breaks (``None``: none can be).
 
     Matched on the text's UTF-8 bytes, one byte a character (RE2's Latin-1 mode), each
@@ -243,7 +252,7 @@ def _breaks_search(needles: frozenset[str]) -> Callable[[bytes], object] | None:
     options.never_capture = True
     options.log_errors = False  # a large union may outgrow RE2's DFA: it then runs slower, as right
     options.max_mem = 64 << 20
-    return cast(Callable[[bytes], object], re2.compile(b"|".join(spellings), options).search)
+    return cast(_BreakSearch, re2.compile(b"|".join(spellings), options))
 
 
 class TextViews:
@@ -302,7 +311,7 @@ class TextViews:
         groups = [needles] if together else [frozenset({needle}) for needle in needles]
         for group in groups:
             search = _breaks_search(group)
-            if search is not None and search(self._utf8) is not None:
+            if search is not None and search.search(self._utf8) is not None:
                 return True
         self.unbroken |= needles
         return False
@@ -322,7 +331,29 @@ class TextViews:
 
     def contains(self, needle: str) -> bool:
         """Can the text spell ``needle`` in a name, string, comment or line (in any view)?"""
-        return self.spells(needle) or any(needle in view for view in self._derived())
+        return (
+            self.spells(needle)
+            or any(needle in view for view in self._derived())
+            or self.spelt_across_breaks(needle)
+        )
+
+    def spelt_across_breaks(self, needle: str) -> bool:
+        """Is ``needle`` spelt with breaks between its characters, in the text or decoded?
+
+        The joined views pair quotes left to right, and a literal whose whole value could
+        be a join (``"f" "lashinfer"``: ``"f"`` reads as the end of one literal, a prefix
+        and the start of the next) throws them off; the break search pairs nothing.
+        """
+        search = _breaks_search(frozenset({needle}))
+        if search is None:
+            return False
+        if search.search(self._utf8) is not None:
+            return True
+        return self.escapes and search.search(self._unescaped_utf8) is not None
+
+    @functools.cached_property
+    def _unescaped_utf8(self) -> bytes:
+        return self._unescaped().encode("utf-8", "surrogatepass")
 
     def words(self, *, derived: bool = True) -> set[str]:
         """Every identifier-shaped word the views spell (``derived=False``: the text's own)."""
@@ -378,7 +409,28 @@ class TextViews:
             if decoded:
                 found |= self._escaped_lines(decoded)
         if self.adjacent and needles:
+            if any(char in needle for char in self.decoded_chars for needle in needles):
+                # escapes and joins together: only the joined views see it, and they may
+                # pair quotes wrongly (see spelt_across_breaks): any line may
+                return set(range(1, len(self.lines) + 1))
             found |= self._joined_lines(needles)
+            found |= self._broken_lines(needles)
+        return found
+
+    def _broken_lines(self, needles: set[str]) -> set[int]:
+        """Lines of every spelling of a needle across breaks (each found once, overlaps too)."""
+        starts = [0, *(match.end() for match in _NEWLINE_BYTES.finditer(self._utf8))]
+        found: set[int] = set()
+        for needle in needles:
+            search = _breaks_search(frozenset({needle}))
+            if search is None:
+                continue
+            match = search.search(self._utf8)
+            while match is not None:
+                start, end = match.span()
+                first, last = (bisect.bisect_right(starts, at) for at in (start, end - 1))
+                found.update(range(first, last + 1))
+                match = search.search(self._utf8, start + 1)
         return found
 
     def _escaped_lines(self, needles: set[str]) -> set[int]:
@@ -463,7 +515,7 @@ def present_patterns(
                     every_word = views.words()
                 if needle in every_word:
                     kept.append(pattern)
-            elif needle in words:
+            elif needle in words or (derived and views.spelt_across_breaks(needle)):
                 kept.append(pattern)
         elif (
             needle in text  # :meth:`TextViews.spells`, inlined: it runs per needle per file

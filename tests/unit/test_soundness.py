@@ -76,6 +76,24 @@ CASES = [
         {2: {"import"}},
     ),
     (
+        "a joined piece that reads as a prefix between quotes",
+        'x = 1\nX = ("f" "lashinfer")\n',
+        "flashinfer",
+        {2: {"string"}},
+    ),
+    (
+        "joined pieces that read as prefixes, whole word",
+        'x = 1\n\n\ndef f():\n    return g("r" "b" "sm" f"120")\n',
+        "=rbsm120",
+        {5: {"string"}},
+    ),
+    (
+        "a joined prefix-like piece after a comment and a continued line",
+        'x = 1\nX = ("u"  # why\n     "sm120" \\\n)\nY = "b" \\\n  "sm120"\n',
+        "usm120",
+        {2: {"string"}},
+    ),
+    (
         "form feed before a def",
         "x = 1\n\x0cdef f():\n    return sm120()\n",
         "sm120",
