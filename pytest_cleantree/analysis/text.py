@@ -158,8 +158,8 @@ _ADJACENT = re.compile(
     r"""|(?<=[^"']["'])(?:[rRbBuUfF]{1,2})?["'](?!["']))"""
 )
 
-#: the two expressions above, for the remote helper's copy of the prefilter (``sources.ssh``)
-STRING_ESCAPE, ADJACENT_STRINGS = _ESCAPE, _ADJACENT
+#: the escapes, for the remote helper's copy of the prefilter (``sources.ssh``)
+STRING_ESCAPE = _ESCAPE
 
 
 #: :data:`_ESCAPE` without its backslash-newline: it finds the same escapes that decode

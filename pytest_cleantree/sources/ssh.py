@@ -40,19 +40,19 @@ import json
 import logging
 import os
 import posixpath
+import re
 import secrets
 import select
 import shlex
 import socket
 import stat
+import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from types import TracebackType
 from typing import TypeVar
-
-import paramiko
 
 from pytest_cleantree.errors import SourceError
 from pytest_cleantree.hosts import HostSpec, parse_host_spec
@@ -68,6 +68,26 @@ from pytest_cleantree.sources.base import (
     outside_link,
 )
 from pytest_cleantree.sources.local import MODULE_PREFIX
+
+
+@contextlib.contextmanager
+def _invoke_deferred() -> Iterator[None]:
+    """Import paramiko without invoke, a tenth of a second paramiko spends at start-up for one
+    thing only: an ssh config's ``Match exec`` (see :func:`_match_exec_enabled`)."""
+    if "invoke" in sys.modules:
+        yield
+        return
+    sys.modules["invoke"] = None  # type: ignore[assignment]  # `import invoke` raises ImportError
+    try:
+        yield
+    finally:
+        if "invoke" in sys.modules and sys.modules["invoke"] is None:
+            del sys.modules["invoke"]
+
+
+with _invoke_deferred():
+    import paramiko
+    import paramiko.config
 
 __all__ = ["SSHSource", "open_ssh_source"]
 
@@ -201,7 +221,7 @@ def walk(root, base, real_root, record):
                 real = os.path.realpath(entry.path)
                 if real in chain:
                     continue
-                if real_root is not None and os.path.commonpath([real, real_root]) != real_root:
+                if real_root is not None and not inside(real, real_root):
                     record(b"X", rel + b"\0" + real)
                     continue
             inner.append((entry.path, rel, chain + (real,)))
@@ -219,13 +239,14 @@ def unescape(match):
         return match.group(0)
 
 
-def could_spell(data, needles, views):
+def could_spell(data, needles, escape):
     """Can this file's text spell one of the needles, however Python's tokenizer reads it?
 
-    The client's prefilter (TextViews.contains), over-approximated: a needle in the raw
-    bytes, or in the text with escapes decoded, adjacent string literals joined, or both.
-    What this does not model is sent whole: bytes that are not ASCII (NFKC names, other
-    codings), a coding cookie, a named escape (its name table depends on the Python).
+    The client's prefilter, over-approximated: a needle in the raw bytes, or in the text
+    with escapes decoded; or, in either, spelt with breaks between its characters (see
+    spelt_across_breaks).  What this does not model is sent whole: bytes that are not
+    ASCII (NFKC names, other codings), a coding cookie, a named escape (its name table
+    depends on the Python).
     """
     if any(needle in data for needle, _ in needles):
         return True
@@ -235,24 +256,71 @@ def could_spell(data, needles, views):
         return True
     if any(b"coding" in line for line in data.split(b"\n", 2)[:2]) or "\\N{" in text:
         return True
-    escape, adjacent = views
-    seen = []
+    sources = [text]
     if "\\" in text:
-        seen.append(escape.sub(unescape, text))
-    if adjacent.search(text):
-        seen.append(adjacent.sub("", text))
-        if len(seen) > 1:
-            seen.append(adjacent.sub("", seen[0]))
-    return any(needle in view for view in seen for _, needle in needles)
+        decoded = escape.sub(unescape, text)
+        if any(needle in decoded for _, needle in needles):
+            return True
+        sources.append(decoded)
+    return any(spelt_across_breaks(source, needle) for source in sources for _, needle in needles)
 
 
-def read_one(full, real_root, record, needles=None, views=None):
+#: what Python's tokenizer may drop between two pieces of one string value, over-approximated:
+#: it starts and ends with a quote or a backslash-newline, and holds only quotes, spaces,
+#: backslash-newlines, comments and prefix letters (each alternative starts with its own
+#: characters: no text can be read two ways, so a match never takes exponential time)
+_EDGE = r"""(?:["']|\\(?:\r\n|[\r\n]))"""
+_JUNK = r"""(?:["' \t\f\r\n]|\\[\r\n]|\#[^\r\n]*[\r\n]|[rRbBuUfF])*"""
+BREAK_SEARCHES = {}
+
+
+def spelt_across_breaks(text, needle):
+    """Is needle spelt with breaks between its characters: a head of it, a break, its next
+    character; and its character before a tail, a break, the tail?  (The client's break
+    search and joined views, over-approximated.)"""
+    if len(needle) < 2:
+        return False
+    cuts = range(1, len(needle))
+    # cheap first: a head before a quote or backslash, a tail after a quote or newline
+    if not any(needle[:k] + q in text for k in cuts for q in "\"'\\") or not any(
+            q + needle[k:] in text for k in cuts for q in "\"'\r\n"):
+        return False
+    searches = BREAK_SEARCHES.get(needle)
+    if searches is None:
+        head = "|".join(re.escape(needle[:k]) + _EDGE + _JUNK + re.escape(needle[k])
+                        for k in cuts)
+        tail = "|".join(re.escape(needle[k - 1]) + _JUNK + _EDGE + re.escape(needle[k:])
+                        for k in cuts)
+        searches = BREAK_SEARCHES[needle] = (re.compile(head), re.compile(tail))
+    return all(search.search(text) is not None for search in searches)
+
+
+REAL_FOLDERS = {}
+
+
+def real_path(full):
+    """os.path.realpath, each folder resolved once (most files are no links)."""
+    folder, name = os.path.split(full)
+    if name in (b"", b".", b"..") or stat.S_ISLNK(os.lstat(full).st_mode):
+        return os.path.realpath(full)
+    real = REAL_FOLDERS.get(folder)
+    if real is None:
+        real = REAL_FOLDERS[folder] = os.path.realpath(folder)
+    return os.path.join(real, name)
+
+
+def inside(real, real_root):
+    """os.path.commonpath([real, real_root]) == real_root, for two real paths."""
+    return real == real_root or real.startswith(real_root.rstrip(b"/") + b"/")
+
+
+def read_one(full, real_root, record, needles=None, escape=None):
     """One file's record; real_root is None when links may lead outside the root; with
     needles, a file that cannot spell one is answered H, not sent."""
     try:
         if real_root is not None:
-            real = os.path.realpath(full)
-            if os.path.commonpath([real, real_root]) != real_root:
+            real = real_path(full)
+            if not inside(real, real_root):
                 return record(b"X", real)
         # O_NONBLOCK: a FIFO planted in the tree must not hang the helper
         fd = os.open(full, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -271,12 +339,12 @@ def read_one(full, real_root, record, needles=None, views=None):
             data = handle.read()
         except OSError as exc:
             return record(b"O", enc(exc.strerror or str(exc)))
-    if needles is not None and not could_spell(data, needles, views):
+    if needles is not None and not could_spell(data, needles, escape):
         return record(b"H")
     record(b"F", data)
 
 
-def read_ahead(ahead, existing, listed, sets, views, root, real_root, record):
+def read_ahead(ahead, existing, listed, sets, escape, root, real_root, record):
     """The files the entries name, read with their needles right after the listing (one
     command, not two): A <n>\\n<path> then its read record, up to a budget of bytes sent."""
     chosen = {}
@@ -301,7 +369,7 @@ def read_ahead(ahead, existing, listed, sets, views, root, real_root, record):
         indices = sorted(chosen[path])
         needles = [pair for index in indices for pair in sets[index]]
         record(b"A", path + b"\0" + ",".join(str(index) for index in indices).encode("ascii"))
-        read_one(os.path.join(enc(root), path), real_root, counted, needles, views)
+        read_one(os.path.join(enc(root), path), real_root, counted, needles, escape)
 
 
 def main():
@@ -321,9 +389,7 @@ def main():
         base = PurePosixPath(root)
         real_root = None if request.get("outside") else os.path.realpath(enc(root))
         sets = [[(enc(n), n) for n in needles] for needles in request.get("needles", [])]
-        views = None
-        if sets:
-            views = (re.compile(request["escape"]), re.compile(request["adjacent"]))
+        escape = re.compile(request["escape"]) if sets else None
         if request["op"] == "expand":
             existing = []
             for entry in request["literals"]:
@@ -347,13 +413,13 @@ def main():
 
                 walk(enc(root), enc(start), real_root, listing)
             if request.get("ahead"):
-                read_ahead(request["ahead"], existing, listed, sets, views, root, real_root,
+                read_ahead(request["ahead"], existing, listed, sets, escape, root, real_root,
                            record)
         elif request["op"] == "read":
             which = request.get("needle_of") or [None] * len(request["paths"])
             for path, index in zip(request["paths"], which):
                 needles = None if index is None else sets[index]
-                read_one(os.path.join(enc(root), enc(path)), real_root, record, needles, views)
+                read_one(os.path.join(enc(root), enc(path)), real_root, record, needles, escape)
     record(b"END")
     out.flush()
 
@@ -1026,7 +1092,10 @@ class SSHSource:
                 self._config = paramiko.SSHConfig()
             else:
                 try:
-                    self._config = paramiko.SSHConfig.from_path(str(path))
+                    text = path.read_text(encoding="utf-8", errors="surrogateescape")
+                    if _MATCH_EXEC.search(text):
+                        _match_exec_enabled()
+                    self._config = paramiko.SSHConfig.from_text(text)
                 except OSError as exc:
                     raise SourceError(
                         f"{self.host}: cannot read the ssh config {str(path)!r}: "
@@ -1225,6 +1294,19 @@ def open_ssh_source(
     return SSHSource(spec, chosen, options, allow_outside_root=allow_outside_root)
 
 
+#: a ``Match`` line with an ``exec`` criterion (case-insensitive, as ssh reads keywords)
+_MATCH_EXEC = re.compile(r"^[ \t]*match\b[^\n]*\bexec\b", re.IGNORECASE | re.MULTILINE)
+
+
+def _match_exec_enabled() -> None:
+    """Give paramiko the invoke :func:`_invoke_deferred` kept from it, for ``Match exec``."""
+    if getattr(paramiko.config, "invoke", False) is None:
+        with contextlib.suppress(ImportError):  # not installed: paramiko says so at lookup
+            import invoke
+
+            setattr(paramiko.config, "invoke", invoke)  # noqa: B010  (untyped)
+
+
 def _parse_records(stream: bytes, nonce: str) -> list[tuple[str, bytes]] | None:
     """The helper's records, ``None`` if its start marker is absent.
 
@@ -1261,7 +1343,7 @@ def _needle_fields(paths: Sequence[str], needles: Needles) -> dict[str, object]:
     The helper models the client's prefilter views with the client's own
     expressions, sent along, so the two cannot drift apart.
     """
-    from pytest_cleantree.analysis.text import ADJACENT_STRINGS, STRING_ESCAPE
+    from pytest_cleantree.analysis.text import STRING_ESCAPE
 
     if isinstance(needles, str):
         raise TypeError("needles: a list of strings, or a mapping of path to one, not a str")
@@ -1280,7 +1362,6 @@ def _needle_fields(paths: Sequence[str], needles: Needles) -> dict[str, object]:
         "needles": [list(key) for key in sets],
         "needle_of": which,
         "escape": STRING_ESCAPE.pattern,
-        "adjacent": ADJACENT_STRINGS.pattern,
     }
 
 
@@ -1291,7 +1372,7 @@ READ_AHEAD_BYTES = 32 * 2**20
 def _ahead_fields(read_ahead: Mapping[str, Sequence[str]]) -> dict[str, object]:
     """The expand request's read-ahead: per entry (a literal, or a glob as its regex, and the
     folder its listing starts in) the index of its needle list."""
-    from pytest_cleantree.analysis.text import ADJACENT_STRINGS, STRING_ESCAPE
+    from pytest_cleantree.analysis.text import STRING_ESCAPE
     from pytest_cleantree.patterns import compile_path_glob
 
     sets: dict[tuple[str, ...], int] = {}
@@ -1306,7 +1387,6 @@ def _ahead_fields(read_ahead: Mapping[str, Sequence[str]]) -> dict[str, object]:
         "ahead": {"entries": entries, "budget": READ_AHEAD_BYTES},
         "needles": [list(key) for key in sets],
         "escape": STRING_ESCAPE.pattern,
-        "adjacent": ADJACENT_STRINGS.pattern,
     }
 
 

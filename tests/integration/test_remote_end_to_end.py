@@ -7,6 +7,7 @@ own checks only, and the run fails.
 
 from __future__ import annotations
 
+import getpass
 import json
 import re
 import shutil
@@ -195,3 +196,46 @@ def test_a_server_gone_before_the_run_is_an_error_not_a_pass(
     assert completed.stdout.splitlines()[-1].startswith(
         "cleantree: 4 errors: the check is incomplete"
     )
+
+
+#: runs the CLI in this process, then says whether invoke was imported
+_INVOKE_PROBE = (
+    "import sys\n"
+    "from pytest_cleantree.cli import main\n"
+    "code = main(sys.argv[1:])\n"
+    "print('invoke imported:', 'invoke' in sys.modules, file=sys.stderr)\n"
+    "sys.exit(code)\n"
+)
+
+
+@pytest.mark.parametrize("match_exec", [False, True], ids=["plain config", "Match exec"])
+def test_an_ssh_configs_match_exec_still_runs_though_paramiko_starts_without_invoke(
+    example_tree: Path, ssh_setup: SSHClientSetup, client_key: Path, match_exec: bool
+) -> None:
+    """paramiko imports invoke (0.1 s) only for ``Match exec``: a config without one does
+    not pay for it, and one with it is read as ssh reads it (here it holds the port)."""
+    server = ssh_setup.server
+    config = example_tree.parent / "ssh_config"
+    plain = (
+        f"Host box\n    HostName {server.host}\n    User {getpass.getuser()}\n"
+        f"    IdentityFile {client_key}\n    IdentitiesOnly yes\n"
+    )
+    if match_exec:
+        # the first value wins: the port only Match exec gives is the right one
+        config.write_text(f'Match exec "test -n box"\n    Port {server.port}\n{plain}    Port 1\n')
+    else:
+        config.write_text(f"{plain}    Port {server.port}\n")
+    done = subprocess.run(
+        [
+            *(sys.executable, "-c", _INVOKE_PROBE, "check", "--host", f"box:{example_tree / ROOT}"),
+            *("--ssh-config", str(config), "--known-hosts", str(ssh_setup.known_hosts)),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=example_tree,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert len(re.findall(r"^box:\S+:\d+", done.stdout, re.M)) == 5, done.stdout
+    assert f"invoke imported: {match_exec}" in done.stderr

@@ -212,6 +212,22 @@ def test_read_gives_bytes_or_one_error_per_path(open_tree: OpenTree, tree: Path)
     }
 
 
+def test_read_refuses_a_file_under_a_link_out_of_the_root(
+    open_tree: OpenTree, linked: Path
+) -> None:
+    """The file is no link: its folder is (each folder's real path is resolved once)."""
+    outside = os.path.realpath(linked.parent / "outside" / "o.py")
+    paths = ["x/l1/y.py", "ext/o.py", "a/up/a/m.py"]
+    assert _shown(open_tree(linked).read(paths)) == {
+        "x/l1/y.py": b"sm120 = 1\n",
+        "ext/o.py": f"error: ext/o.py: leads outside the root (to {outside}); "
+        "set allow_outside_root = true to allow it",
+        "a/up/a/m.py": b"sm120 = 1\n",
+    }
+    allowed = open_tree(linked, allow_outside_root=True).read(["ext/o.py"])
+    assert _shown(allowed) == {"ext/o.py": b"sm120 = 1\n"}
+
+
 def test_read_of_nothing_is_empty(open_tree: OpenTree, tree: Path) -> None:
     assert dict(open_tree(tree).read([])) == {}
 

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from pytest_cleantree.analysis.text import (
-    ADJACENT_STRINGS,
+    _ADJACENT,
     IDENTIFIER,
     STRING_ESCAPE,
     TextViews,
@@ -38,11 +38,11 @@ def could_spell() -> Spell:
     source, call = ssh._HELPER.rstrip().rsplit("\n", 1)
     assert call == "main()"
     exec(compile(source, "<cleantree remote helper>", "exec"), namespace)
-    views = (re.compile(STRING_ESCAPE.pattern), re.compile(ADJACENT_STRINGS.pattern))
+    escape = re.compile(STRING_ESCAPE.pattern)
 
     def spell(data: bytes, needles: list[str]) -> bool:
         pairs = [(needle.encode("utf-8"), needle) for needle in needles]
-        return bool(namespace["could_spell"](data, pairs, views))
+        return bool(namespace["could_spell"](data, pairs, escape))
 
     return spell
 
@@ -136,3 +136,60 @@ def test_over_approximates_the_local_prefilter_on_the_standard_library(
                 left += 1
     assert kept > 300
     assert left > 300, "the helper must leave files that cannot matter on the server"
+
+
+def test_the_straddle_test_sends_every_file_a_join_may_spell_the_needle_in(
+    could_spell: Spell,
+) -> None:
+    """The helper joins nothing: where a join may spell the needle it sends the file.  On
+    the standard library, with needles made of the text on both sides of each join, the
+    words joining spells and words of other files, it sends every file the client's
+    prefilter keeps, and leaves most others."""
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    files = [path.read_bytes() for path in sorted(stdlib.glob("*.py"))]
+    assert len(files) > 100
+    rng = random.Random(121)
+    vocabulary = sorted({word for data in files for word in IDENTIFIER.findall(data.decode())})
+    straddling = left = 0
+    for data in files:
+        text = data.decode()
+        joins = list(_ADJACENT.finditer(text))
+        needles = [
+            text[join.start() - rng.randint(1, 4) : join.start()]
+            + text[join.end() : join.end() + rng.randint(1, 4)]
+            for join in rng.sample(joins, min(6, len(joins)))
+            if join.start() >= 4
+        ]
+        words = set(IDENTIFIER.findall(_ADJACENT.sub("", text)))
+        needles += sorted(words - set(IDENTIFIER.findall(text)))[:4]
+        needles += rng.sample(vocabulary, 4)
+        for needle in needles:
+            if local_contains(data, needle):
+                assert could_spell(data, [needle]), (needle, data[:80])
+                straddling += needle.encode() not in data
+            elif not could_spell(data, [needle]):
+                left += 1
+    assert straddling > 100, "the texts must hold needles only a join spells (test premise)"
+    assert left > 300, "the helper must leave files that cannot matter on the server"
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_needle_cut_into_joined_literals_is_sent(could_spell: Spell, seed: int) -> None:
+    """A needle cut anywhere into pieces joined by any separators Python allows."""
+    rng = random.Random(seed)
+    needle = rng.choice(["sm120", "is_sm120_supported", "flashinfer", "ab"])
+    cuts = sorted(rng.sample(range(1, len(needle)), rng.randint(1, min(3, len(needle) - 1))))
+    pieces = [needle[a:b] for a, b in zip([0, *cuts], [*cuts, len(needle)], strict=True)]
+    separators = [" ", "\n    ", " \\\n ", "  # a comment\n  ", "\t"]
+    prefixes = ["", "", "r", "b", "f", "Rb", "u"]
+    quotes = ['"', "'", '"""', "'''"]
+    literal = []
+    for index, piece in enumerate(pieces):
+        quote = rng.choice(quotes)
+        start = rng.choice(prefixes) if index else ""
+        glue = rng.choice(separators) if index else ""
+        literal.append(f"{glue}{start}{quote}{piece}{quote}")
+    data = f"x = ({''.join(literal)})\n".encode()
+    assert needle.encode() not in data
+    assert local_contains(data, needle), "the local prefilter must see it (test premise)"
+    assert could_spell(data, [needle]), data
