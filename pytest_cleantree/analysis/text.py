@@ -408,14 +408,13 @@ class TextViews:
             decoded = {needle for needle in needles if needle in self._unescaped()}
             if decoded:
                 found |= self._escaped_lines(decoded)
+        if any(char in needle for char in self.decoded_chars for needle in needles):
+            # an escape spells a needle's character: only the joined views see it joined,
+            # and they may pair quotes wrongly (see spelt_across_breaks): any line may
+            return set(range(1, len(self.lines) + 1))
         if self.adjacent and needles:
-            if any(char in needle for char in self.decoded_chars for needle in needles):
-                # escapes and joins together: only the joined views see it, and they may
-                # pair quotes wrongly (see spelt_across_breaks): any line may
-                return set(range(1, len(self.lines) + 1))
             found |= self._joined_lines(needles)
-            found |= self._broken_lines(needles)
-        return found
+        return found | self._broken_lines(needles)
 
     def _broken_lines(self, needles: set[str]) -> set[int]:
         """Lines of every spelling of a needle across breaks (each found once, overlaps too)."""

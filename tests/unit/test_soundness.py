@@ -8,6 +8,7 @@ through the real CLI.
 
 from __future__ import annotations
 
+import random
 import sys
 from collections.abc import Iterable
 
@@ -192,3 +193,31 @@ def test_a_string_ending_in_an_escaped_quote_at_a_line_end_is_not_cut_around() -
     reference = analyze_reference("m.py", source.encode(), patterns)
     assert reference.problem is not None, "the file does not parse (test premise)"
     assert fast.problem == reference.problem
+
+
+def joined_literal(seed: int) -> tuple[str, str]:
+    """(source, needle): a needle cut anywhere into string literals that Python joins, each
+    with any prefix and quotes, separated by anything the tokenizer allows between them."""
+    rng = random.Random(seed)
+    needle = rng.choice(["sm120", "is_sm120_supported", "flashinfer", "rb", "fur"])
+    cuts = sorted(rng.sample(range(1, len(needle)), rng.randint(1, min(3, len(needle) - 1))))
+    pieces = [needle[a:b] for a, b in zip([0, *cuts], [*cuts, len(needle)], strict=True)]
+    separators = ["", " ", "\n    ", " \\\n ", "  # a comment\n  ", "\t"]
+    literal = []
+    for index, piece in enumerate(pieces):
+        quote = rng.choice(['"', "'", '"""', "'''"])
+        prefix = rng.choice(["", "", "r", "u", "f", "R", "F", "rf"])
+        glue = rng.choice(separators) if index else ""
+        literal.append(f"{glue}{prefix}{quote}{piece}{quote}")
+    return f"x = 1\n\n\ndef f():\n    return g({''.join(literal)})\n", needle
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_a_needle_cut_into_joined_literals_is_found_as_the_reference_finds_it(seed: int) -> None:
+    source, needle = joined_literal(seed)
+    patterns = [parse_pattern(needle)]
+    fast = analyze("pkg/sub/mod.py", source.encode(), patterns)
+    reference = analyze_reference("pkg/sub/mod.py", source.encode(), patterns)
+    assert reference.problem is None, (reference.problem, source)
+    assert kinds_by_line(reference.findings) == {5: {"string"}}, source
+    assert placed(fast.findings) == placed(reference.findings), source
