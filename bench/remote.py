@@ -296,13 +296,16 @@ def fleet(args: argparse.Namespace) -> list[str]:
             }
             times: dict[str, list[float]] = {name: [] for name in commands}
             cpu: dict[str, list[float]] = {name: [] for name in commands}
+            busy: dict[str, list[float]] = {name: [] for name in commands}
             hits: dict[str, int] = {}
             for _ in range(args.rounds):
                 for name, command in commands.items():
                     before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                    machine = _machine_busy()
                     start = time.perf_counter()
                     done = subprocess.run(command, capture_output=True, text=True, env=env)
                     times[name].append(time.perf_counter() - start)
+                    busy[name].append(_machine_busy() - machine)
                     after = resource.getrusage(resource.RUSAGE_CHILDREN)
                     cpu[name].append(
                         after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
@@ -320,18 +323,30 @@ def fleet(args: argparse.Namespace) -> list[str]:
         f"{args.delay_ms:g} ms each way, each serving the same {args.fleet_files}-file tree; "
         "default `--forks` (every host at once). The servers, their sessions and helpers run "
         "on the same CPUs as the client here (on a real fleet each host has its own): the "
-        "client's own CPU time is shown apart.",
+        "client's own CPU time is shown apart, and the whole machine's (every process, "
+        f"against the {os.cpu_count()} CPUs x the wall time it could have used).",
         "",
-        "| run | wall time | x one host | cleantree's CPU time (user + sys) | lines found |",
-        "|---|---|---|---|---|",
+        "| run | wall time | x one host | cleantree's CPU time (user + sys) | "
+        "the machine's CPU time | lines found |",
+        "|---|---|---|---|---|---|",
     ]
     for name in commands:
         median = statistics.median(times[name])
+        capacity = (os.cpu_count() or 1) * median
         lines.append(
             f"| `cleantree check`, {name} | {median:.2f} s | {median / one:.2f} | "
-            f"{statistics.median(cpu[name]):.2f} s | {hits[name]} |"
+            f"{statistics.median(cpu[name]):.2f} s | "
+            f"{statistics.median(busy[name]):.2f} s of {capacity:.2f} s | {hits[name]} |"
         )
     return lines
+
+
+def _machine_busy() -> float:
+    """CPU seconds every process on this machine has used so far (Linux ``/proc/stat``)."""
+    with open("/proc/stat") as stat:
+        ticks = [int(value) for value in stat.readline().split()[1:]]
+    idle = ticks[3] + ticks[4]  # idle and iowait
+    return (sum(ticks) - idle) / os.sysconf("SC_CLK_TCK")
 
 
 def main() -> None:

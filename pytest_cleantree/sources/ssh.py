@@ -1340,8 +1340,8 @@ def _parse_records(stream: bytes, nonce: str) -> list[tuple[str, bytes]] | None:
 def _needle_fields(paths: Sequence[str], needles: Needles) -> dict[str, object]:
     """The read request's needles: each distinct list once, and per path its index.
 
-    The helper models the client's prefilter views with the client's own
-    expressions, sent along, so the two cannot drift apart.
+    The helper decodes escapes with the client's own expression, sent along, so the
+    two cannot drift apart (see the helper's ``could_spell`` for the rest).
     """
     from pytest_cleantree.analysis.text import STRING_ESCAPE
 
