@@ -138,7 +138,7 @@ def test_over_approximates_the_local_prefilter_on_the_standard_library(
     assert left > 300, "the helper must leave files that cannot matter on the server"
 
 
-def test_the_straddle_test_sends_every_file_a_join_may_spell_the_needle_in(
+def test_the_helper_sends_every_file_a_join_may_spell_the_needle_in(
     could_spell: Spell,
 ) -> None:
     """The helper joins nothing: where a join may spell the needle it sends the file.  On
