@@ -2,6 +2,6 @@
 
 import sys
 
-from pytest_cleantree.cli import main
+from pytest_cleantree.frontends.cli.main import main
 
 sys.exit(main())

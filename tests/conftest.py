@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_cleantree.store import CACHE_ENV
+from pytest_cleantree.run.cache import CACHE_ENV
 
 
 @pytest.fixture(autouse=True, scope="session")

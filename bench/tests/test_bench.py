@@ -28,7 +28,7 @@ from tools import (
     parse_semgrep,
 )
 
-from pytest_cleantree.manifest import parse_manifest
+from pytest_cleantree.config.manifest import parse_manifest
 
 if sys.version_info >= (3, 11):
     import tomllib

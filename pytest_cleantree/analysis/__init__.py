@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 
-from pytest_cleantree.model import Pattern
+from pytest_cleantree.core.model import Pattern
 
 from .fast import analyze_fast
 from .records import FileAnalysis, Finding

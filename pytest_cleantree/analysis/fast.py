@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from pytest_cleantree.model import Pattern
+from pytest_cleantree.core.model import Pattern
 
 from .aliases import AliasBinders
 from .deep import deep_enough

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from pytest_cleantree.model import Occurrence
+from pytest_cleantree.core.model import Occurrence
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from pytest_cleantree.model import Pattern, PatternTier
+from pytest_cleantree.core.model import Pattern, PatternTier
 
 from . import text as text_module
 from .aliases import with_aliases
@@ -94,7 +94,7 @@ def module_of(path: str, module: str | None = None) -> tuple[str, bool]:
     """The file's dotted module name and whether it is a package's ``__init__``.
 
     ``module`` is the name the tree's layout gives (see
-    :mod:`pytest_cleantree.importroots`); without it, the path under the root.
+    :mod:`pytest_cleantree.config.layout`); without it, the path under the root.
     """
     name = module_name_for(path) if module is None else module
     return name, path.rsplit("/", 1)[-1].startswith("__init__.")

@@ -18,7 +18,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 
-from pytest_cleantree.patterns import covers
+from pytest_cleantree.core.patterns import covers
 
 from .text import PatternSet, is_python_path, lines_at, spells_word, word_offsets
 
@@ -71,7 +71,7 @@ def absolute_module(module: str, level: int, target: str | None, *, is_package: 
     """Resolve ``from {'.' * level}{target} import ...`` inside ``module``.
 
     The root's own package is unknown, so a relative result starts with ``.``
-    (see :func:`pytest_cleantree.patterns.match_name`).
+    (see :func:`pytest_cleantree.core.patterns.match_name`).
     """
     if level == 0:
         return target or ""

@@ -16,8 +16,8 @@ import tokenize
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
-from pytest_cleantree.model import Kind, Occurrence, Pattern
-from pytest_cleantree.patterns import match_name, match_text, prefilter_needle
+from pytest_cleantree.core.model import Kind, Occurrence, Pattern
+from pytest_cleantree.core.patterns import match_name, match_text, prefilter_needle
 
 from .records import Finding
 from .resolve import _Key, absolute_module, key_of, spans

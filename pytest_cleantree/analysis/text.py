@@ -28,8 +28,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol, cast
 
-from pytest_cleantree.model import Kind, Occurrence, Pattern, PatternTier
-from pytest_cleantree.patterns import IDENTIFIER, match_text, prefilter_needle
+from pytest_cleantree.core.model import Kind, Occurrence, Pattern, PatternTier
+from pytest_cleantree.core.patterns import IDENTIFIER, match_text, prefilter_needle
 
 from .records import Finding
 

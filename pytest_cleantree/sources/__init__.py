@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pytest_cleantree.errors import SourceError
-from pytest_cleantree.hosts import HostSpec, parse_host_spec
+from pytest_cleantree.config.hosts import HostSpec, parse_host_spec
+from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.sources.base import RemoteOptions, Source
 from pytest_cleantree.sources.local import LocalSource, resolve_local_root
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from pytest_cleantree.errors import SourceError
-from pytest_cleantree.patterns import compile_path_glob
+from pytest_cleantree.core.errors import SourceError
+from pytest_cleantree.core.patterns import compile_path_glob
 
 #: what a local file is now, as far as a warm run trusts it unchanged: device, inode, size,
 #: mtime_ns and ctime_ns (see :meth:`pytest_cleantree.sources.local.LocalSource.stat_many`)

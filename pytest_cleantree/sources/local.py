@@ -10,8 +10,8 @@ import stat
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from pytest_cleantree.errors import SourceError
-from pytest_cleantree.patterns import glob_base, is_path_glob
+from pytest_cleantree.core.errors import SourceError
+from pytest_cleantree.core.patterns import glob_base, is_path_glob
 from pytest_cleantree.sources.base import (
     Expansion,
     FileStat,

@@ -21,7 +21,7 @@ requested files, as length-prefixed records::
 
 Paths travel as JSON on stdin, so no name (spaces, quotes, ``$(...)``,
 newlines) ever reaches a shell; the one word that does, the interpreter, is
-quoted.  Globs are matched here, with :mod:`pytest_cleantree.patterns`, on the
+quoted.  Globs are matched here, with :mod:`pytest_cleantree.core.patterns`, on the
 listing.  Nothing is written on the server (``python -B``; the module finder
 never imports the package).
 
@@ -54,9 +54,9 @@ from pathlib import Path, PurePosixPath
 from types import TracebackType
 from typing import TypeVar
 
-from pytest_cleantree.errors import SourceError
-from pytest_cleantree.hosts import HostSpec, parse_host_spec
-from pytest_cleantree.patterns import glob_base, is_path_glob
+from pytest_cleantree.config.hosts import HostSpec, parse_host_spec
+from pytest_cleantree.core.errors import SourceError
+from pytest_cleantree.core.patterns import glob_base, is_path_glob
 from pytest_cleantree.sources.base import (
     NO_NEEDLE,
     Expansion,
@@ -1373,7 +1373,7 @@ def _ahead_fields(read_ahead: Mapping[str, Sequence[str]]) -> dict[str, object]:
     """The expand request's read-ahead: per entry (a literal, or a glob as its regex, and the
     folder its listing starts in) the index of its needle list."""
     from pytest_cleantree.analysis.text import STRING_ESCAPE
-    from pytest_cleantree.patterns import compile_path_glob
+    from pytest_cleantree.core.patterns import compile_path_glob
 
     sets: dict[tuple[str, ...], int] = {}
     entries: list[tuple[str, str, str, int]] = []

@@ -344,7 +344,7 @@ def test_an_internal_error_exits_2_in_one_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A bug must never read as "violations" (1), let alone "clean" (0)."""
-    from pytest_cleantree import cli
+    from pytest_cleantree.frontends.cli import main as cli
 
     def broken(args: object) -> int:
         raise RuntimeError("boom")

@@ -578,8 +578,8 @@ def test_a_quick_run_shows_no_progress_on_a_terminal(repo: Path) -> None:
 
 def test_no_terminal_no_progress_and_nothing_imported_for_it(repo: Path) -> None:
     probe = (
-        "import sys; from pytest_cleantree.cli import main; code = main(['check']); "
-        "print('progress imported:', 'pytest_cleantree.progress' in sys.modules)"
+        "import sys; from pytest_cleantree.frontends.cli.main import main; code = main(['check']); "
+        "print('progress imported:', 'pytest_cleantree.frontends.cli.progress' in sys.modules)"
     )
     completed = subprocess.run(
         [sys.executable, "-c", probe],

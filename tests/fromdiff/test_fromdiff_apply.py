@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from pytest_cleantree.fromdiff import (
+from pytest_cleantree.revert.fromdiff import (
     FromDiffError,
     apply_hunks,
     parse_unified_diff,

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from gitrepo import git
 
-from pytest_cleantree import cli_fromdiff
-from pytest_cleantree.cli_fromdiff import add_from_diff_commands, main, run_from_diff
+from pytest_cleantree.frontends.cli import fromdiff as cli_fromdiff
+from pytest_cleantree.frontends.cli.fromdiff import add_from_diff_commands, main, run_from_diff
 
 PATCH = "--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-x = 1\n+x = turbo_ß\n"
 

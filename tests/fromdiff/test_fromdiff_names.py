@@ -7,15 +7,15 @@ import textwrap
 
 import pytest
 
-from pytest_cleantree import fromdiff
 from pytest_cleantree.analysis import analyze
-from pytest_cleantree.fromdiff import (
+from pytest_cleantree.core.patterns import match_text, parse_pattern
+from pytest_cleantree.revert import fromdiff
+from pytest_cleantree.revert.fromdiff import (
     CODE_KINDS,
     IntroducedNames,
     introduced_names,
     introduced_tokens,
 )
-from pytest_cleantree.patterns import match_text, parse_pattern
 
 
 def code(text: str) -> str:

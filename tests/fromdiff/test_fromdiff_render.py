@@ -8,17 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from pytest_cleantree.engine import iter_checks
-from pytest_cleantree.fromdiff import (
+from pytest_cleantree.config.manifest import parse_manifest
+from pytest_cleantree.core.checks import iter_checks
+from pytest_cleantree.core.model import PatternTier
+from pytest_cleantree.revert.fromdiff import (
     ChangedFile,
     FromDiffError,
     derive_manifest,
     parse_unified_diff,
     resolve_images,
 )
-from pytest_cleantree.manifest import parse_manifest
-from pytest_cleantree.model import PatternTier
-from pytest_cleantree.runner import Runner
+from pytest_cleantree.run.runner import Runner
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from pytest_cleantree.hosts import parse_host_spec
+from pytest_cleantree.config.hosts import parse_host_spec
 from pytest_cleantree.sources import RemoteOptions
 from pytest_cleantree.sources.ssh import SSHSource
 

@@ -201,7 +201,7 @@ def test_a_server_gone_before_the_run_is_an_error_not_a_pass(
 #: runs the CLI in this process, then says whether invoke was imported
 _INVOKE_PROBE = (
     "import sys\n"
-    "from pytest_cleantree.cli import main\n"
+    "from pytest_cleantree.frontends.cli.main import main\n"
     "code = main(sys.argv[1:])\n"
     "print('invoke imported:', 'invoke' in sys.modules, file=sys.stderr)\n"
     "sys.exit(code)\n"

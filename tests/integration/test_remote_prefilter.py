@@ -17,9 +17,10 @@ from typing import Any
 
 import pytest
 
-from pytest_cleantree.engine import AnalysisCache, check_all, iter_checks
-from pytest_cleantree.manifest import parse_manifest
-from pytest_cleantree.model import Result
+from pytest_cleantree.config.manifest import parse_manifest
+from pytest_cleantree.core.checks import iter_checks
+from pytest_cleantree.core.model import Result
+from pytest_cleantree.run.engine import AnalysisCache, check_all
 from pytest_cleantree.sources.base import NO_NEEDLE
 from pytest_cleantree.sources.local import LocalSource
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_cleantree.errors import SourceError
+from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.sources.base import Source
 from pytest_cleantree.sources.local import LocalSource
 from pytest_cleantree.sources.ssh import SSHSource

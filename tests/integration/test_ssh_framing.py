@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_cleantree.errors import SourceError
+from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.sources.ssh import _parse_records, _read_result, _StreamError
 
 NONCE = "00ff00ff00ff00ff"

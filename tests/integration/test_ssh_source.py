@@ -21,7 +21,7 @@ from typing import Any
 import paramiko
 import pytest
 
-from pytest_cleantree.errors import SourceError
+from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.sources import RemoteOptions
 from pytest_cleantree.sources.local import LocalSource
 from pytest_cleantree.sources.ssh import SSHSource, open_ssh_source

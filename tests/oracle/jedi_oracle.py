@@ -2,7 +2,7 @@
 
 jedi's ``goto(follow_imports=True)`` follows a name through every import and
 re-export to the statement that defines it; it shares no code with
-:mod:`pytest_cleantree.exports`.  The project is the tree itself
+:mod:`pytest_cleantree.names.exports`.  The project is the tree itself
 (the tree's folder, then the running Python's paths; no guessing),
 and goto prefers the source to typeshed stubs (``prefer_stubs=False``), so a
 standard-library name lands in the ``.py`` file Python would import.
@@ -100,7 +100,7 @@ class ImportedName:
 
 def imported_names(path: Path, module: str, is_package: bool, text: str) -> Iterator[ImportedName]:
     """Each name a ``from ... import`` statement of the file takes (stars left out)."""
-    from pytest_cleantree.exports import resolve_relative
+    from pytest_cleantree.names.exports import resolve_relative
 
     for node in ast.walk(ast.parse(text)):
         if not isinstance(node, ast.ImportFrom):

@@ -22,7 +22,8 @@ import jedi
 import pytest
 from jedi_oracle import ImportedName, Place, goto, imported_names, jedi_uses, open_project
 
-from pytest_cleantree.exports import (
+from pytest_cleantree.config.layout import Layout, parse_layout
+from pytest_cleantree.names.exports import (
     ExportMap,
     ModuleExports,
     build_export_map,
@@ -30,7 +31,6 @@ from pytest_cleantree.exports import (
     next_reads,
     parse_module_exports,
 )
-from pytest_cleantree.importroots import Layout, parse_layout
 
 PACKAGES = {
     "astroid": Path(astroid.__file__).parent,

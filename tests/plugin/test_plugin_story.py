@@ -128,7 +128,7 @@ def test_collection_asks_the_source_nothing(
     """A spy on the only doors to the tree (the inner run is in-process: same modules)."""
     # through sys.modules: pytester drops the modules an earlier inner run imported, so the
     # package's ``runner`` attribute may be a stale module that the next run does not use
-    runner = importlib.import_module("pytest_cleantree.runner")
+    runner = importlib.import_module("pytest_cleantree.run.runner")
     LocalSource = importlib.import_module("pytest_cleantree.sources.local").LocalSource
 
     calls: list[str] = []

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_cleantree.engine import Check, check_all, iter_checks
-from pytest_cleantree.model import Result, Rule
-from pytest_cleantree.patterns import parse_pattern
+from pytest_cleantree.core.checks import Check, iter_checks
+from pytest_cleantree.core.model import Result, Rule
+from pytest_cleantree.core.patterns import parse_pattern
+from pytest_cleantree.run.engine import check_all
 from pytest_cleantree.sources.local import LocalSource
 
 

@@ -27,8 +27,8 @@ from typing import Any
 import pytest
 from runs import cleantree, run_module
 
-from pytest_cleantree.errors import ManifestError
-from pytest_cleantree.manifest import parse_manifest
+from pytest_cleantree.config.manifest import parse_manifest
+from pytest_cleantree.core.errors import ManifestError
 
 Snapshot = Callable[[Path], dict[str, tuple[bytes, int]]]
 SSHClientSetup = Any  # tests/integration/conftest.py's SSHClientSetup

@@ -35,7 +35,7 @@ from pytest_cleantree.analysis.text import (
     decode_python,
     split_lines,
 )
-from pytest_cleantree.patterns import parse_pattern
+from pytest_cleantree.core.patterns import parse_pattern
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 FILES = sorted(p for p in STDLIB.rglob("*.py") if "site-packages" not in p.parts)

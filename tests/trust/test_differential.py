@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from pytest_cleantree.analysis import Finding, analyze_fast, analyze_reference
-from pytest_cleantree.patterns import parse_pattern
+from pytest_cleantree.core.patterns import parse_pattern
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 SITE = Path(sysconfig.get_paths()["purelib"])

@@ -19,9 +19,9 @@ import pytest
 from faultproxy import FaultProxy, Plan
 from runs import cleantree
 
-from pytest_cleantree.engine import iter_checks
-from pytest_cleantree.manifest import load_manifest
-from pytest_cleantree.runner import Runner, default_forks
+from pytest_cleantree.config.manifest import load_manifest
+from pytest_cleantree.core.checks import iter_checks
+from pytest_cleantree.run.runner import Runner, default_forks
 from pytest_cleantree.sources import RemoteOptions, resolve_hosts
 
 pytestmark = pytest.mark.ssh

@@ -36,9 +36,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from runs import run_module
 
-from pytest_cleantree.errors import ManifestError
-from pytest_cleantree.manifest import load_manifest, parse_manifest
-from pytest_cleantree.model import DEFAULT_KINDS, SELECTABLE_KINDS, Kind, Manifest
+from pytest_cleantree.config.manifest import load_manifest, parse_manifest
+from pytest_cleantree.core.errors import ManifestError
+from pytest_cleantree.core.model import DEFAULT_KINDS, SELECTABLE_KINDS, Kind, Manifest
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "sm120" / "cleantree.toml"
 EXAMPLE_TEXT = EXAMPLE.read_text(encoding="utf-8")

@@ -39,8 +39,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from runs import cleantree
 
-from pytest_cleantree.errors import SourceError
-from pytest_cleantree.hosts import parse_host_spec
+from pytest_cleantree.config.hosts import parse_host_spec
+from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.sources import RemoteOptions
 from pytest_cleantree.sources.ssh import SSHSource
 

@@ -17,7 +17,7 @@ import random
 import pytest
 
 from pytest_cleantree.analysis import Finding, analyze, analyze_reference
-from pytest_cleantree.patterns import parse_pattern
+from pytest_cleantree.core.patterns import parse_pattern
 
 NEEDLES = ["sm120", "is_sm120_supported", "flashinfer", "rb", "fur", "bu", "x41b"]
 SEPARATORS = ["", " ", "\n    ", " \\\n ", "  # c 'q' \"\n  ", "\t", "\n\n  "]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from pytest_cleantree.analysis import Finding, analyze, analyze_reference
-from pytest_cleantree.patterns import parse_pattern
+from pytest_cleantree.core.patterns import parse_pattern
 
 FILLER = "".join(f"\n\ndef filler_{n}():\n    return {n}\n" for n in range(5))
 

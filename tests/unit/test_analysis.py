@@ -14,8 +14,8 @@ from pytest_cleantree.analysis import (
     module_name_for,
     split_lines,
 )
-from pytest_cleantree.model import Kind
-from pytest_cleantree.patterns import parse_pattern
+from pytest_cleantree.core.model import Kind
+from pytest_cleantree.core.patterns import parse_pattern
 
 
 def found(source: str, *patterns: str, path: str = "pkg/mod.py") -> dict[int, set[str]]:

@@ -6,7 +6,8 @@ import textwrap
 
 import pytest
 
-from pytest_cleantree.exports import (
+from pytest_cleantree.config.layout import parse_layout
+from pytest_cleantree.names.exports import (
     ExportMap,
     Spelling,
     build_export_map,
@@ -15,7 +16,6 @@ from pytest_cleantree.exports import (
     parse_module_exports,
     resolve_relative,
 )
-from pytest_cleantree.importroots import parse_layout
 
 
 def tree_map(files: dict[str, str], **options: object) -> ExportMap:

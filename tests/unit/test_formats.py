@@ -11,10 +11,11 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from pytest_cleantree.engine import check_all, iter_checks
-from pytest_cleantree.formats import render_github, render_json, render_sarif
-from pytest_cleantree.manifest import load_manifest
-from pytest_cleantree.model import Hit, Kind, Missing, Problem, Result, Rule
+from pytest_cleantree.config.manifest import load_manifest
+from pytest_cleantree.core.checks import iter_checks
+from pytest_cleantree.core.model import Hit, Kind, Missing, Problem, Result, Rule
+from pytest_cleantree.report.formats import render_github, render_json, render_sarif
+from pytest_cleantree.run.engine import check_all
 from pytest_cleantree.sources.local import LocalSource
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "sm120"

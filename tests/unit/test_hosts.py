@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_cleantree.hosts import HostSpec, parse_host_spec
+from pytest_cleantree.config.hosts import HostSpec, parse_host_spec
 from pytest_cleantree.sources import resolve_hosts
 
 GOOD: list[tuple[str, HostSpec]] = [

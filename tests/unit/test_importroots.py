@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_cleantree.importroots import (
+from pytest_cleantree.config.layout import (
     LayoutError,
     module_name,
     parse_layout,

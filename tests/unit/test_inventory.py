@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_cleantree.inventory import (
+from pytest_cleantree.config.inventory import (
     InventoryError,
     InventoryHost,
     parse_inventory,

@@ -9,16 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from pytest_cleantree import manifest as manifest_module
-from pytest_cleantree.errors import ManifestError
-from pytest_cleantree.manifest import (
+from pytest_cleantree.config import manifest as manifest_module
+from pytest_cleantree.config.manifest import (
     MANIFEST_NAME,
     find_manifest,
     load_manifest,
     parse_manifest,
 )
-from pytest_cleantree.model import DEFAULT_KINDS, Kind, Manifest, Pattern, PatternTier, Rule
-from pytest_cleantree.patterns import parse_pattern
+from pytest_cleantree.core.errors import ManifestError
+from pytest_cleantree.core.model import DEFAULT_KINDS, Kind, Manifest, Pattern, PatternTier, Rule
+from pytest_cleantree.core.patterns import parse_pattern
 
 VALID_KEYS = (
     "absent, exclude, expect, files, forbid, forbid_lines, id, kinds, missing_ok, must_exist, why"

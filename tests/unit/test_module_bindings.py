@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from pytest_cleantree.analysis import FileAnalysis, analyze_fast, analyze_reference
-from pytest_cleantree.model import Pattern
-from pytest_cleantree.patterns import parse_pattern
+from pytest_cleantree.core.model import Pattern
+from pytest_cleantree.core.patterns import parse_pattern
 
 ENGINES = [
     pytest.param(analyze_fast, id="fast"),

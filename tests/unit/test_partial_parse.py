@@ -19,8 +19,8 @@ from pytest_cleantree.analysis.aliases import AliasBinders
 from pytest_cleantree.analysis.pieces import layout, parse_needed, top_level_units
 from pytest_cleantree.analysis.text import PatternSet, TextViews
 from pytest_cleantree.analysis.text import spelling_lines as _spelling_lines
-from pytest_cleantree.model import Pattern
-from pytest_cleantree.patterns import parse_pattern
+from pytest_cleantree.core.model import Pattern
+from pytest_cleantree.core.patterns import parse_pattern
 
 
 def placed(findings: Iterable[Finding]) -> list[tuple[object, ...]]:

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from pytest_cleantree.model import Pattern, PatternTier
-from pytest_cleantree.patterns import (
+from pytest_cleantree.core.model import Pattern, PatternTier
+from pytest_cleantree.core.patterns import (
     compile_path_glob,
     glob_base,
     is_path_glob,

@@ -23,7 +23,7 @@ from pytest_cleantree.analysis.resolve import (
     resolve_qualified,
 )
 from pytest_cleantree.analysis.text import PatternSet
-from pytest_cleantree.patterns import parse_pattern
+from pytest_cleantree.core.patterns import parse_pattern
 
 STDLIB = Path(ast.__file__).parent
 #: real code nobody here wrote: a third of the standard library's top-level modules, and packages

@@ -16,7 +16,7 @@ import pytest
 
 from pytest_cleantree.analysis import Finding, analyze, analyze_reference
 from pytest_cleantree.analysis.pieces import layout
-from pytest_cleantree.patterns import parse_pattern
+from pytest_cleantree.core.patterns import parse_pattern
 
 FULLWIDTH_SM = "\uff53\uff4d"  # "sm" in fullwidth letters: NFKC makes it "sm"
 

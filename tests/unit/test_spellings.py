@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pytest_cleantree.importroots import parse_layout
+from pytest_cleantree.config.layout import parse_layout
+from pytest_cleantree.names.spellings import StarSite, import_bases, pattern_spellings
 from pytest_cleantree.sources.local import LocalSource, resolve_local_root
-from pytest_cleantree.spellings import StarSite, import_bases, pattern_spellings
 
 FILES = {
     "python/sglang/__init__.py": "",

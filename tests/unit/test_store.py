@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from pytest_cleantree.engine import AnalysisCache, check_all, iter_checks
-from pytest_cleantree.model import Rule
-from pytest_cleantree.patterns import parse_pattern
+from pytest_cleantree.core.checks import iter_checks
+from pytest_cleantree.core.model import Rule
+from pytest_cleantree.core.patterns import parse_pattern
+from pytest_cleantree.run.cache import AnalysisStore
+from pytest_cleantree.run.engine import AnalysisCache, check_all
 from pytest_cleantree.sources.local import LocalSource
-from pytest_cleantree.store import AnalysisStore
 
 
 def lines(tree: Path, cache: AnalysisCache) -> list[tuple[str, int, str]]:
@@ -37,7 +38,7 @@ def test_a_warm_run_reads_the_store_and_agrees(
     assert cold == [("a.py", 2, "if sm120:")]
     calls: list[str] = []
     monkeypatch.setattr(
-        "pytest_cleantree.engine.analyze",
+        "pytest_cleantree.run.engine.analyze",
         lambda path, *a, **k: calls.append(path),  # would crash the run if it were used
     )
     assert lines(tree, AnalysisCache(AnalysisStore(tmp_path / "cache"))) == cold
@@ -66,7 +67,7 @@ def test_a_corrupt_entry_is_ignored(tree: Path, tmp_path: Path) -> None:
 def test_parallel_analysis_agrees_with_serial(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("pytest_cleantree.engine.PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr("pytest_cleantree.run.engine.PARALLEL_MIN_BYTES", 0)
     tree = tmp_path / "many"
     tree.mkdir()
     for index in range(80):  # the workers prefilter too: a third spell nothing
@@ -74,7 +75,7 @@ def test_parallel_analysis_agrees_with_serial(
         (tree / f"m{index}.py").write_text(f"x = {index}\n{body}")
     serial = lines(tree, AnalysisCache(jobs=1))
     assert len(serial) == 53
-    import pytest_cleantree.engine as engine
+    import pytest_cleantree.run.engine as engine
 
     batches: list[int] = []
     real = engine._parallel
@@ -92,7 +93,7 @@ def test_a_tree_with_little_to_parse_starts_no_worker(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Workers pay for their start only where files will be parsed: a guess from the bytes."""
-    import pytest_cleantree.engine as engine
+    import pytest_cleantree.run.engine as engine
 
     monkeypatch.setattr(engine, "PARALLEL_MIN_BYTES", 2000)
     tree = tmp_path / "many"
@@ -134,7 +135,7 @@ def test_the_cache_key_covers_every_module_the_analysis_loads() -> None:
     import subprocess
     import sys
 
-    from pytest_cleantree.store import findings_code
+    from pytest_cleantree.run.cache import findings_code
 
     probe = (
         "import json, sys, pytest_cleantree.analysis as a\n"
@@ -158,7 +159,7 @@ def test_the_cache_key_names_the_astroid_that_resolves_without_importing_it() ->
     import sys
 
     probe = (
-        "import sys; from pytest_cleantree.store import _which_astroid; "
+        "import sys; from pytest_cleantree.run.cache import _which_astroid; "
         "text = _which_astroid(); print('astroid' in sys.modules); print(text)"
     )
     out = subprocess.run(

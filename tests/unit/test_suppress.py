@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_cleantree.suppress import Allow, parse_allow
+from pytest_cleantree.run.allows import Allow, parse_allow
 
 HOW = "write '# cleantree: allow RULE_ID -- reason'"
 

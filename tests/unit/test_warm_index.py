@@ -16,13 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from pytest_cleantree.engine import AnalysisCache, check_all, iter_checks
-from pytest_cleantree.errors import SourceError
-from pytest_cleantree.model import Result, Rule
-from pytest_cleantree.patterns import parse_pattern
+from pytest_cleantree.core.checks import iter_checks
+from pytest_cleantree.core.errors import SourceError
+from pytest_cleantree.core.model import Result, Rule
+from pytest_cleantree.core.patterns import parse_pattern
+from pytest_cleantree.run.cache import AnalysisStore
+from pytest_cleantree.run.engine import AnalysisCache, check_all
 from pytest_cleantree.sources.base import Expansion, FileStat, Needles, NoNeedle
 from pytest_cleantree.sources.local import LocalSource
-from pytest_cleantree.store import AnalysisStore
 
 HOUR_AGO = time.time() - 3600
 
@@ -91,7 +92,7 @@ def write(path: Path, text: str, *, when: float | None = HOUR_AGO) -> None:
 def settled(monkeypatch: pytest.MonkeyPatch) -> None:
     """The tree's files count as settled: their mtime is an hour back, but ``utime`` set their
     ctime to now, which no call can put back (the racy test keeps the real rule)."""
-    monkeypatch.setattr("pytest_cleantree.store.RACY_NS", 0)
+    monkeypatch.setattr("pytest_cleantree.run.cache.RACY_NS", 0)
 
 
 @pytest.fixture
@@ -257,8 +258,8 @@ def test_a_closed_runner_holds_no_analysis_and_reads_again_from_disk(
     import gc
 
     from pytest_cleantree.analysis import Finding
-    from pytest_cleantree.model import Manifest
-    from pytest_cleantree.runner import Runner
+    from pytest_cleantree.core.model import Manifest
+    from pytest_cleantree.run.runner import Runner
 
     def findings_alive() -> int:
         gc.collect()

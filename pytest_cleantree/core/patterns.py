@@ -32,7 +32,7 @@ import functools
 import re
 from typing import Protocol, cast
 
-from pytest_cleantree.model import Pattern, PatternTier
+from pytest_cleantree.core.model import Pattern, PatternTier
 
 #: a Python identifier (ASCII or not): what a name in code looks like
 IDENTIFIER = re.compile(r"[^\W\d]\w*")

@@ -1,7 +1,7 @@
 """Machine-readable renderers: JSON (versioned, with a JSON Schema), GitHub annotations, SARIF.
 
-Every renderer takes the same :class:`~pytest_cleantree.model.Result` list as the
-text report in :mod:`pytest_cleantree.report`; none does I/O.  ``root`` is the
+Every renderer takes the same :class:`~pytest_cleantree.core.model.Result` list as the
+text report in :mod:`pytest_cleantree.report.text`; none does I/O.  ``root`` is the
 checked folder as the reader should see it (relative to the repository for
 GitHub and SARIF, so annotations land on the PR diff).
 """
@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from pytest_cleantree import __version__
-from pytest_cleantree.errors import CleanTreeError, ManifestError
-from pytest_cleantree.model import Hit, Result, Rule
-from pytest_cleantree.report import escape_controls, render_summary
+from pytest_cleantree.core.errors import CleanTreeError, ManifestError
+from pytest_cleantree.core.model import Hit, Result, Rule
+from pytest_cleantree.report.text import escape_controls, render_summary
 
 JSON_SCHEMA_ID = "https://pytest-cleantree.invalid/schemas/report-v1.json"
 JSON_VERSION = 1

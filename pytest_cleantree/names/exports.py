@@ -31,7 +31,7 @@ import enum
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-from pytest_cleantree.importroots import Layout
+from pytest_cleantree.config.layout import Layout
 
 __all__ = [
     "Binding",

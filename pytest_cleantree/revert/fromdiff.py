@@ -43,10 +43,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pytest_cleantree.analysis import decode_python, is_python_path, split_lines
-from pytest_cleantree.errors import CleanTreeError
-from pytest_cleantree.manifest import id_slug
-from pytest_cleantree.model import DEFAULT_KINDS, Kind, Manifest, Rule
-from pytest_cleantree.patterns import WORD, line_pattern, parse_pattern
+from pytest_cleantree.config.manifest import id_slug
+from pytest_cleantree.core.errors import CleanTreeError
+from pytest_cleantree.core.model import DEFAULT_KINDS, Kind, Manifest, Rule
+from pytest_cleantree.core.patterns import WORD, line_pattern, parse_pattern
 
 __all__ = [
     "CODE_KINDS",

@@ -37,7 +37,7 @@ SELECTABLE_KINDS: frozenset[Kind] = frozenset(Kind) - {Kind.TEXT}
 
 
 class PatternTier(str, enum.Enum):
-    """How a pattern is matched against a name (see :mod:`pytest_cleantree.patterns`)."""
+    """How a pattern is matched against a name (see :mod:`pytest_cleantree.core.patterns`)."""
 
     SUBSTRING = "substring"
     GLOB = "glob"

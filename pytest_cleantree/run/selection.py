@@ -15,9 +15,9 @@ import subprocess
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from pytest_cleantree.errors import CleanTreeError
-from pytest_cleantree.model import Rule
-from pytest_cleantree.patterns import compile_path_glob, is_path_glob
+from pytest_cleantree.core.errors import CleanTreeError
+from pytest_cleantree.core.model import Rule
+from pytest_cleantree.core.patterns import compile_path_glob, is_path_glob
 
 __all__ = ["changed_since", "paths_under_root", "select_rules"]
 

@@ -4,7 +4,7 @@ The comment suppresses the named rule on that line only, and only with a reason,
 ``# noqa: X`` and ``# nosemgrep: X`` do (with the reason they do not ask for).  An allow
 that gives no reason, or names a rule the manifest does not have, suppresses nothing: the
 line stays a finding, with a note that says why the allow was refused.  Suppressed lines
-are kept in :attr:`~pytest_cleantree.model.Result.suppressed`, so that every format counts
+are kept in :attr:`~pytest_cleantree.core.model.Result.suppressed`, so that every format counts
 and shows them.  Pure: the allow is parsed from the hit's source line.
 """
 
@@ -16,7 +16,7 @@ from collections.abc import Mapping, Set
 from dataclasses import dataclass
 from typing import TypeVar
 
-from pytest_cleantree.model import Hit, Result, Suppressed
+from pytest_cleantree.core.model import Hit, Result, Suppressed
 
 __all__ = ["Allow", "apply_allows", "parse_allow"]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pytest_cleantree.manifest import find_manifest
+from pytest_cleantree.config.manifest import find_manifest
 
 __all__ = ["discover_manifest"]
 

@@ -1,7 +1,7 @@
 """Exclusions: gitignore-style patterns (pathspec) that take files out of a rule's reach.
 
 A manifest's top-level ``exclude`` and a rule's own ``exclude`` (and ``--exclude`` /
-``--cleantree-exclude``) are folded into each :class:`~pytest_cleantree.model.Rule`'s
+``--cleantree-exclude``) are folded into each :class:`~pytest_cleantree.core.model.Rule`'s
 ``exclude``; the engine filters a rule's expanded files through them in one place
 (:func:`scope_paths`), so the CLI and pytest exclude the same files.  Patterns are matched
 against paths relative to the root, as a ``.gitignore`` at the root would be.
@@ -15,8 +15,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pytest_cleantree.engine import Check
-    from pytest_cleantree.model import Manifest
+    from pytest_cleantree.core.checks import Check
+    from pytest_cleantree.core.model import Manifest
 
 __all__ = ["exclude_problem", "scope_of", "scope_paths", "with_exclusions"]
 

@@ -1,6 +1,6 @@
 """Values of command-line options, checked as argparse ``type`` callables.
 
-Shared by the CLI and the pytest plugin; kept apart from :mod:`pytest_cleantree.hosts`
+Shared by the CLI and the pytest plugin; kept apart from :mod:`pytest_cleantree.config.hosts`
 so that loading the plugin (in every pytest session) compiles no host-spec regexes.
 """
 

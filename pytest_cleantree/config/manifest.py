@@ -1,7 +1,7 @@
 """The manifest: a TOML file saying which symbols must be absent from (or present in) which files.
 
-``parse_manifest`` is pure: it turns text into a :class:`~pytest_cleantree.model.Manifest` or
-raises one :class:`~pytest_cleantree.errors.ManifestError` carrying *every* problem found, each
+``parse_manifest`` is pure: it turns text into a :class:`~pytest_cleantree.core.model.Manifest` or
+raises one :class:`~pytest_cleantree.core.errors.ManifestError` carrying *every* problem found, each
 starting with where it is (``rule 2 (line 14): forbid[0]: ...``).  ``load_manifest`` reads a
 file and parses it; ``find_manifest`` says which file of a folder holds the manifest.
 
@@ -33,10 +33,17 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path, PurePath
 from typing import TypeVar
 
-from pytest_cleantree.errors import ManifestError
-from pytest_cleantree.importroots import LayoutError, normalize_folder
-from pytest_cleantree.model import DEFAULT_KINDS, SELECTABLE_KINDS, Kind, Manifest, Pattern, Rule
-from pytest_cleantree.patterns import line_pattern, parse_pattern
+from pytest_cleantree.config.layout import LayoutError, normalize_folder
+from pytest_cleantree.core.errors import ManifestError
+from pytest_cleantree.core.model import (
+    DEFAULT_KINDS,
+    SELECTABLE_KINDS,
+    Kind,
+    Manifest,
+    Pattern,
+    Rule,
+)
+from pytest_cleantree.core.patterns import line_pattern, parse_pattern
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -493,8 +500,8 @@ def _lines(table: Mapping[str, object], report: _Report) -> tuple[Pattern, ...]:
 
 
 def _excludes(table: Mapping[str, object], prefix: str, report: _Report) -> tuple[str, ...]:
-    """An ``exclude`` key: gitignore-style patterns (see :mod:`pytest_cleantree.exclude`)."""
-    from pytest_cleantree.exclude import exclude_problem
+    """An ``exclude`` key: gitignore-style patterns (see :mod:`.exclusions`)."""
+    from pytest_cleantree.config.exclusions import exclude_problem
 
     patterns: list[str] = []
     for index, pattern in _iter_strings(table, "exclude", report):

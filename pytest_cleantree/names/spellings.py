@@ -5,8 +5,8 @@
 does ``from .common import *``; callers import it through either.  Before a
 run analyses its files, :func:`pattern_spellings` reads the modules on the
 patterns' chains (and only those, in a few rounds: see
-:func:`pytest_cleantree.exports.next_reads`), builds their
-:class:`~pytest_cleantree.exports.ExportMap`, and gives each qualified
+:func:`pytest_cleantree.names.exports.next_reads`), builds their
+:class:`~pytest_cleantree.names.exports.ExportMap`, and gives each qualified
 pattern the set of spellings that lead where it leads.  The engine then asks
 the analysis for every spelling and reports what they find under the pattern
 the user wrote.
@@ -22,15 +22,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pytest_cleantree.analysis import decode_python
-from pytest_cleantree.errors import SourceError
-from pytest_cleantree.exports import (
+from pytest_cleantree.config.layout import Layout
+from pytest_cleantree.core.errors import SourceError
+from pytest_cleantree.names.exports import (
     BindingKind,
     ExportMap,
     ModuleExports,
     Spelling,
     parse_module_exports,
 )
-from pytest_cleantree.importroots import Layout
 from pytest_cleantree.sources.base import Source
 
 __all__ = [

@@ -11,9 +11,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pytest_cleantree.engine import AnalysisCache, Check, check_all
-from pytest_cleantree.errors import SourceError
-from pytest_cleantree.model import Manifest, Problem, Result
+from pytest_cleantree.core.checks import Check
+from pytest_cleantree.core.errors import SourceError
+from pytest_cleantree.core.model import Manifest, Problem, Result
+from pytest_cleantree.run.cache import AnalysisStore
+from pytest_cleantree.run.engine import AnalysisCache, check_all
 from pytest_cleantree.sources import (
     HostTarget,
     RemoteOptions,
@@ -21,7 +23,6 @@ from pytest_cleantree.sources import (
     open_local_source,
     open_remote_source,
 )
-from pytest_cleantree.store import AnalysisStore
 
 if TYPE_CHECKING:  # imported when a fleet runs: 10 ms saved otherwise
     from concurrent.futures import Future, ThreadPoolExecutor

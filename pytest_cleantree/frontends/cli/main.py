@@ -14,20 +14,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_cleantree import __version__
-from pytest_cleantree.errors import CleanTreeError, SourceError
+from pytest_cleantree.core.errors import CleanTreeError, SourceError
 
 if TYPE_CHECKING:
-    from pytest_cleantree.model import Manifest, Result, Rule
-    from pytest_cleantree.runner import Runner
+    from pytest_cleantree.core.model import Manifest, Result, Rule
+    from pytest_cleantree.run.runner import Runner
     from pytest_cleantree.sources import HostTarget
 
 EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_INCOMPLETE = 0, 1, 2
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from pytest_cleantree.cli_fromdiff import add_from_diff_commands
-    from pytest_cleantree.formats import FORMATS
-    from pytest_cleantree.options import parse_forks, parse_seconds
+    from pytest_cleantree.frontends.cli.fromdiff import add_from_diff_commands
+    from pytest_cleantree.frontends.options import parse_forks, parse_seconds
+    from pytest_cleantree.report.formats import FORMATS
 
     parser = argparse.ArgumentParser(
         prog="cleantree", description="Check that a tree holds no forbidden symbols."
@@ -232,17 +232,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from pytest_cleantree.discovery import discover_manifest
-    from pytest_cleantree.engine import default_jobs, iter_checks
-    from pytest_cleantree.exclude import with_exclusions
-    from pytest_cleantree.manifest import load_manifest
-    from pytest_cleantree.report import shown_root
-    from pytest_cleantree.runner import LOCAL_TARGET, Runner
+    from pytest_cleantree.config.discovery import discover_manifest
+    from pytest_cleantree.config.exclusions import with_exclusions
+    from pytest_cleantree.config.manifest import load_manifest
+    from pytest_cleantree.core.checks import iter_checks
+    from pytest_cleantree.report.text import shown_root
+    from pytest_cleantree.run.cache import default_cache_dir
+    from pytest_cleantree.run.engine import default_jobs
+    from pytest_cleantree.run.runner import LOCAL_TARGET, Runner
     from pytest_cleantree.sources import RemoteOptions, resolve_hosts
-    from pytest_cleantree.store import default_cache_dir
 
     if args.reverted:
-        from pytest_cleantree.fromdiff import derive_manifest_for_revert
+        from pytest_cleantree.revert.fromdiff import derive_manifest_for_revert
 
         manifest = derive_manifest_for_revert(args.reverted, Path.cwd())
         path: Path | None = Path(manifest.path)
@@ -327,12 +328,12 @@ def _explain(args: argparse.Namespace) -> int:
 
 
 def _explain_or_raise(args: argparse.Namespace) -> int:
-    from pytest_cleantree.discovery import discover_manifest
-    from pytest_cleantree.engine import module_names
-    from pytest_cleantree.manifest import load_manifest
-    from pytest_cleantree.report import shown_root
-    from pytest_cleantree.runner import Runner
-    from pytest_cleantree.spellings import explain_name, import_bases, render_explanation
+    from pytest_cleantree.config.discovery import discover_manifest
+    from pytest_cleantree.config.manifest import load_manifest
+    from pytest_cleantree.names.spellings import explain_name, import_bases, render_explanation
+    from pytest_cleantree.report.text import shown_root
+    from pytest_cleantree.run.engine import module_names
+    from pytest_cleantree.run.runner import Runner
 
     if not all(part.isidentifier() for part in args.qualified.split(".")):
         raise CleanTreeError(f"{args.qualified!r} is not a dotted name such as pkg.mod.f")
@@ -365,7 +366,7 @@ def _explain_or_raise(args: argparse.Namespace) -> int:
 
 
 def _render_text(args: argparse.Namespace, results: list[Result], root: str) -> str:
-    from pytest_cleantree.report import render_report, render_statistics, render_summary
+    from pytest_cleantree.report.text import render_report, render_statistics, render_summary
 
     clean = all(result.ok for result in results)
     if args.statistics:
@@ -393,7 +394,7 @@ def _progress(
     nothing imported for it."""
     if args.quiet or not sys.stderr.isatty():
         return contextlib.nullcontext()
-    from pytest_cleantree.progress import Progress
+    from pytest_cleantree.frontends.cli.progress import Progress
 
     progress = Progress(sys.stderr, hosts=len(runner.hosts), rules=rules)
     runner.cache.on_analysed = progress.files_done
@@ -404,8 +405,8 @@ def _selected_rules(
     args: argparse.Namespace, manifest: Manifest, targets: list[HostTarget], runner: Runner
 ) -> tuple[Rule, ...]:
     """The rules narrowed to FILE... and --changed-since (see :mod:`.selection`)."""
-    from pytest_cleantree.runner import LOCAL_TARGET
-    from pytest_cleantree.selection import changed_since, paths_under_root, select_rules
+    from pytest_cleantree.run.runner import LOCAL_TARGET
+    from pytest_cleantree.run.selection import changed_since, paths_under_root, select_rules
 
     if targets != [LOCAL_TARGET]:
         raise CleanTreeError("FILE arguments and --changed-since check this machine's tree only")
@@ -423,7 +424,7 @@ def _selected_rules(
 def _write_error(args: argparse.Namespace, error: CleanTreeError) -> None:
     """Machine formats say why the run could not start, in their own terms: an empty SARIF
     file would fail its upload, and a github log without ``::error`` hides the cause."""
-    from pytest_cleantree.formats import render_github_error, render_sarif_error
+    from pytest_cleantree.report.formats import render_github_error, render_sarif_error
 
     manifest = getattr(error, "source", "") or str(args.manifest or "")
     shown = _workspace_relative(manifest) if manifest else ""
@@ -463,7 +464,7 @@ def _silence_stdout() -> None:
 
 def _inventory_hosts(path: Path, groups: list[str], table: dict[str, str]) -> list[str]:
     """The inventory's host names (of ``groups``), each added to the host table as a spec."""
-    from pytest_cleantree.inventory import load_inventory, select_hosts
+    from pytest_cleantree.config.inventory import load_inventory, select_hosts
 
     inventory = load_inventory(path)
     chosen = select_hosts(inventory, groups)
@@ -484,7 +485,7 @@ def _inventory_hosts(path: Path, groups: list[str], table: dict[str, str]) -> li
 
 def _render_machine(fmt: str, results: list[Result], manifest: str, root: str) -> str:
     """Paths in github and sarif output are relative to the repository (the workspace)."""
-    from pytest_cleantree.formats import render_github, render_json, render_sarif
+    from pytest_cleantree.report.formats import render_github, render_json, render_sarif
 
     shown = os.path.relpath(root, os.environ.get("GITHUB_WORKSPACE") or Path.cwd()) if root else ""
     if fmt == "json":

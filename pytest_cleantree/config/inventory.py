@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pytest_cleantree.errors import CleanTreeError
+from pytest_cleantree.core.errors import CleanTreeError
 
 
 class InventoryError(CleanTreeError):

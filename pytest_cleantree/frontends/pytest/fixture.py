@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from pytest_cleantree.engine import AnalysisCache, Check, check_all, iter_checks
-from pytest_cleantree.errors import SourceError
-from pytest_cleantree.model import DEFAULT_KINDS, SELECTABLE_KINDS, Kind, Pattern, Rule
-from pytest_cleantree.patterns import parse_pattern
-from pytest_cleantree.report import render_result, shown_root
+from pytest_cleantree.core.checks import Check, iter_checks
+from pytest_cleantree.core.errors import SourceError
+from pytest_cleantree.core.model import DEFAULT_KINDS, SELECTABLE_KINDS, Kind, Pattern, Rule
+from pytest_cleantree.core.patterns import parse_pattern
+from pytest_cleantree.report.text import render_result, shown_root
+from pytest_cleantree.run.engine import AnalysisCache, check_all
 from pytest_cleantree.sources.local import LocalSource, resolve_local_root
 
 

@@ -2,10 +2,10 @@
 
 An argparse adapter only: :func:`add_from_diff_commands` registers the command on the
 ``cleantree`` parser's subcommands, and sets ``handler`` to :func:`run_from_diff`; the
-work is done by :mod:`pytest_cleantree.fromdiff`.  Exit codes: 0 the manifest was
+work is done by :mod:`pytest_cleantree.revert.fromdiff`.  Exit codes: 0 the manifest was
 printed, 2 the input could not give one (the message says which file and line).
 
-``python -m pytest_cleantree.cli_fromdiff from-diff ...`` runs it on its own.
+``python -m pytest_cleantree.frontends.cli.fromdiff from-diff ...`` runs it on its own.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from pytest_cleantree.errors import CleanTreeError
+from pytest_cleantree.core.errors import CleanTreeError
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
@@ -121,7 +121,8 @@ def run_from_diff(args: argparse.Namespace) -> int:
 
 
 def _derive(args: argparse.Namespace) -> str:
-    from pytest_cleantree.fromdiff import (
+    from pytest_cleantree.config.manifest import parse_manifest
+    from pytest_cleantree.revert.fromdiff import (
         FromDiffError,
         derive_manifest,
         images_from_patch,
@@ -129,7 +130,6 @@ def _derive(args: argparse.Namespace) -> str:
         patch_subjects,
         repository_top,
     )
-    from pytest_cleantree.manifest import parse_manifest
 
     repo = Path(args.repo)
     if not repo.is_dir():
@@ -158,7 +158,7 @@ def _derive(args: argparse.Namespace) -> str:
 
 
 def _read_patch(name: str) -> tuple[str, bytes]:
-    from pytest_cleantree.fromdiff import FromDiffError
+    from pytest_cleantree.revert.fromdiff import FromDiffError
 
     if name == "-":
         return "<stdin>", sys.stdin.buffer.read()

@@ -14,7 +14,7 @@ import json
 import os
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
@@ -26,10 +26,11 @@ from pytest_cleantree.analysis import (
     is_python_path,
 )
 from pytest_cleantree.analysis.text import compile_patterns
-from pytest_cleantree.errors import SourceError
-from pytest_cleantree.exclude import Scope, scope_of, scope_paths
-from pytest_cleantree.importroots import Layout, LayoutError, parse_layout
-from pytest_cleantree.model import (
+from pytest_cleantree.config.exclusions import Scope, scope_of, scope_paths
+from pytest_cleantree.config.layout import Layout, LayoutError, parse_layout
+from pytest_cleantree.core.checks import Check
+from pytest_cleantree.core.errors import SourceError
+from pytest_cleantree.core.model import (
     Hit,
     Kind,
     Missing,
@@ -40,41 +41,18 @@ from pytest_cleantree.model import (
     Result,
     Rule,
 )
-from pytest_cleantree.patterns import is_path_glob
+from pytest_cleantree.core.patterns import is_path_glob
+from pytest_cleantree.run.allows import apply_allows
 from pytest_cleantree.sources.base import FileStat, NoNeedle, Source
-from pytest_cleantree.suppress import apply_allows
 
 if TYPE_CHECKING:  # the re-export map is loaded only for qualified patterns (see check_all)
-    from pytest_cleantree.spellings import Spellings, StarSite
+    from pytest_cleantree.names.spellings import Spellings, StarSite
 
 _KIND_ORDER = {kind: index for index, kind in enumerate(Kind)}
 
 
-@dataclass(frozen=True)
-class Check:
-    """One rule on one manifest entry; ``absent`` checks that the entry does *not* exist."""
-
-    rule: Rule
-    entry: str
-    absent: bool = False
-
-    @property
-    def label(self) -> str:
-        """The entry as shown in test ids: ``srt/x.py``, or ``absent:srt/x.py``."""
-        return f"absent:{self.entry}" if self.absent else self.entry
-
-
-def iter_checks(rules: Iterable[Rule]) -> Iterator[Check]:
-    """Every check a manifest asks for, in manifest order."""
-    for rule in rules:
-        for entry in rule.files:
-            yield Check(rule, entry)
-        for entry in rule.absent:
-            yield Check(rule, entry, absent=True)
-
-
 class FindingStore(Protocol):
-    """Where analyses persist between runs (see :class:`pytest_cleantree.store.AnalysisStore`)."""
+    """Where analyses persist between runs (see :class:`.cache.AnalysisStore`)."""
 
     def get(self, pack: str, path: str, digest: str) -> FileAnalysis | None: ...
 
@@ -124,7 +102,7 @@ class AnalysisCache:
     """Analyses keyed by file content and the patterns asked for: a file is parsed once per run.
 
     With a ``store``, analyses also persist between runs (see
-    :mod:`pytest_cleantree.store`); with ``jobs`` > 1, a large batch of files is
+    :mod:`pytest_cleantree.run.cache`); with ``jobs`` > 1, a large batch of files is
     parsed in that many worker processes.
     """
 
@@ -312,7 +290,9 @@ def _parallel(items: list[_Work], jobs: int) -> list[FileAnalysis]:
         method = "forkserver" if "forkserver" in methods else "spawn"
     context = multiprocessing.get_context(method)
     if isinstance(context, multiprocessing.context.ForkServerContext):
-        context.set_forkserver_preload(["pytest_cleantree.engine"])  # imported once, not per worker
+        context.set_forkserver_preload(
+            ["pytest_cleantree.run.engine"]
+        )  # imported once, not per worker
     chunk = max(1, len(items) // (jobs * 8))
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         return list(pool.map(_analyze_compact, items, chunksize=chunk))
@@ -344,9 +324,9 @@ def check_all(
     A source that cannot be reached at all makes every check an error; a file
     that cannot be read or parsed makes the checks that name it errors.
     ``rule_ids`` are all the manifest's rule ids (default: the checks' own), which inline
-    allows may name (see :mod:`pytest_cleantree.suppress`).
+    allows may name (see :mod:`pytest_cleantree.run.allows`).
     ``import_roots`` are the manifest's folders on ``sys.path`` (see
-    :mod:`pytest_cleantree.importroots`).
+    :mod:`pytest_cleantree.config.layout`).
     """
     cache = cache or AnalysisCache()
     analyses: dict[str, FileAnalysis | SourceError] = {}
@@ -370,7 +350,7 @@ def check_all(
         spelt: Spellings | None = None
         qualified = _qualified(checks)
         if qualified:  # loaded here: a run without qualified patterns never needs them
-            from pytest_cleantree.spellings import import_bases, pattern_spellings
+            from pytest_cleantree.names.spellings import import_bases, pattern_spellings
 
             layout, modules = module_names(source, paths, import_roots)
             bases = import_bases(layout, modules, import_roots)
@@ -608,7 +588,7 @@ def _patterns_per_path(
 
     Files named by the same entries share one list: with 2,000 rules over
     ``**/*.py`` there is one list of 2,000 patterns, not one per file.  (An entry is
-    scoped by its rule's exclusions: see :func:`~pytest_cleantree.exclude.scope_paths`.)
+    scoped by its rule's exclusions: see :func:`~pytest_cleantree.config.exclusions.scope_paths`.)
     """
     per_entry: dict[Scope, dict[str, Pattern]] = defaultdict(dict)
     comments_per_entry: dict[Scope, bool] = defaultdict(bool)

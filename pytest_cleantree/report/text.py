@@ -8,7 +8,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
-from pytest_cleantree.model import Result
+from pytest_cleantree.core.model import Result
 
 #: C0 and C1 controls but tab, and the bidirectional overrides (U+202E reverses what follows)
 _CONTROLS = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")

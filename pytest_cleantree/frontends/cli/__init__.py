@@ -1,0 +1,1 @@
+"""The ``cleantree`` command line (``check``, ``explain``, ``from-diff``)."""

@@ -1,0 +1,1 @@
+"""The pytest plugin (``pytest --cleantree``) and the ``cleantree`` fixture."""
