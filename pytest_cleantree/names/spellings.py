@@ -43,7 +43,6 @@ __all__ = [
     "import_bases",
     "pattern_spellings",
     "read_chains",
-    "render_explanation",
 ]
 
 #: a bound on the read rounds (each follows the re-export chains one hop further)
@@ -217,28 +216,6 @@ def explain_name(source: Source, qualified: str, bases: Sequence[str]) -> Explan
         tuple((other, where(other)) for other in targets if other != canonical),
         tuple(sorted(spellings.values())),
     )
-
-
-def render_explanation(explained: Explanation, root: str = "") -> str:
-    """The text ``cleantree explain`` prints; ``root`` prefixes paths (see ``shown_root``)."""
-
-    def at(place: tuple[str, int]) -> str:
-        path = f"{root}/{place[0]}" if root else place[0]
-        return f"{path}:{place[1]}" if place[1] else path
-
-    name = explained.qualified
-    if explained.defined is not None:
-        lines = [f"{name} -> {explained.canonical}  defined at {at(explained.defined)}"]
-    else:
-        lines = [f"{name}: not defined in the tree; followed as far as {explained.canonical}"]
-    for other, defined in explained.others:
-        shown = f"defined at {at(defined)}" if defined else "not defined in the tree"
-        lines.append(f"  or -> {other}  {shown} (another binding may lead there)")
-    width = max((len(spelling) for spelling, _, _ in explained.spellings), default=0)
-    lines += [
-        f"  {spelling:<{width}}  {at((path, line))}" for spelling, path, line in explained.spellings
-    ]
-    return "\n".join(lines)
 
 
 def _star_sites(

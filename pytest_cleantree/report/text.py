@@ -9,6 +9,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
 from pytest_cleantree.core.model import Result
+from pytest_cleantree.report.context import RenderContext
 
 #: C0 and C1 controls but tab, and the bidirectional overrides (U+202E reverses what follows)
 _CONTROLS = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -98,6 +99,22 @@ def render_result(result: Result, root: str = "") -> str:
     """A failed check as shown to the user: the rule's ``why``, then one line per finding."""
     body = render_table(render_rows([result], root))
     return f"{_why(result.rule.why)}\n{body}" if result.rule.why else body
+
+
+def render(results: Sequence[Result], context: RenderContext) -> str:
+    """The registry's entry (the CLI's text): the report, or the statistics with
+    ``statistics``; with ``quiet`` the findings only (``""`` when clean)."""
+    root = shown_root(context.root, context.cwd)
+    clean = all(result.ok for result in results)
+    if context.statistics:
+        text = render_statistics(results, root) + "\n\n" + render_summary(results)
+    else:
+        text = render_summary(results) if clean else render_report(results, root)
+    if not context.quiet:
+        return text
+    if clean:
+        return ""
+    return text.rpartition("\n\n")[0]  # the findings, without the summary line
 
 
 def render_report(results: Sequence[Result], root: str = "") -> str:

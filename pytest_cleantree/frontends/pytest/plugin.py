@@ -9,6 +9,7 @@ read and analysed when items run.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,14 +18,20 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from pytest_cleantree.core.errors import CleanTreeError
-from pytest_cleantree.frontends.options import parse_forks, parse_seconds
+from pytest_cleantree.frontends.options import (
+    add_pytest_options,
+    pytest_flag,
+    pytest_options_given,
+    pytest_values,
+    session_request,
+)
 
 if TYPE_CHECKING:
     from pytest_cleantree.core.checks import Check
     from pytest_cleantree.core.model import Manifest, Result
     from pytest_cleantree.frontends.pytest.fixture import CleanTree
     from pytest_cleantree.run.runner import Runner
-    from pytest_cleantree.sources import HostTarget, RemoteOptions
+    from pytest_cleantree.run.session import SessionRequest
 
 
 class _State:
@@ -50,116 +57,11 @@ class _State:
 
 
 _STATE = pytest.StashKey[_State]()
-#: each ``--cleantree-*`` option's default (by dest), read from the option group itself
-_DEFAULTS: dict[str, object] = {}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("cleantree", "check that reverted symbols are gone (pytest-cleantree)")
-    group.addoption(
-        "--cleantree",
-        action="store_true",
-        default=False,
-        help="check the tree against the cleantree manifest (cleantree.toml or "
-        "[tool.cleantree] in pyproject.toml); implied by any --cleantree-* option",
-    )
-    group.addoption(
-        "--cleantree-manifest",
-        metavar="PATH",
-        default=None,
-        help="the manifest to check (default: cleantree.toml, else pyproject.toml with "
-        "[tool.cleantree], in the current folder or the nearest parent up to the repository's "
-        "root)",
-    )
-    group.addoption(
-        "--cleantree-root",
-        metavar="DIR",
-        default=None,
-        help="check this folder instead of the manifest's root (relative to the current folder)",
-    )
-    group.addoption(
-        "--cleantree-exclude",
-        metavar="PATTERN",
-        action="append",
-        default=[],
-        help="leave out files matching this gitignore-style pattern (relative to the root), "
-        "on top of the manifest's exclude; repeatable",
-    )
-    group.addoption(
-        "--cleantree-no-cache",
-        action="store_true",
-        default=False,
-        help="do not keep analyses between runs (default cache: $CLEANTREE_CACHE_DIR, else "
-        "~/.cache/pytest-cleantree; never in the checked tree)",
-    )
-    group.addoption(
-        "--cleantree-reverted",
-        metavar="REV",
-        default=None,
-        help="check that commit REV (or a range A..B) is fully reverted in the work tree: "
-        "the manifest is derived from its diff (see `cleantree from-diff`); implies --cleantree",
-    )
-    group.addoption(
-        "--cleantree-host",
-        metavar="HOST",
-        action="append",
-        default=[],
-        help="check the tree on this host over SSH (user@host:/path, an alias from "
-        "~/.ssh/config, or a name from the manifest's [hosts]); repeat for a fleet; "
-        "'local' is this machine",
-    )
-    group.addoption(
-        "--cleantree-known-hosts",
-        metavar="PATH",
-        default=None,
-        help="known_hosts file to verify host keys against (default: ~/.ssh/known_hosts)",
-    )
-    group.addoption(
-        "--cleantree-accept-new-host-key",
-        action="store_true",
-        default=False,
-        help="accept (and record) the key of a host never seen before; a changed key is "
-        "always refused",
-    )
-    group.addoption(
-        "--cleantree-ssh-config",
-        metavar="PATH",
-        default=None,
-        help="ssh client config to honour (default: ~/.ssh/config)",
-    )
-    group.addoption(
-        "--cleantree-python",
-        metavar="PYTHON",
-        default="python3",
-        help="the remote interpreter that resolves module: roots (e.g. a venv's python)",
-    )
-    group.addoption(
-        "--cleantree-timeout",
-        metavar="SECONDS",
-        type=parse_seconds,
-        default=60.0,
-        help="timeout of one remote command (default: 60)",
-    )
-    group.addoption(
-        "--cleantree-connect-timeout",
-        metavar="SECONDS",
-        type=parse_seconds,
-        default=10.0,
-        help="timeout of connecting to a host, handshake and login included (default: 10)",
-    )
-    group.addoption(
-        "--cleantree-forks",
-        metavar="N",
-        type=parse_forks,
-        default=None,
-        help="check N hosts at once (default: every host, up to 32); an item waits for its "
-        "own host only",
-    )
-    _DEFAULTS.update(
-        (option.dest, getattr(option, "default", None))
-        for option in group.options
-        if option.dest != "cleantree"
-    )
+    add_pytest_options(group)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -187,7 +89,7 @@ def _any_cleantree_option(config: pytest.Config) -> bool:
     ``pytest --cleantree-manifest m.toml`` checking nothing would be a silent pass.
     (An option given with its default value is seen on the command line only.)
     """
-    if any(config.getoption(dest) != default for dest, default in _DEFAULTS.items()):
+    if any(pytest_options_given(config.getoption)):
         return True
     return any(arg.startswith("--cleantree-") for arg in config.invocation_params.args)
 
@@ -246,47 +148,23 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> ManifestFi
     return None
 
 
-def _targets(config: pytest.Config, manifest: Manifest) -> list[HostTarget]:
-    from pytest_cleantree.run.runner import LOCAL_TARGET
-    from pytest_cleantree.sources import resolve_hosts
-
-    names: list[str] = config.getoption("cleantree_host")
-    if not names:
-        return [LOCAL_TARGET]
-    try:
-        return resolve_hosts(names, dict(manifest.hosts))
-    except ValueError as exc:
-        raise pytest.UsageError(f"--cleantree-host: {exc}") from None
-
-
-def _remote_options(config: pytest.Config) -> RemoteOptions:
-    from pytest_cleantree.sources import RemoteOptions
-
-    def path(option: str) -> Path | None:
-        value: str | None = config.getoption(option)
-        return config.invocation_params.dir / value if value else None
-
-    return RemoteOptions(
-        known_hosts=path("cleantree_known_hosts"),
-        accept_new_host_key=config.getoption("cleantree_accept_new_host_key"),
-        ssh_config=path("cleantree_ssh_config"),
-        connect_timeout=config.getoption("cleantree_connect_timeout"),
-        command_timeout=config.getoption("cleantree_timeout"),
-        python=config.getoption("cleantree_python"),
-    )
-
-
 def _github_annotations(config: pytest.Config, runner: Runner, result: Result) -> list[str]:
     """On GitHub Actions, a failed check's ``::error`` lines (computed where the check ran)."""
     if os.environ.get("GITHUB_ACTIONS") != "true":
         return []
-    from pytest_cleantree.report.formats import render_github
+    from pytest_cleantree.report.context import RenderContext
+    from pytest_cleantree.report.registry import render
 
-    workspace = Path(os.environ.get("GITHUB_WORKSPACE") or config.invocation_params.dir)
+    # a remote host's root is shown as written: it is no path of this workspace
+    workspace = "" if result.host else str(_workspace(config))
     root = getattr(runner.source(result.host), "root", "")
-    shown = os.path.relpath(root, workspace) if root and not result.host else root
-    lines = render_github([result], root=shown).splitlines()
+    context = RenderContext(root=root, workspace=workspace)
+    lines = render("github", [result], context).splitlines()
     return [line for line in lines if not line.startswith("::notice")]
+
+
+def _workspace(config: pytest.Config) -> Path:
+    return Path(os.environ.get("GITHUB_WORKSPACE") or config.invocation_params.dir)
 
 
 #: the report attribute carrying a failed check's annotations: a plain list of strings, so
@@ -336,36 +214,27 @@ class ManifestFile(pytest.File):
 
     manifest: Manifest
 
-    def load(self) -> Manifest:
-        from pytest_cleantree.config.manifest import load_manifest
-
-        return load_manifest(self.path)
+    def request(self) -> SessionRequest:
+        """This manifest's run, with the ``--cleantree-*`` options."""
+        base = self.config.invocation_params.dir
+        values = pytest_values(self.config.getoption, base)
+        # under pytest-xdist the workers are the parallelism
+        jobs = 1 if hasattr(self.config, "workerinput") else None
+        return session_request(
+            {**values, "manifest": self.path, "reverted": None, "jobs": jobs}, base
+        )
 
     def collect(self) -> Iterator[CleanTreeItem]:
-        from pytest_cleantree.config.exclusions import with_exclusions
-        from pytest_cleantree.core.checks import iter_checks
-        from pytest_cleantree.run.cache import default_cache_dir
-        from pytest_cleantree.run.engine import default_jobs
-        from pytest_cleantree.run.runner import Runner
+        from pytest_cleantree.run.session import OptionError, open_session
 
-        manifest = self.load()
         try:
-            self.manifest = with_exclusions(manifest, self.config.getoption("cleantree_exclude"))
-        except ValueError as exc:
-            raise pytest.UsageError(f"--cleantree-exclude: {exc}") from None
-        runner = Runner(
-            self.manifest,
-            root_override=self.config.getoption("cleantree_root"),
-            override_base=self.config.invocation_params.dir,
-            targets=_targets(self.config, self.manifest),
-            remote=_remote_options(self.config),
-            cache_dir=None if self.config.getoption("cleantree_no_cache") else default_cache_dir(),
-            # under pytest-xdist the workers are the parallelism
-            jobs=1 if hasattr(self.config, "workerinput") else default_jobs(),
-            forks=self.config.getoption("cleantree_forks"),
-        )
+            session = open_session(self.request())
+        except OptionError as exc:
+            raise pytest.UsageError(f"{pytest_flag(exc.option)}: {exc.problem}") from None
+        self.manifest = session.manifest
+        runner = session.runner
         self.config.stash[_STATE].runners[self.path] = runner
-        for check in iter_checks(self.manifest.rules):
+        for check in session.checks:
             for host in runner.hosts:
                 name = (
                     f"{check.rule.id}[{check.label}@{host}]"
@@ -396,10 +265,9 @@ class RevertedCommit(ManifestFile):
 
     revision: str
 
-    def load(self) -> Manifest:
-        from pytest_cleantree.revert.fromdiff import derive_manifest_for_revert
-
-        return derive_manifest_for_revert(self.revision, self.config.invocation_params.dir)
+    def request(self) -> SessionRequest:
+        found = super().request()
+        return dataclasses.replace(found, manifest=None, reverted=self.revision)
 
 
 @pytest.hookimpl(tryfirst=True)

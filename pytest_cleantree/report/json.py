@@ -1,0 +1,76 @@
+"""The versioned JSON report; ``pytest_cleantree/schemas/report-v1.json`` describes it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from pytest_cleantree import __version__
+from pytest_cleantree.core.model import Hit, Result
+from pytest_cleantree.report.context import RenderContext
+from pytest_cleantree.report.text import render_summary
+
+JSON_SCHEMA_ID = "https://pytest-cleantree.invalid/schemas/report-v1.json"
+JSON_VERSION = 1
+
+
+def render(results: Sequence[Result], context: RenderContext) -> str:
+    """The registry's entry: paths as the run saw them (root absolute, manifest as given)."""
+    return render_json(results, manifest=context.manifest, root=context.root)
+
+
+def render_json(results: Sequence[Result], *, manifest: str, root: str) -> str:
+    """The versioned JSON report; ``pytest_cleantree/schemas/report-v1.json`` describes it."""
+    document = {
+        "$schema": JSON_SCHEMA_ID,
+        "version": JSON_VERSION,
+        "tool": {"name": "pytest-cleantree", "version": __version__},
+        "manifest": manifest,
+        "root": root,
+        "summary": {
+            "clean": all(result.ok for result in results),
+            "complete": all(result.complete for result in results),
+            "text": render_summary(results),
+            "hits": sum(len(result.hits) for result in results),
+            "missing": sum(len(result.missing) for result in results),
+            "present": sum(len(result.present) for result in results),
+            "problems": sum(len(result.problems) for result in results),
+            "suppressed": sum(len(result.suppressed) for result in results),
+        },
+        "results": [
+            {
+                "rule": result.rule.id,
+                "entry": result.entry,
+                "host": result.host,
+                "why": result.rule.why,
+                "ok": result.ok,
+                # a count, not the list: rules x files would grow without bound on big trees
+                "checked": len(result.files),
+                "hits": [_json_hit(hit) for hit in result.hits],
+                "suppressed": [{**_json_hit(s.hit), "reason": s.reason} for s in result.suppressed],
+                "missing": [{"file": m.path, "pattern": m.pattern} for m in result.missing],
+                "present": list(result.present),
+                "problems": [str(problem) for problem in result.problems],
+                "problem_locations": [
+                    {"file": problem.path, "line": problem.line} for problem in result.problems
+                ],
+            }
+            for result in results
+        ],
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False)
+
+
+def _json_hit(hit: Hit) -> dict[str, Any]:
+    found: dict[str, Any] = {
+        "file": hit.path,
+        "line": hit.line,
+        "column": hit.col + 1,
+        "kinds": [kind.value for kind in hit.kinds],
+        "source": hit.source,
+        "patterns": list(hit.patterns),
+    }
+    if hit.note:
+        found["note"] = hit.note
+    return found

@@ -1,0 +1,205 @@
+"""The one use case both front ends call: a request in, the manifest, checks, hosts and runner out.
+
+``cleantree check`` and ``pytest --cleantree`` differ in how they take their options and show
+results, never in how a run is assembled: manifest (or a reverted commit) -> exclusions ->
+hosts -> runner -> checks.  They build a :class:`SessionRequest`, call :func:`open_session`,
+and render.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pytest_cleantree.config.exclusions import with_exclusions
+from pytest_cleantree.config.manifest import load_manifest
+from pytest_cleantree.core.checks import Check, iter_checks
+from pytest_cleantree.core.errors import CleanTreeError, SourceError
+from pytest_cleantree.core.model import Manifest, Rule
+from pytest_cleantree.run.cache import default_cache_dir
+from pytest_cleantree.run.engine import default_jobs
+from pytest_cleantree.run.runner import LOCAL_TARGET, Runner
+from pytest_cleantree.sources import HostTarget, RemoteOptions, Source, resolve_hosts
+
+if TYPE_CHECKING:
+    from pytest_cleantree.names.spellings import Explanation
+
+
+class OptionError(CleanTreeError):
+    """A requested value that cannot be used; ``option`` is its name in the option table, so
+    that each front end names it as its user typed it (``--exclude``, ``--cleantree-exclude``)."""
+
+    def __init__(self, option: str, problem: str) -> None:
+        self.option = option
+        self.problem = problem
+        super().__init__(f"{option}: {problem}")
+
+
+@dataclass(frozen=True)
+class SessionRequest:
+    """What to check, where, and how: the options of either front end, parsed.
+
+    Exactly one of ``manifest`` (a path, as given) and ``reverted`` (a commit or range of
+    the repository at ``base``) names the rules.  ``base`` is the folder that a relative
+    ``root`` and the reverted repository are taken from (the invocation folder).
+    """
+
+    base: Path
+    manifest: Path | None = None
+    reverted: str | None = None
+    root: str | None = None
+    exclude: tuple[str, ...] = ()
+    hosts: tuple[str, ...] = ()
+    inventory: Path | None = None
+    groups: tuple[str, ...] = ()
+    remote: RemoteOptions = field(default_factory=RemoteOptions)
+    cache: bool = True
+    #: parse in this many processes (``None``: the CPUs available)
+    jobs: int | None = None
+    forks: int | None = None
+    #: check only the rules covering these files (relative to ``base``) ...
+    files: tuple[str, ...] = ()
+    #: ... and those changed since this git revision
+    changed_since: str | None = None
+    #: a missing local tree is one error at once, not one problem per rule (the CLI's way)
+    tree_must_exist: bool = False
+
+
+@dataclass
+class Session:
+    """An assembled run; :meth:`close` it (it holds the runner's connections and pool)."""
+
+    request: SessionRequest
+    manifest: Manifest
+    #: the manifest's path (for a reverted commit, the derived manifest's own)
+    path: Path
+    targets: list[HostTarget]
+    runner: Runner
+    checks: list[Check]
+
+    def local_source(self) -> Source:
+        """This machine's tree; a tree that cannot be opened is one error naming its origin."""
+        source = self.runner.source()
+        if isinstance(source, SourceError):
+            raise SourceError(f"{'--root' if self.request.root else self.path}: {source}")
+        return source
+
+    def explain(self, qualified: str) -> Explanation:
+        """Where ``qualified`` leads in this machine's tree, read as a check reads it (same
+        manifest, root, layout and ``import_roots``)."""
+        from pytest_cleantree.names.spellings import explain_name, import_bases
+        from pytest_cleantree.run.engine import module_names
+
+        source = self.local_source()
+        entries = sorted({entry for rule in self.manifest.rules for entry in rule.files})
+        files: set[str] = set()
+        for listed in source.expand(entries).values():
+            if isinstance(listed, SourceError):  # the layout would be a guess: say so
+                raise listed
+            files.update(listed)
+        layout, modules = module_names(source, sorted(files), self.manifest.import_roots)
+        bases = import_bases(layout, modules, self.manifest.import_roots)
+        return explain_name(source, qualified, bases)
+
+    def roots(self) -> dict[str, str]:
+        """Each host's root folder (``""`` for a host whose tree could not be opened)."""
+        return {host: getattr(self.runner.source(host), "root", "") for host in self.runner.hosts}
+
+    def close(self) -> None:
+        self.runner.close()
+
+
+def open_session(request: SessionRequest) -> Session:
+    """Load the manifest (or derive it), add the exclusions, resolve the hosts, start the
+    runner and select the checks.  Raises :class:`CleanTreeError` (an :class:`OptionError`
+    for a value of the request) when the run cannot start."""
+    manifest, path = _load(request)
+    table = dict(manifest.hosts)
+    names = list(request.hosts)
+    if request.groups and request.inventory is None:
+        raise CleanTreeError("--group needs --inventory FILE")
+    if request.inventory is not None:
+        names += _inventory_hosts(request.inventory, request.groups, table)
+    try:
+        manifest = with_exclusions(manifest, request.exclude)
+    except ValueError as exc:
+        raise OptionError("exclude", str(exc)) from None
+    try:
+        targets = resolve_hosts(names, table) if names else [LOCAL_TARGET]
+    except ValueError as exc:
+        raise OptionError("host", str(exc)) from None
+    runner = Runner(
+        manifest,
+        root_override=request.root,
+        override_base=request.base,
+        targets=targets,
+        remote=request.remote,
+        cache_dir=default_cache_dir() if request.cache else None,
+        jobs=request.jobs or default_jobs(),
+        forks=request.forks,
+    )
+    session = Session(request, manifest, path, targets, runner, [])
+    try:
+        if request.tree_must_exist and targets == [LOCAL_TARGET]:
+            session.local_source()
+        rules = manifest.rules
+        if request.files or request.changed_since:
+            rules = _selected_rules(session)
+        session.checks = list(iter_checks(rules))
+    except BaseException:
+        runner.close()
+        raise
+    return session
+
+
+def _load(request: SessionRequest) -> tuple[Manifest, Path]:
+    if request.reverted:
+        from pytest_cleantree.revert.fromdiff import derive_manifest_for_revert
+
+        manifest = derive_manifest_for_revert(request.reverted, request.base)
+        return manifest, Path(manifest.path)
+    if request.manifest is None:
+        raise CleanTreeError("no manifest and no reverted commit to check")
+    return load_manifest(request.manifest), request.manifest
+
+
+def _selected_rules(session: Session) -> tuple[Rule, ...]:
+    """The rules narrowed to the named files and those changed since a revision
+    (see :mod:`.selection`)."""
+    from pytest_cleantree.run.selection import changed_since, paths_under_root, select_rules
+
+    request, manifest = session.request, session.manifest
+    if session.targets != [LOCAL_TARGET]:
+        raise CleanTreeError("FILE arguments and --changed-since check this machine's tree only")
+    named = list(request.files)
+    if request.changed_since:
+        named += changed_since(request.changed_since, request.base)
+    base = request.base
+    if any(os.path.realpath(base / name) == os.path.realpath(manifest.path) for name in named):
+        return manifest.rules  # the manifest changed: every rule may have
+    root = getattr(session.runner.source(), "root", "")
+    return select_rules(manifest.rules, paths_under_root(named, root, base))
+
+
+def _inventory_hosts(path: Path, groups: tuple[str, ...], table: dict[str, str]) -> list[str]:
+    """The inventory's host names (of ``groups``), each added to the host table as a spec."""
+    from pytest_cleantree.config.inventory import load_inventory, select_hosts
+
+    inventory = load_inventory(path)
+    chosen = select_hosts(inventory, list(groups))
+    names = []
+    for name in chosen:
+        spec = inventory[name].spec()
+        names.append("local" if spec == "local" else name)  # ansible_connection=local
+        if spec == "local":
+            continue
+        if table.get(name, spec) != spec:
+            raise OptionError(
+                "inventory",
+                f"host {name!r} is also in the manifest's [hosts], as {table[name]!r}: "
+                "rename one of them",
+            )
+        table[name] = spec
+    return names

@@ -1,0 +1,95 @@
+"""The report registry: ``--format`` accepts its names, each renders, and a format's module is
+imported only when that format is asked for."""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pytest_cleantree.core.errors import CleanTreeError, ManifestError
+from pytest_cleantree.frontends.cli.main import build_parser
+from pytest_cleantree.report.context import RenderContext
+from pytest_cleantree.report.registry import FORMAT_NAMES, FORMATS, render, render_error
+
+REPO = Path(__file__).resolve().parents[2]
+MACHINE = {f"pytest_cleantree.report.{name}" for name in ("json", "github", "sarif")}
+
+
+def test_the_cli_accepts_every_format_of_the_registry_and_no_other() -> None:
+    for name in FORMAT_NAMES:
+        assert build_parser().parse_args(["check", "--format", name]).format == name
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["check", "--format", "xml"])
+
+
+@pytest.mark.parametrize(
+    ("name", "shows"),
+    [
+        ("text", "cleantree: clean (0 rules, 0 files)"),
+        ("json", '"text": "cleantree: clean (0 rules, 0 files)"'),
+        ("github", "::notice title=cleantree::cleantree: clean (0 rules, 0 files)"),
+        ("sarif", '"results": []'),
+    ],
+)
+def test_every_format_renders_a_clean_run(name: str, shows: str) -> None:
+    assert shows in render(name, [], RenderContext(workspace="/w"))
+
+
+def test_the_table_above_covers_every_format() -> None:
+    assert set(FORMAT_NAMES) == {"text", "json", "github", "sarif"}
+
+
+def test_only_formats_that_can_report_an_error_render_one() -> None:
+    error = ManifestError("m.toml", ["files must be a list (line 3)"])
+    context = RenderContext(manifest="m.toml", workspace=os.getcwd())
+    shown = {name: render_error(name, error, context) for name in FORMATS}
+    assert shown["text"] is None
+    assert shown["json"] is None
+    assert shown["github"] == (
+        "::error file=m.toml,line=3,title=cleantree could not check::files must be a list (line 3)"
+    )
+    assert '"startLine": 3' in str(shown["sarif"])
+    assert render_error("github", CleanTreeError("no tree"), context) == (
+        "::error title=cleantree could not check::no tree"
+    )
+
+
+def test_an_unknown_format_is_named() -> None:
+    with pytest.raises(ValueError, match="unknown report format 'xml'"):
+        render("xml", [], RenderContext())
+
+
+def run_and_list_report_modules(*args: str) -> set[str]:
+    code = (
+        "import sys\n"
+        "from pytest_cleantree.frontends.cli.main import main\n"
+        f"main(['check', '--manifest', 'examples/sm120/cleantree.toml', '--no-cache', *{args!r}])\n"
+        "print(repr(sorted(m for m in sys.modules if m.startswith('pytest_cleantree.report'))))\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        timeout=120,
+        check=True,
+    )
+    last = completed.stdout.strip().splitlines()[-1]
+    return set(ast.literal_eval(last))
+
+
+def test_a_text_run_imports_no_machine_renderer() -> None:
+    """Run with ``sys.executable -m``/``-c`` and PYTHONPATH: this checkout's code."""
+    assert not run_and_list_report_modules() & MACHINE
+
+
+def test_a_sarif_run_imports_the_sarif_renderer_only() -> None:
+    assert run_and_list_report_modules("--format", "sarif") & MACHINE == {
+        "pytest_cleantree.report.sarif"
+    }
