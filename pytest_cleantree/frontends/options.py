@@ -144,7 +144,7 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         "manifest",
-        f"the manifest to check (default: {_DISCOVERY})",
+        f"the manifest (default: {_DISCOVERY})",
         cli=("--manifest",),
         pytest="--cleantree-manifest",
         path=True,
@@ -164,7 +164,8 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         "root",
-        "check this folder instead of the manifest's root (relative to the current folder)",
+        "the tree in this folder instead of the manifest's root (relative to the current "
+        "folder)",
         cli=("--root",),
         pytest="--cleantree-root",
         metavar="DIR",
