@@ -15,7 +15,7 @@ from pytest_cleantree.config.manifest import load_manifest
 from pytest_cleantree.core.checks import iter_checks
 from pytest_cleantree.core.model import Hit, Kind, Missing, Problem, Result, Rule
 from pytest_cleantree.report.formats import render_github, render_json, render_sarif
-from pytest_cleantree.run.engine import check_all
+from pytest_cleantree.run.check import check_all
 from pytest_cleantree.sources.local import LocalSource
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "sm120"

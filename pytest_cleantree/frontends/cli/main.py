@@ -238,7 +238,7 @@ def _check(args: argparse.Namespace) -> int:
     from pytest_cleantree.core.checks import iter_checks
     from pytest_cleantree.report.text import shown_root
     from pytest_cleantree.run.cache import default_cache_dir
-    from pytest_cleantree.run.engine import default_jobs
+    from pytest_cleantree.run.parallel import default_jobs
     from pytest_cleantree.run.runner import LOCAL_TARGET, Runner
     from pytest_cleantree.sources import RemoteOptions, resolve_hosts
 
@@ -330,9 +330,9 @@ def _explain(args: argparse.Namespace) -> int:
 def _explain_or_raise(args: argparse.Namespace) -> int:
     from pytest_cleantree.config.discovery import discover_manifest
     from pytest_cleantree.config.manifest import load_manifest
+    from pytest_cleantree.names.modules import module_names
     from pytest_cleantree.names.spellings import explain_name, import_bases, render_explanation
     from pytest_cleantree.report.text import shown_root
-    from pytest_cleantree.run.engine import module_names
     from pytest_cleantree.run.runner import Runner
 
     if not all(part.isidentifier() for part in args.qualified.split(".")):

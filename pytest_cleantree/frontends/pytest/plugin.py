@@ -345,7 +345,7 @@ class ManifestFile(pytest.File):
         from pytest_cleantree.config.exclusions import with_exclusions
         from pytest_cleantree.core.checks import iter_checks
         from pytest_cleantree.run.cache import default_cache_dir
-        from pytest_cleantree.run.engine import default_jobs
+        from pytest_cleantree.run.parallel import default_jobs
         from pytest_cleantree.run.runner import Runner
 
         manifest = self.load()
