@@ -19,12 +19,12 @@ from typing import Any
 from pytest_cleantree import __version__
 from pytest_cleantree.core.errors import CleanTreeError, ManifestError
 from pytest_cleantree.core.model import Hit, Result, Rule
+from pytest_cleantree.report import FORMATS as FORMATS  # re-exported: a text run loads no renderer
 from pytest_cleantree.report.text import escape_controls, render_summary
 
 JSON_SCHEMA_ID = "https://pytest-cleantree.invalid/schemas/report-v1.json"
 JSON_VERSION = 1
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-FORMATS = ("text", "json", "github", "sarif")
 
 
 def _join(root: str, path: str) -> str:

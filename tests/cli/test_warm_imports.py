@@ -41,7 +41,11 @@ expect = ["keep_me"]
 """
 
 NEVER_WARM = ("pytest_cleantree.analysis", "astroid", "paramiko", "re2")
-NEVER_WARM_NAMES = ("pytest_cleantree.names.exports", "pytest_cleantree.names.spellings")
+NEVER_WARM_NAMES = (
+    "pytest_cleantree.names.exports",
+    "pytest_cleantree.names.spellings",
+    "pytest_cleantree.names.modules",
+)
 
 
 def run_check(tree: Path, cache: Path) -> tuple[int, set[str]]:
@@ -85,6 +89,7 @@ def test_a_warm_run_imports_no_analysis(tree: Path, tmp_path: Path) -> None:
     assert warm_code == 0
     assert imported(warm, NEVER_WARM) == set()
     assert imported(warm, NEVER_WARM_NAMES) == set()
+    assert "pytest_cleantree.report.formats" not in warm  # text asked: no other renderer
 
 
 def test_a_changed_file_is_analysed_again_in_a_new_process(tree: Path, tmp_path: Path) -> None:

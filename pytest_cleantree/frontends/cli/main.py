@@ -27,7 +27,7 @@ EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_INCOMPLETE = 0, 1, 2
 def build_parser() -> argparse.ArgumentParser:
     from pytest_cleantree.frontends.cli.fromdiff import add_from_diff_commands
     from pytest_cleantree.frontends.options import parse_forks, parse_seconds
-    from pytest_cleantree.report.formats import FORMATS
+    from pytest_cleantree.report import FORMATS
 
     parser = argparse.ArgumentParser(
         prog="cleantree", description="Check that a tree holds no forbidden symbols."
