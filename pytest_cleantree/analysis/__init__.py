@@ -19,10 +19,10 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 
+from pytest_cleantree.core.findings import FileAnalysis, Finding
 from pytest_cleantree.core.model import Pattern
 
 from .fast import analyze_fast
-from .records import FileAnalysis, Finding
 from .reference import analyze_reference
 from .resolve import absolute_module, module_name_for
 from .text import MAX_PARSE_BYTES, decode_python, is_python_path, split_lines

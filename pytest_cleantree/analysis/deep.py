@@ -13,7 +13,9 @@ import threading
 from collections.abc import Callable
 from typing import ParamSpec
 
-from .records import FileAnalysis, parse_problem
+from pytest_cleantree.core.findings import FileAnalysis
+
+from .records import parse_problem
 
 _P = ParamSpec("_P")
 

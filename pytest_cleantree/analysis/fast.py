@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from pytest_cleantree.core.findings import FileAnalysis
 from pytest_cleantree.core.model import Pattern
 
 from .aliases import AliasBinders
 from .deep import deep_enough
 from .pieces import parse_needed
-from .records import FileAnalysis
 from .reference import (
     PARSE_ERRORS,
     module_of,

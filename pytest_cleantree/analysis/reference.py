@@ -16,13 +16,14 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
+from pytest_cleantree.core.findings import FileAnalysis
 from pytest_cleantree.core.model import Pattern, PatternTier
 
 from . import text as text_module
 from .aliases import with_aliases
 from .deep import deep_enough
 from .pieces import parse_python
-from .records import FileAnalysis, decode_problem, parse_problem
+from .records import decode_problem, parse_problem
 from .resolve import _Key, module_name_for, resolve_reference
 from .scan import Scanner
 from .text import (

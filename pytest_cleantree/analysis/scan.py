@@ -16,10 +16,10 @@ import tokenize
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
+from pytest_cleantree.core.findings import Finding
 from pytest_cleantree.core.model import Kind, Occurrence, Pattern
 from pytest_cleantree.core.patterns import match_name, match_text, prefilter_needle
 
-from .records import Finding
 from .resolve import _Key, absolute_module, key_of, spans
 from .text import PatternSet, column
 

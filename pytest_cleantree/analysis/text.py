@@ -28,10 +28,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol, cast
 
+from pytest_cleantree.core.findings import Finding
 from pytest_cleantree.core.model import Kind, Occurrence, Pattern, PatternTier
 from pytest_cleantree.core.patterns import IDENTIFIER, match_text, prefilter_needle
-
-from .records import Finding
 
 PYTHON_SUFFIXES = (".py", ".pyi", ".pyw")
 #: larger Python files are matched as text: ``ast`` needs ~100x the file's size in memory

@@ -164,8 +164,7 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         "root",
-        "the tree in this folder instead of the manifest's root (relative to the current "
-        "folder)",
+        "the tree in this folder instead of the manifest's root (relative to the current folder)",
         cli=("--root",),
         pytest="--cleantree-root",
         metavar="DIR",

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_cleantree import __version__
-from pytest_cleantree.analysis import FileAnalysis, Finding
+from pytest_cleantree.core.findings import FileAnalysis, Finding
 from pytest_cleantree.core.model import Kind, Occurrence
 from pytest_cleantree.sources.base import FileStat
 

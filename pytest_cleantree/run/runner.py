@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 from pytest_cleantree.core.checks import Check
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.core.model import Manifest, Problem, Result
+from pytest_cleantree.run.analyses import AnalysisCache
 from pytest_cleantree.run.cache import AnalysisStore
-from pytest_cleantree.run.engine import AnalysisCache, check_all
+from pytest_cleantree.run.check import check_all
 from pytest_cleantree.sources import (
     HostTarget,
     RemoteOptions,

@@ -19,7 +19,7 @@ from pytest_cleantree.core.checks import Check, iter_checks
 from pytest_cleantree.core.errors import CleanTreeError, SourceError
 from pytest_cleantree.core.model import Manifest, Rule
 from pytest_cleantree.run.cache import default_cache_dir
-from pytest_cleantree.run.engine import default_jobs
+from pytest_cleantree.run.parallel import default_jobs
 from pytest_cleantree.run.runner import LOCAL_TARGET, Runner
 from pytest_cleantree.sources import HostTarget, RemoteOptions, Source, resolve_hosts
 
@@ -89,8 +89,8 @@ class Session:
     def explain(self, qualified: str) -> Explanation:
         """Where ``qualified`` leads in this machine's tree, read as a check reads it (same
         manifest, root, layout and ``import_roots``)."""
+        from pytest_cleantree.names.modules import module_names
         from pytest_cleantree.names.spellings import explain_name, import_bases
-        from pytest_cleantree.run.engine import module_names
 
         source = self.local_source()
         entries = sorted({entry for rule in self.manifest.rules for entry in rule.files})

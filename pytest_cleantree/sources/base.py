@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Literal, Protocol, runtime_checkable
 
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.core.patterns import compile_path_glob
@@ -101,6 +101,35 @@ class Source(Protocol):
     def close(self) -> None:
         """Release connections; a closed source may be reopened by using it again."""
         ...
+
+
+# -- optional abilities: a run asks ``isinstance(source, Ability)``; a source declares one by
+# -- having its members (the protocols are structural), never by inheriting
+
+
+@runtime_checkable
+class StatsMany(Protocol):
+    """A source whose files' stats tell an unchanged file without reading it.
+
+    Only this machine's files have a stat to trust (the local source); a
+    remote stat is never trusted, so a remote source has no ``stat_many``.
+    """
+
+    def stat_many(self, paths: Sequence[str]) -> Mapping[str, FileStat]:
+        """What each regular file inside the root is now (a path left out: read it)."""
+        ...
+
+
+@runtime_checkable
+class FiltersNeedles(Protocol):
+    """A source that tests :meth:`Source.read`'s needles where the files are (the SSH source).
+
+    The run then works out each file's needles, and asks :meth:`Source.expand`
+    to read ahead; for a source that would ignore them (the local one) that
+    is only work.  Declared by the class attribute ``filters_needles = True``.
+    """
+
+    filters_needles: Literal[True]
 
 
 @dataclass(frozen=True)

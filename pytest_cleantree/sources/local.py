@@ -168,8 +168,7 @@ class LocalSource:
                 stack.append((item.path, rel, (*chain, real)))
         return listing
 
-    #: the local prefilter is as cheap as reading: ``needles`` are ignored
-    filters_needles = False
+    # not FiltersNeedles: the local prefilter is as cheap as reading, ``needles`` are ignored
 
     def read(
         self, paths: Sequence[str], needles: Needles | None = None

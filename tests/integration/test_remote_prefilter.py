@@ -20,7 +20,8 @@ import pytest
 from pytest_cleantree.config.manifest import parse_manifest
 from pytest_cleantree.core.checks import iter_checks
 from pytest_cleantree.core.model import Result
-from pytest_cleantree.run.engine import AnalysisCache, check_all
+from pytest_cleantree.run.analyses import AnalysisCache
+from pytest_cleantree.run.check import check_all
 from pytest_cleantree.sources.base import NO_NEEDLE
 from pytest_cleantree.sources.local import LocalSource
 

@@ -72,7 +72,7 @@ def test_without_cleantree_nothing_heavy_is_imported(
     assert "pytest_cleantree.plugin" in modules  # loaded through its entry point, yet inert:
     assert not {"astroid", "paramiko"} & modules
     assert not {name for name in modules if name.startswith(("astroid.", "paramiko."))}
-    assert "pytest_cleantree.run.engine" not in modules
+    assert "pytest_cleantree.run.check" not in modules
     assert "pytest_cleantree.config.manifest" not in modules
 
 

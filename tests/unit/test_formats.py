@@ -17,7 +17,7 @@ from pytest_cleantree.core.model import Hit, Kind, Missing, Problem, Result, Rul
 from pytest_cleantree.report.github import render_github
 from pytest_cleantree.report.json import render_json
 from pytest_cleantree.report.sarif import render_sarif
-from pytest_cleantree.run.engine import check_all
+from pytest_cleantree.run.check import check_all
 from pytest_cleantree.sources.local import LocalSource
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "sm120"

@@ -21,7 +21,7 @@ import pytest
 from pytest_cleantree.core.checks import iter_checks
 from pytest_cleantree.core.model import DEFAULT_KINDS, Kind, Rule
 from pytest_cleantree.core.patterns import parse_pattern
-from pytest_cleantree.run.engine import check_all
+from pytest_cleantree.run.check import check_all
 from pytest_cleantree.sources.local import LocalSource
 
 CODE_KINDS = DEFAULT_KINDS - {Kind.STRING, Kind.TEXT}

@@ -10,8 +10,9 @@ import pytest
 from pytest_cleantree.core.checks import iter_checks
 from pytest_cleantree.core.model import Rule
 from pytest_cleantree.core.patterns import parse_pattern
+from pytest_cleantree.run.analyses import AnalysisCache
 from pytest_cleantree.run.cache import AnalysisStore
-from pytest_cleantree.run.engine import AnalysisCache, check_all
+from pytest_cleantree.run.check import check_all
 from pytest_cleantree.sources.local import LocalSource
 
 
@@ -38,7 +39,7 @@ def test_a_warm_run_reads_the_store_and_agrees(
     assert cold == [("a.py", 2, "if sm120:")]
     calls: list[str] = []
     monkeypatch.setattr(
-        "pytest_cleantree.run.engine.analyze",
+        "pytest_cleantree.analysis.analyze",
         lambda path, *a, **k: calls.append(path),  # would crash the run if it were used
     )
     assert lines(tree, AnalysisCache(AnalysisStore(tmp_path / "cache"))) == cold
@@ -67,7 +68,7 @@ def test_a_corrupt_entry_is_ignored(tree: Path, tmp_path: Path) -> None:
 def test_parallel_analysis_agrees_with_serial(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("pytest_cleantree.run.engine.PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr("pytest_cleantree.run.parallel.PARALLEL_MIN_BYTES", 0)
     tree = tmp_path / "many"
     tree.mkdir()
     for index in range(80):  # the workers prefilter too: a third spell nothing
@@ -75,7 +76,7 @@ def test_parallel_analysis_agrees_with_serial(
         (tree / f"m{index}.py").write_text(f"x = {index}\n{body}")
     serial = lines(tree, AnalysisCache(jobs=1))
     assert len(serial) == 53
-    import pytest_cleantree.run.engine as engine
+    import pytest_cleantree.run.parallel as engine
 
     batches: list[int] = []
     real = engine._parallel
@@ -93,7 +94,7 @@ def test_a_tree_with_little_to_parse_starts_no_worker(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Workers pay for their start only where files will be parsed: a guess from the bytes."""
-    import pytest_cleantree.run.engine as engine
+    import pytest_cleantree.run.parallel as engine
 
     monkeypatch.setattr(engine, "PARALLEL_MIN_BYTES", 2000)
     tree = tmp_path / "many"

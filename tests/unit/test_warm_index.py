@@ -20,8 +20,9 @@ from pytest_cleantree.core.checks import iter_checks
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.core.model import Result, Rule
 from pytest_cleantree.core.patterns import parse_pattern
+from pytest_cleantree.run.analyses import AnalysisCache
 from pytest_cleantree.run.cache import AnalysisStore
-from pytest_cleantree.run.engine import AnalysisCache, check_all
+from pytest_cleantree.run.check import check_all
 from pytest_cleantree.sources.base import Expansion, FileStat, Needles, NoNeedle
 from pytest_cleantree.sources.local import LocalSource
 

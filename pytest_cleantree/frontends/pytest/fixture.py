@@ -13,7 +13,8 @@ from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.core.model import DEFAULT_KINDS, SELECTABLE_KINDS, Kind, Pattern, Rule
 from pytest_cleantree.core.patterns import parse_pattern
 from pytest_cleantree.report.text import render_result, shown_root
-from pytest_cleantree.run.engine import AnalysisCache, check_all
+from pytest_cleantree.run.analyses import AnalysisCache
+from pytest_cleantree.run.check import check_all
 from pytest_cleantree.sources.local import LocalSource, resolve_local_root
 
 

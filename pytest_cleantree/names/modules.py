@@ -1,0 +1,60 @@
+"""The module each file of a tree is, asked of its source: the layout's names, read once.
+
+Pure layout logic is in :mod:`pytest_cleantree.config.layout`; this asks the source for
+what the layout needs (the ``__init__.py`` of every folder above the files) in one round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pytest_cleantree.analysis.text import is_python_path
+from pytest_cleantree.config.layout import Layout, LayoutError, parse_layout
+from pytest_cleantree.core.errors import SourceError
+from pytest_cleantree.sources.base import Source
+
+__all__ = ["module_names"]
+
+
+def module_names(
+    source: Source, paths: Sequence[str], import_roots: Sequence[str]
+) -> tuple[Layout, dict[str, str]]:
+    """The module each Python file is, where the tree's layout says so.
+
+    The layout needs the ``__init__.py`` of every folder above the files: the
+    source is asked for them all in one round (a missing one expands to nothing).
+    Files the layout does not name by a package chain or an import root keep the
+    name of their path under the root (no entry here): that is what every
+    version before the layout did, and a namespace package from the root.
+    """
+    # a file outside the root (allow_outside_root) is named by its path, as before
+    python = [
+        path
+        for path in paths
+        if is_python_path(path) and not path.startswith("/") and ".." not in path.split("/")
+    ]
+    inits: set[str] = set()
+    for path in python:
+        folder = path.rpartition("/")[0]
+        while folder:
+            inits.add(f"{folder}/__init__.py")
+            folder = folder.rpartition("/")[0]
+        inits.add("__init__.py")
+    found = source.expand(sorted(inits - set(python)))
+    known = set(python)
+    for listed in found.values():
+        if isinstance(listed, SourceError):  # which folders are packages is not known: fail
+            raise listed
+        known.update(listed)
+    try:
+        layout = parse_layout(known, import_roots=import_roots)
+    except LayoutError as exc:
+        raise SourceError(f"import_roots: {exc}") from None
+    names: dict[str, str] = {}
+    for path in python:
+        if not layout.decides(path):
+            continue  # not in a package, nor under an import root: the path is the name
+        name = layout.module_name(path)
+        if name is not None:
+            names[path] = name
+    return layout, names

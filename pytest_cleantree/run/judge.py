@@ -1,0 +1,189 @@
+"""Judge every check on the run's analyses, then apply the inline allows.
+
+The last step of :func:`~pytest_cleantree.run.check.check_all`: pure, from what the
+source answered and what the analysis found.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import replace
+
+from pytest_cleantree.config.exclusions import Scope, scope_of
+from pytest_cleantree.core.checks import Check
+from pytest_cleantree.core.errors import SourceError
+from pytest_cleantree.core.findings import FileAnalysis
+from pytest_cleantree.core.model import Hit, Kind, Missing, PatternTier, Problem, Result, Rule
+from pytest_cleantree.core.patterns import is_path_glob
+from pytest_cleantree.run.allows import apply_allows
+from pytest_cleantree.run.plan import Plan
+from pytest_cleantree.sources.base import Source
+
+_KIND_ORDER = {kind: index for index, kind in enumerate(Kind)}
+
+
+def judge_all(
+    checks: Sequence[Check],
+    source: Source,
+    plan: Plan,
+    analyses: Mapping[str, FileAnalysis | SourceError],
+    unfollowed: Mapping[str, str],
+    rule_ids: AbstractSet[str] | None = None,
+) -> dict[Check, Result]:
+    """Every check's result; ``unfollowed`` (path -> why) make qualified checks incomplete.
+
+    ``rule_ids`` are all the manifest's rule ids (default: the checks' own), which inline
+    allows may name (see :mod:`pytest_cleantree.run.allows`).
+    """
+    found = Found(analyses, plan.scoped)
+    judged: dict[Check, Result] = {}
+    for check in checks:
+        named = (plan.present if check.absent else plan.named)[check.entry]
+        if isinstance(named, SourceError):
+            judged[check] = failed(check, source, Problem.at(check.entry, str(named)))
+        elif check.absent:
+            judged[check] = judge(check, source, named, found)
+        elif plan.scoped[scope_of(check)] or not named:
+            judged[check] = judge(check, source, plan.scoped[scope_of(check)], found)
+        else:  # everything it names is excluded
+            judged[check] = Result(check.rule, check.label, source.host)
+    if unfollowed:
+        _add_unfollowed(judged, unfollowed)
+    # inline allows move allowed hits to Result.suppressed
+    return apply_allows(judged, rule_ids or {check.rule.id for check in checks})
+
+
+def _add_unfollowed(judged: dict[Check, Result], unfollowed: Mapping[str, str]) -> None:
+    """A module on the chains could not be followed: qualified checks are incomplete,
+    whatever they found."""
+    problems = tuple(Problem.at(path, why) for path, why in sorted(unfollowed.items()))
+    for check, result in judged.items():
+        if not check.absent and any(
+            p.tier is PatternTier.QUALIFIED for p in check.rule.forbid + check.rule.expect
+        ):
+            judged[check] = replace(result, problems=result.problems + problems)
+
+
+def failed(check: Check, source: Source, problem: Problem) -> Result:
+    return Result(check.rule, check.label, source.host, problems=(problem,))
+
+
+class Found:
+    """The analyses of one run, indexed by pattern: most rules hold in most files.
+
+    A rule with no ``expect`` is judged on the files where one of its
+    patterns was found, or that could not be read or parsed, not on every
+    file it names: 2,000 rules over 20,000 files is 40 million pairs.
+    """
+
+    def __init__(
+        self,
+        analyses: Mapping[str, FileAnalysis | SourceError],
+        scoped: Mapping[Scope, tuple[str, ...]],
+    ) -> None:
+        self.analyses = analyses
+        self.with_pattern: dict[str, set[str]] = defaultdict(set)
+        self.troubled: set[str] = set()
+        for path, analysis in analyses.items():
+            if isinstance(analysis, SourceError) or analysis.problem:
+                self.troubled.add(path)
+            else:
+                for pattern in analysis.patterns_found:
+                    self.with_pattern[pattern].add(path)
+        self._scoped = scoped
+        self._members: dict[Scope, frozenset[str]] = {}  # scopes share files: one set each
+
+    def to_judge(self, check: Check) -> Sequence[str]:
+        """The files of the check's scope whose analysis can change its result, in order."""
+        scope = scope_of(check)
+        paths = self._scoped[scope]
+        if check.rule.expect:
+            return paths
+        if scope not in self._members:
+            self._members[scope] = frozenset(paths)
+        candidates = set(self.troubled)
+        for pattern in check.rule.forbid:
+            candidates |= self.with_pattern.get(pattern.text, set())
+        return sorted(candidates & self._members[scope])
+
+
+def judge(check: Check, source: Source, paths: tuple[str, ...], found: Found) -> Result:
+    """One check's result on its files (``paths``: those an ``absent`` entry names)."""
+    rule = check.rule
+    if check.absent:
+        return Result(rule, check.label, source.host, present=paths, files=paths)
+    if not paths:
+        return _nothing_named(check, source)
+    hits: list[Hit] = []
+    missing: list[Missing] = []
+    problems: list[Problem] = []
+    forbidden = frozenset(p.text for p in rule.forbid)
+    for path in found.to_judge(check):
+        analysis = found.analyses[path]
+        if isinstance(analysis, SourceError):
+            problems.append(Problem.at(path, str(analysis)))
+            continue
+        if analysis.problem:
+            problems.append(Problem(analysis.problem, path, analysis.problem_line))
+        if forbidden & analysis.patterns_found:
+            hits.extend(_hits(rule, forbidden, analysis))
+        if rule.expect:
+            missing.extend(_missing(rule, analysis))
+    return Result(
+        rule,
+        check.label,
+        source.host,
+        hits=tuple(hits),
+        missing=tuple(missing),
+        problems=tuple(problems),
+        files=paths,
+    )
+
+
+def _nothing_named(check: Check, source: Source) -> Result:
+    """A ``files`` entry that names no file: allowed, a violation, or a problem."""
+    rule = check.rule
+    if rule.missing_ok:
+        return Result(rule, check.label, source.host)
+    if rule.must_exist:  # the file is expected back: its absence is the violation
+        expected = [p.text for p in rule.expect] or ["the file itself"]
+        gone = tuple(Missing(check.entry, pattern) for pattern in expected)
+        return Result(rule, check.label, source.host, missing=gone)
+    what = "glob matches no file" if is_path_glob(check.entry) else "no such file"
+    problem = f"{what} under {source.root} (set missing_ok = true to allow)"
+    return failed(check, source, Problem(problem, check.entry))
+
+
+def _allowed(rule: Rule, kind: Kind) -> bool:
+    return kind is Kind.TEXT or kind in rule.kinds
+
+
+def _hits(rule: Rule, forbidden: frozenset[str], analysis: FileAnalysis) -> Iterator[Hit]:
+    """Forbidden findings, one per line, with all of that line's kinds and patterns."""
+    by_line: dict[int, list[tuple[Kind, int, str]]] = defaultdict(list)
+    spared = {p.text for p in rule.unless}
+    skip = {f.occurrence.line for f in analysis.findings if f.pattern in spared}
+    for finding in analysis.findings:
+        occurrence = finding.occurrence
+        if occurrence.line in skip:
+            continue
+        if finding.pattern in forbidden and _allowed(rule, occurrence.kind):
+            by_line[occurrence.line].append((occurrence.kind, occurrence.col, finding.pattern))
+    for line in sorted(by_line):
+        found = by_line[line]
+        kinds = tuple(sorted({kind for kind, _, _ in found}, key=_KIND_ORDER.__getitem__))
+        patterns = tuple(sorted({pattern for _, _, pattern in found}))
+        col = min(col for _, col, _ in found)
+        source = analysis.source_line(line).strip()
+        yield Hit(analysis.path, line, kinds, source, col, patterns)
+
+
+def _missing(rule: Rule, analysis: FileAnalysis) -> Iterator[Missing]:
+    present = {
+        finding.pattern for finding in analysis.findings if _allowed(rule, finding.occurrence.kind)
+    }
+    for pattern in rule.expect:
+        if pattern.text not in present:
+            yield Missing(analysis.path, pattern.text)

@@ -1,0 +1,105 @@
+"""Analyse a batch of files, in worker processes when that pays for their start.
+
+The analysis is imported here only when a file is actually analysed: a warm run, whose
+every answer comes from the store, never loads it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+
+from pytest_cleantree.core.findings import FileAnalysis
+from pytest_cleantree.run.plan import PatternList
+
+#: below this much to parse (files, and bytes of the files likely parsed), starting worker
+#: processes costs more than it saves (measured on bench/'s trees, 1 and 20 names)
+PARALLEL_MIN_FILES = 64
+PARALLEL_MIN_BYTES = 2**19
+#: up to this many needles in a list, the bytes of a file are searched for them to guess
+#: whether it will be parsed (more needles: it is assumed to be)
+_GUESS_MAX_NEEDLES = 8
+
+#: path, bytes, patterns, comments wanted, module name from the layout (``None``: from the
+#: path), what star imports of the tree's modules bind (see ``Spellings.binds``)
+_Work = tuple[str, bytes, PatternList, bool, "str | None", "Mapping[str, frozenset[str]] | None"]
+
+
+def analyze_all(work: Sequence[_Work], jobs: int) -> list[FileAnalysis]:
+    """Each file's compact analysis, in order: in ``jobs`` processes if that pays."""
+    if _parallel_pays(work, jobs):
+        # the workers prefilter too: most files end there, and the parent stays free
+        return _parallel(list(work), jobs)
+    return [_analyze(item).compact() for item in work]
+
+
+def _parallel_pays(work: Sequence[_Work], jobs: int) -> bool:
+    """Is there enough to parse that worker processes pay for their start?
+
+    A guess, only for scheduling (each file is analysed in full either way):
+    the files whose bytes hold a needle of their list, where the list has few.
+    """
+    if jobs < 2 or len(work) < PARALLEL_MIN_FILES:
+        return False
+    from pytest_cleantree.analysis.text import compile_patterns
+
+    size = 0
+    needles_of: dict[PatternList, tuple[bytes, ...] | None] = {}
+    for _, data, patterns, *_ in work:
+        if patterns not in needles_of:
+            listed = [n for _, n, _ in compile_patterns(patterns.patterns).needles]
+            few = None not in listed and len(listed) <= _GUESS_MAX_NEEDLES
+            needles_of[patterns] = tuple(n.encode() for n in listed if n) if few else None
+        needles = needles_of[patterns]
+        if needles is None or any(needle in data for needle in needles):
+            size += len(data)
+            if size >= PARALLEL_MIN_BYTES:
+                return True
+    return False
+
+
+def _analyze(item: _Work) -> FileAnalysis:
+    from pytest_cleantree.analysis import analyze
+
+    path, data, patterns, comments, module, stars = item
+    return analyze(path, data, patterns.patterns, comments=comments, module=module, stars=stars)
+
+
+def _parallel(items: list[_Work], jobs: int) -> list[FileAnalysis]:
+    """Analyse in worker processes.
+
+    ``fork`` when this process runs no other thread (it is the cheapest start,
+    and safe then); else ``forkserver`` (safe beside paramiko's threads), else
+    ``spawn``.
+    """
+    import multiprocessing  # here: most runs never start a worker, and these cost 20 ms
+    import threading
+    from concurrent.futures import ProcessPoolExecutor
+
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        method = "fork"
+    else:
+        method = "forkserver" if "forkserver" in methods else "spawn"
+    context = multiprocessing.get_context(method)
+    if isinstance(context, multiprocessing.context.ForkServerContext):
+        # imported once, not per worker
+        context.set_forkserver_preload(
+            ["pytest_cleantree.run.parallel", "pytest_cleantree.analysis"]
+        )
+    chunk = max(1, len(items) // (jobs * 8))
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        return list(pool.map(_analyze_compact, items, chunksize=chunk))
+
+
+def _analyze_compact(item: _Work) -> FileAnalysis:
+    """In a worker: only the lines that findings point at travel back."""
+    return _analyze(item).compact()
+
+
+def default_jobs() -> int:
+    """The CPUs this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
