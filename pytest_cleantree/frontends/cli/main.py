@@ -243,7 +243,7 @@ def _check(args: argparse.Namespace) -> int:
     from pytest_cleantree.sources import RemoteOptions, resolve_hosts
 
     if args.reverted:
-        from pytest_cleantree.revert.fromdiff import derive_manifest_for_revert
+        from pytest_cleantree.revert.git import derive_manifest_for_revert
 
         manifest = derive_manifest_for_revert(args.reverted, Path.cwd())
         path: Path | None = Path(manifest.path)

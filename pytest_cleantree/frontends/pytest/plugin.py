@@ -397,7 +397,7 @@ class RevertedCommit(ManifestFile):
     revision: str
 
     def load(self) -> Manifest:
-        from pytest_cleantree.revert.fromdiff import derive_manifest_for_revert
+        from pytest_cleantree.revert.git import derive_manifest_for_revert
 
         return derive_manifest_for_revert(self.revision, self.config.invocation_params.dir)
 
