@@ -4,6 +4,8 @@
 raises one :class:`~pytest_cleantree.core.errors.ManifestError` carrying *every* problem found, each
 starting with where it is (``rule 2 (line 14): forbid[0]: ...``).  ``load_manifest`` reads a
 file and parses it; ``find_manifest`` says which file of a folder holds the manifest.
+The document's shape (tables, rules, ids, the line of each problem) is walked here; each
+key's value is checked by :mod:`.entries`.
 
 The manifest is either a whole ``cleantree.toml`` or the ``[tool.cleantree]`` table of a
 ``pyproject.toml``::
@@ -25,25 +27,24 @@ The manifest is either a whole ``cleantree.toml`` or the ``[tool.cleantree]`` ta
 from __future__ import annotations
 
 import dataclasses
-import datetime
-import difflib
 import re
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePath
-from typing import TypeVar
 
+from pytest_cleantree.config.entries import (
+    read_excludes,
+    read_forbid_lines,
+    read_kinds,
+    read_optional,
+    read_paths,
+    read_patterns,
+    suggest,
+    toml_type,
+)
 from pytest_cleantree.config.layout import LayoutError, normalize_folder
 from pytest_cleantree.core.errors import ManifestError
-from pytest_cleantree.core.model import (
-    DEFAULT_KINDS,
-    SELECTABLE_KINDS,
-    Kind,
-    Manifest,
-    Pattern,
-    Rule,
-)
-from pytest_cleantree.core.patterns import line_pattern, parse_pattern
+from pytest_cleantree.core.model import Manifest, Rule
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -79,12 +80,10 @@ _RULE_KEYS = (
     "must_exist",
     "exclude",
 )
-_KIND_NAMES = tuple(sorted(kind.value for kind in SELECTABLE_KINDS))
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 _NOT_ID = re.compile(r"[^A-Za-z0-9_.-]+")
 _SLUG_LENGTH = 40
-_DRIVE = re.compile(r"[A-Za-z]:/")
 
 _KEY = r"[ \t]*(?:{0}|\"{0}\"|'{0}')[ \t]*"
 _DOT = r"\."
@@ -98,9 +97,6 @@ _END_OF_DOCUMENT = "(at end of document)"
 _KEY_LINE = r"[ \t]*(?:{0}|\"{0}\"|'{0}')[ \t]*="
 #: the key a rule's problem is about: ``forbid[0]: ...``, ``unknown key 'x' ...``
 _PROBLEM_KEY = re.compile(r"(?:unknown key '([^']+)'|([A-Za-z_]+)(?:\[\d+\])?:)")
-
-_Report = Callable[[str], None]
-_T = TypeVar("_T")
 
 
 def parse_manifest(text: str, path: str) -> Manifest:
@@ -124,7 +120,7 @@ def parse_manifest(text: str, path: str) -> Manifest:
         if table is None:
             raise ManifestError(path, ["no [tool.cleantree] table"])
         if not isinstance(table, dict):
-            raise ManifestError(path, [f"tool.cleantree: must be a table, not {_a(table)}"])
+            raise ManifestError(path, [f"tool.cleantree: must be a table, not {toml_type(table)}"])
         document = table
     parser = _Parser(text, "tool.cleantree." if pyproject else "")
     manifest = parser.manifest(document, path)
@@ -211,12 +207,12 @@ class _Parser:
         for key in document:
             if key not in _TOP_KEYS:
                 self.report(self._unknown_top_key(key))
-        root = _optional(document, "root", str, "", self.prefix, self.report)
+        root = read_optional(document, "root", str, "", self.prefix, self.report)
         hosts = self._hosts(document.get("hosts"))
-        self.allow_outside_root = _optional(
+        self.allow_outside_root = read_optional(
             document, "allow_outside_root", bool, False, self.prefix, self.report
         )
-        exclude = _excludes(document, self.prefix, self.report)
+        exclude = read_excludes(document, self.prefix, self.report)
         import_roots = self._import_roots(document.get("import_roots"))
         rules = self._rules(document.get("rule"))
         if not self.problems:
@@ -239,12 +235,12 @@ class _Parser:
             return ()
         key = f"{self.prefix}import_roots"
         if not isinstance(value, list):
-            self.report(f'{key}: must be a list of folders (["python"]), not {_a(value)}')
+            self.report(f'{key}: must be a list of folders (["python"]), not {toml_type(value)}')
             return ()
         roots: list[str] = []
         for index, folder in enumerate(value):
             if not isinstance(folder, str):
-                self.report(f"{key}[{index}]: must be a string, not {_a(folder)}")
+                self.report(f"{key}[{index}]: must be a string, not {toml_type(folder)}")
                 continue
             try:
                 roots.append(normalize_folder(folder))
@@ -256,21 +252,21 @@ class _Parser:
         where = f"unknown key '{self.prefix}{key}'"
         if key in _RULE_KEYS:
             return f"{where} (it belongs in a [[{self.prefix}rule]] table)"
-        return f"{where} ({_suggest(key, _TOP_KEYS, 'keys', self.prefix)})"
+        return f"{where} ({suggest(key, _TOP_KEYS, 'keys', self.prefix)})"
 
     def _hosts(self, value: object) -> tuple[tuple[str, str], ...]:
         if value is None:
             return ()
         key = f"{self.prefix}hosts"
         if not isinstance(value, dict):
-            self.report(f'{key}: must be a table of name = "host" strings, not {_a(value)}')
+            self.report(f'{key}: must be a table of name = "host" strings, not {toml_type(value)}')
             return ()
         hosts: list[tuple[str, str]] = []
         for name, host in value.items():
             if isinstance(host, str):
                 hosts.append((name, host))
             else:
-                self.report(f"{key}.{name}: must be a string, not {_a(host)}")
+                self.report(f"{key}.{name}: must be a string, not {toml_type(host)}")
         return tuple(hosts)
 
     def _rules(self, value: object) -> list[Rule]:
@@ -280,7 +276,7 @@ class _Parser:
             return []
         if not isinstance(value, list):
             self.report(
-                f"{self.prefix}rule: must be an array of tables ({header}), not {_a(value)}"
+                f"{self.prefix}rule: must be an array of tables ({header}), not {toml_type(value)}"
             )
             return []
         lines = self._header_lines(len(value))
@@ -290,7 +286,7 @@ class _Parser:
             line = lines[index] if lines else 0
             label = f"rule {index + 1}" + (f" (line {line})" if line else "")
             if not isinstance(table, dict):
-                self.report(f"{label}: must be a table, not {_a(table)}")
+                self.report(f"{label}: must be a table, not {toml_type(table)}")
                 continue
             end = lines[index + 1] - 1 if lines and index + 1 < len(lines) else 0
             key_lines = self._key_lines(table, line, end) if line else {}
@@ -339,9 +335,9 @@ class _Parser:
 
         for key in table:
             if key not in _RULE_KEYS:
-                report(f"unknown key '{key}' ({_suggest(key, _RULE_KEYS, 'keys')})")
+                report(f"unknown key '{key}' ({suggest(key, _RULE_KEYS, 'keys')})")
 
-        rule_id = _optional(table, "id", str, "", "", report)
+        rule_id = read_optional(table, "id", str, "", "", report)
         if "id" in table and isinstance(table["id"], str):
             if not _ID.fullmatch(rule_id):
                 report(
@@ -353,17 +349,17 @@ class _Parser:
             else:
                 seen_ids[rule_id] = label
 
-        files = self._paths(table, "files", report)
-        forbid = _patterns(table, "forbid", report) + _lines(table, report)
-        expect = _patterns(table, "expect", report)
-        absent = self._paths(table, "absent", report)
-        kinds = _kinds(table, report)
-        why = _optional(table, "why", str, "", "", report)
-        missing_ok = _optional(table, "missing_ok", bool, False, "", report)
-        must_exist = _optional(table, "must_exist", bool, False, "", report)
+        files = read_paths(table, "files", report, allow_outside_root=self.allow_outside_root)
+        forbid = read_patterns(table, "forbid", report) + read_forbid_lines(table, report)
+        expect = read_patterns(table, "expect", report)
+        absent = read_paths(table, "absent", report, allow_outside_root=self.allow_outside_root)
+        kinds = read_kinds(table, report)
+        why = read_optional(table, "why", str, "", "", report)
+        missing_ok = read_optional(table, "missing_ok", bool, False, "", report)
+        must_exist = read_optional(table, "must_exist", bool, False, "", report)
         if missing_ok and must_exist:
             report("missing_ok and must_exist contradict each other: keep one")
-        exclude = _excludes(table, "", report)
+        exclude = read_excludes(table, "", report)
 
         searched = [key for key in ("forbid", "forbid_lines", "expect") if key in table]
         if not searched and "absent" not in table:
@@ -390,165 +386,6 @@ class _Parser:
             line=line,
             exclude=exclude,
         )
-
-    def _paths(self, table: Mapping[str, object], key: str, report: _Report) -> tuple[str, ...]:
-        paths: list[str] = []
-        where_seen: dict[str, int] = {}
-        for index, entry in _iter_strings(table, key, report):
-            where = f"{key}[{index}]"
-            path = self._path(entry, where, report)
-            if path is None:
-                continue
-            if path in where_seen:
-                report(f"{where}: '{path}' is already {key}[{where_seen[path]}]")
-                continue
-            where_seen[path] = index
-            paths.append(path)
-        return tuple(paths)
-
-    def _path(self, entry: str, where: str, report: _Report) -> str | None:
-        """The entry, normalised, or ``None`` after reporting what is wrong with it."""
-        if "\\" in entry:
-            report(f"{where}: '{entry}' uses '\\': write '{entry.replace(chr(92), '/')}'")
-            return None
-        path = entry
-        while path.startswith("./"):
-            path = path[2:]
-        if not path or path == ".":
-            report(f"{where}: empty path")
-            return None
-        if path.endswith("/"):
-            report(f"{where}: '{entry}' ends with '/': name files or globs ('{path}**')")
-            return None
-        outside = self.allow_outside_root
-        if not outside and (path.startswith("/") or _DRIVE.match(path)):
-            report(
-                f"{where}: '{entry}' is absolute: paths are relative to the root "
-                "(set allow_outside_root = true to allow it)"
-            )
-            return None
-        if "//" in path.lstrip("/"):
-            report(f"{where}: '{entry}' has an empty segment ('//')")
-            return None
-        if not outside and ".." in path.split("/"):
-            report(
-                f"{where}: '{entry}' goes outside the root with '..' "
-                "(set allow_outside_root = true to allow it)"
-            )
-            return None
-        return path
-
-
-def _iter_strings(
-    table: Mapping[str, object], key: str, report: _Report
-) -> Iterator[tuple[int, str]]:
-    """The (index, string) items of a list-of-strings key, reporting wrong items as it goes
-    (so that the caller's own problems come in index order)."""
-    if key not in table:
-        return
-    value = table[key]
-    if not isinstance(value, list):
-        report(f"{key}: must be a list of strings, not {_a(value)}")
-        return
-    if not value:
-        report(f"{key}: must not be empty")
-        return
-    for index, item in enumerate(value):
-        if isinstance(item, str):
-            yield index, item
-        else:
-            report(f"{key}[{index}]: must be a string, not {_a(item)}")
-
-
-def _patterns(table: Mapping[str, object], key: str, report: _Report) -> tuple[Pattern, ...]:
-    patterns: list[Pattern] = []
-    where_seen: dict[str, int] = {}
-    for index, text in _iter_strings(table, key, report):
-        where = f"{key}[{index}]"
-        try:
-            pattern = parse_pattern(text)
-        except ValueError as exc:
-            report(f"{where}: {exc}")
-            continue
-        if text in where_seen:
-            report(f"{where}: '{text}' is already {key}[{where_seen[text]}]")
-            continue
-        where_seen[text] = index
-        patterns.append(pattern)
-    return tuple(patterns)
-
-
-def _lines(table: Mapping[str, object], report: _Report) -> tuple[Pattern, ...]:
-    """``forbid_lines``: whole lines (compared stripped), as line patterns of ``forbid``."""
-    patterns: list[Pattern] = []
-    where_seen: dict[str, int] = {}
-    for index, text in _iter_strings(table, "forbid_lines", report):
-        where = f"forbid_lines[{index}]"
-        if "\n" in text or "\r" in text:
-            report(f"{where}: one line only (it holds a line break)")
-            continue
-        if not text.strip():
-            report(f"{where}: a blank line cannot be told apart from any other")
-            continue
-        pattern = line_pattern(text)
-        if pattern.text in where_seen:
-            report(f"{where}: the same line as forbid_lines[{where_seen[pattern.text]}]")
-            continue
-        where_seen[pattern.text] = index
-        patterns.append(pattern)
-    return tuple(patterns)
-
-
-def _excludes(table: Mapping[str, object], prefix: str, report: _Report) -> tuple[str, ...]:
-    """An ``exclude`` key: gitignore-style patterns (see :mod:`.exclusions`)."""
-    from pytest_cleantree.config.exclusions import exclude_problem
-
-    patterns: list[str] = []
-    for index, pattern in _iter_strings(table, "exclude", report):
-        problem = exclude_problem(pattern)
-        if problem:
-            report(f"{prefix}exclude[{index}]: {problem}")
-        else:
-            patterns.append(pattern)
-    return tuple(patterns)
-
-
-def _kinds(table: Mapping[str, object], report: _Report) -> frozenset[Kind]:
-    if "kinds" not in table:
-        return DEFAULT_KINDS
-    kinds: set[Kind] = set()
-    for index, name in _iter_strings(table, "kinds", report):
-        where = f"kinds[{index}]"
-        if name == Kind.TEXT.value:
-            report(
-                f"{where}: 'text' cannot be selected: it is implied for files that are not Python"
-            )
-        elif name not in _KIND_NAMES:
-            report(f"{where}: unknown kind '{name}' ({_suggest(name, _KIND_NAMES, 'kinds')})")
-        elif Kind(name) in kinds:
-            report(f"{where}: '{name}' is already listed")
-        else:
-            kinds.add(Kind(name))
-    return frozenset(kinds)
-
-
-def _optional(
-    table: Mapping[str, object],
-    key: str,
-    kind: type[_T],
-    default: _T,
-    prefix: str,
-    report: _Report,
-) -> _T:
-    """A scalar key's value, or ``default`` when it is absent or (reported) of the wrong type."""
-    if key not in table:
-        return default
-    value = table[key]
-    if isinstance(value, kind):
-        return value
-    expected = "true or false" if kind is bool else "a string"
-    report(f"{prefix}{key}: must be {expected}, not {_a(value)}")
-    return default
 
 
 def _with_default_ids(rules: Sequence[Rule]) -> list[Rule]:
@@ -583,37 +420,6 @@ def id_slug(text: str, length: int | None = _SLUG_LENGTH) -> str:
     """``text`` as the tail of a rule id: runs of other characters become one ``-``."""
     slug = re.sub(r"-{2,}", "-", _NOT_ID.sub("-", text)).strip("-")
     return slug[:length].rstrip("-")
-
-
-def _suggest(word: str, valid: Sequence[str], what: str, prefix: str = "") -> str:
-    """The nearest valid word (difflib), or the list of valid ones when none is near."""
-    close = difflib.get_close_matches(word, valid, n=1)
-    if close:
-        return f"did you mean '{prefix}{close[0]}'?"
-    return f"valid {what}: " + ", ".join(f"{prefix}{name}" for name in sorted(valid))
-
-
-def _a(value: object) -> str:
-    """The TOML type of a value, with its article, for messages."""
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a float"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, dict):
-        return "a table"
-    if isinstance(value, datetime.datetime):
-        return "a date-time"
-    if isinstance(value, datetime.date):
-        return "a date"
-    if isinstance(value, datetime.time):
-        return "a time"
-    return type(value).__name__  # pragma: no cover - TOML has no other types
 
 
 def _locate(message: str, text: str) -> str:

@@ -156,7 +156,7 @@ def open_session(request: SessionRequest) -> Session:
 
 def _load(request: SessionRequest) -> tuple[Manifest, Path]:
     if request.reverted:
-        from pytest_cleantree.revert.fromdiff import derive_manifest_for_revert
+        from pytest_cleantree.revert.git import derive_manifest_for_revert
 
         manifest = derive_manifest_for_revert(request.reverted, request.base)
         return manifest, Path(manifest.path)

@@ -7,12 +7,8 @@ from collections.abc import Callable
 
 import pytest
 
-from pytest_cleantree.revert.fromdiff import (
-    FromDiffError,
-    apply_hunks,
-    parse_unified_diff,
-    resolve_images,
-)
+from pytest_cleantree.revert.apply import apply_hunks, resolve_images
+from pytest_cleantree.revert.diff import FromDiffError, parse_unified_diff
 
 BEFORE = "import os\n\nA = 1\nB = 2\nC = 3\nD = 4\nE = 5\nF = 6\nG = 7\n"
 AFTER = "import os\nimport sm120\n\nA = 1\nB = 2\nC = 3\nD = sm120.D\nE = 5\nF = 6\nG = 7\n"

@@ -9,8 +9,8 @@ import pytest
 
 from pytest_cleantree.analysis import analyze
 from pytest_cleantree.core.patterns import match_text, parse_pattern
-from pytest_cleantree.revert import fromdiff
-from pytest_cleantree.revert.fromdiff import (
+from pytest_cleantree.revert import names as revert_names
+from pytest_cleantree.revert.names import (
     CODE_KINDS,
     IntroducedNames,
     introduced_names,
@@ -236,7 +236,7 @@ def test_a_word_anywhere_in_the_file_before_is_not_introduced() -> None:
 )
 def test_the_words_of_a_text_are_exactly_what_exact_patterns_match(text: str) -> None:
     """fromdiff's word split mirrors ``patterns.match_text`` for exact patterns."""
-    words = fromdiff._words(text)
+    words = revert_names._words(text)
     for word in words:
         assert match_text(parse_pattern("=" + word), text), word
     pieces = {text[i:j].strip() for i in range(len(text)) for j in range(i + 1, len(text) + 1)}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_cleantree.revert.fromdiff import (
+from pytest_cleantree.revert.diff import (
     FileChange,
     FromDiffError,
     Hunk,

@@ -11,13 +11,9 @@ import pytest
 from pytest_cleantree.config.manifest import parse_manifest
 from pytest_cleantree.core.checks import iter_checks
 from pytest_cleantree.core.model import PatternTier
-from pytest_cleantree.revert.fromdiff import (
-    ChangedFile,
-    FromDiffError,
-    derive_manifest,
-    parse_unified_diff,
-    resolve_images,
-)
+from pytest_cleantree.revert.apply import ChangedFile, resolve_images
+from pytest_cleantree.revert.diff import FromDiffError, parse_unified_diff
+from pytest_cleantree.revert.toml import derive_manifest
 from pytest_cleantree.run.runner import Runner
 
 if sys.version_info >= (3, 11):

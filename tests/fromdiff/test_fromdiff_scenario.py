@@ -29,7 +29,7 @@ from pytest_cleantree.analysis import analyze
 from pytest_cleantree.config.manifest import load_manifest, parse_manifest
 from pytest_cleantree.core.checks import iter_checks
 from pytest_cleantree.core.model import DEFAULT_KINDS, Kind, Manifest
-from pytest_cleantree.revert.fromdiff import derive_manifest_for_revert
+from pytest_cleantree.revert.git import derive_manifest_for_revert
 from pytest_cleantree.run.runner import Runner
 
 STDLIB = Path(json.__file__).parent.parent

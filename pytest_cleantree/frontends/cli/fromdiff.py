@@ -2,7 +2,7 @@
 
 An argparse adapter only: :func:`add_from_diff_commands` registers the command on the
 ``cleantree`` parser's subcommands, and sets ``handler`` to :func:`run_from_diff`; the
-work is done by :mod:`pytest_cleantree.revert.fromdiff`.  Exit codes: 0 the manifest was
+work is done by :mod:`pytest_cleantree.revert`.  Exit codes: 0 the manifest was
 printed, 2 the input could not give one (the message says which file and line).
 
 ``python -m pytest_cleantree.frontends.cli.fromdiff from-diff ...`` runs it on its own.
@@ -122,14 +122,9 @@ def run_from_diff(args: argparse.Namespace) -> int:
 
 def _derive(args: argparse.Namespace) -> str:
     from pytest_cleantree.config.manifest import parse_manifest
-    from pytest_cleantree.revert.fromdiff import (
-        FromDiffError,
-        derive_manifest,
-        images_from_patch,
-        images_from_rev,
-        patch_subjects,
-        repository_top,
-    )
+    from pytest_cleantree.revert.diff import FromDiffError, patch_subjects
+    from pytest_cleantree.revert.git import images_from_patch, images_from_rev, repository_top
+    from pytest_cleantree.revert.toml import derive_manifest
 
     repo = Path(args.repo)
     if not repo.is_dir():
@@ -158,7 +153,7 @@ def _derive(args: argparse.Namespace) -> str:
 
 
 def _read_patch(name: str) -> tuple[str, bytes]:
-    from pytest_cleantree.revert.fromdiff import FromDiffError
+    from pytest_cleantree.revert.diff import FromDiffError
 
     if name == "-":
         return "<stdin>", sys.stdin.buffer.read()

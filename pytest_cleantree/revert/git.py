@@ -1,0 +1,253 @@
+"""The I/O at the edge of the revert guard: read-only git (``diff``, ``log``, ``cat-file``,
+``rev-list``, ``blame``, ``rev-parse``) and the tree a patch is worked out against.
+
+``derive_manifest_for_revert`` (``check --reverted``) lives here: its experiment lines are
+what git blame of the work tree still gives to the change.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pytest_cleantree.analysis import decode_python, is_python_path, split_lines
+from pytest_cleantree.core.model import Manifest
+
+from .apply import ChangedFile, resolve_images
+from .diff import FromDiffError, Status, parse_unified_diff, special_file
+from .plan import plan_changes, root_folder, rules_from_plan
+from .text import decode_text
+
+__all__ = [
+    "derive_manifest_for_revert",
+    "experiment_lines_now",
+    "images_from_patch",
+    "images_from_rev",
+    "repository_top",
+]
+
+
+def _git(repo: Path, *args: str, stdin: bytes | None = None) -> bytes:
+    """Run a read-only git command; its failure is a :class:`FromDiffError` with git's words."""
+    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_PAGER": "cat", "LC_ALL": "C"}
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(repo), *args],
+            input=stdin,
+            capture_output=True,
+            check=False,
+            env=env,
+        )
+    except FileNotFoundError:
+        raise FromDiffError("git is not installed (or not on PATH)") from None
+    if done.returncode != 0:
+        message = done.stderr.decode("utf-8", "replace").strip() or f"exit code {done.returncode}"
+        command = " ".join(args if len(args) <= 4 else args[:2])  # not a whole diff command line
+        raise FromDiffError(f"git {command}: {message}")
+    return done.stdout
+
+
+def _rev_parse(repo: Path, rev: str) -> str:
+    if not rev or rev.startswith("-"):
+        raise FromDiffError(f"{rev!r} is not a revision")
+    try:
+        return _git(repo, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}").decode().strip()
+    except FromDiffError:
+        raise FromDiffError(f"{rev!r}: no such commit in {repo}") from None
+
+
+@dataclass(frozen=True)
+class _Range:
+    old: str  # a commit, or the empty tree for a root commit
+    new: str
+    short: str  # the abbreviated ``new``
+    why: str
+    root: bool = False  # ``old`` is the empty tree
+
+    @property
+    def bounds(self) -> tuple[str, ...]:
+        """What limits a history walk to the range: ``^old``, nothing for a root commit."""
+        return () if self.root else (f"^{self.old}",)
+
+
+def _resolve_range(repo: Path, spec: str) -> _Range:
+    """``A..B``, ``A...B`` (from their merge base) or one commit ``C`` (``C^..C``; a merge
+    against its first parent)."""
+    root = False
+    if "..." in spec:
+        left, right = spec.split("...", 1)
+        new = _rev_parse(repo, right or "HEAD")
+        old = _git(repo, "merge-base", _rev_parse(repo, left or "HEAD"), new).decode().strip()
+    elif ".." in spec:
+        left, right = spec.split("..", 1)
+        old, new = _rev_parse(repo, left or "HEAD"), _rev_parse(repo, right or "HEAD")
+    else:
+        new = _rev_parse(repo, spec)
+        try:
+            old = _git(repo, "rev-parse", "--verify", "--quiet", f"{new}^").decode().strip()
+        except FromDiffError:  # a root commit: compare with the empty tree
+            old = _git(repo, "hash-object", "-t", "tree", "--stdin", stdin=b"").decode().strip()
+            root = True
+    subject = _git(repo, "log", "-1", "--format=%s", new).decode("utf-8", "replace").strip()
+    short = _git(repo, "rev-parse", "--short", new).decode().strip()
+    if ".." in spec:
+        short_old = _git(repo, "rev-parse", "--short", old).decode().strip()
+        count = int(_git(repo, "rev-list", "--count", f"{old}..{new}").decode())
+        commits = f", {count} commits up to" if count > 1 else ""
+        why = f'{spec} ({short_old}..{short}{commits}) "{subject}"'
+    else:
+        label = short if spec == short else f"{spec} ({short})"
+        why = f'{label} "{subject}"'
+    return _Range(old, new, short, why, root)
+
+
+def images_from_rev(spec: str, repo: Path | str = ".") -> tuple[list[ChangedFile], str]:
+    """The files a git range (or commit) changed, with their contents; and a ``why`` for it."""
+    revs = _resolve_range(Path(repo), spec)
+    return _images_from_range(Path(repo), spec, revs), revs.why
+
+
+def _images_from_range(repo: Path, spec: str, revs: _Range) -> list[ChangedFile]:
+    diff = _git(
+        repo,
+        "diff",
+        "--no-color",
+        "--no-ext-diff",
+        "--no-textconv",
+        "--no-relative",
+        "-M",
+        "--src-prefix=a/",
+        "--dst-prefix=b/",
+        revs.old,
+        revs.new,
+        "--",
+    )
+    if not diff.strip():
+        raise FromDiffError(f"{spec}: changes nothing (git diff is empty)")
+    changes = parse_unified_diff(decode_text(diff), source=f"git diff {spec}")
+    files = []
+    for change in changes:
+        before = after = None
+        if not change.binary and not special_file(change):
+            if change.old_path is not None and change.status is not Status.COPIED:
+                before = _git(repo, "cat-file", "blob", f"{revs.old}:{change.old_path}")
+            if change.new_path is not None and change.status is Status.MODIFIED:
+                after = _git(repo, "cat-file", "blob", f"{revs.new}:{change.new_path}")
+        files.append(ChangedFile(change, before, after))
+    return files
+
+
+def images_from_patch(
+    text: str, tree: Path | str = ".", *, source: str = "<diff>", strip: int | None = None
+) -> list[ChangedFile]:
+    """The files a patch changes, with contents worked out against the tree at ``tree``."""
+    base = Path(tree)
+
+    def read(path: str) -> bytes | None:
+        try:
+            return (base / path).read_bytes()
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except OSError as exc:
+            raise FromDiffError(f"{path}: cannot read from {base}: {exc.strerror}") from None
+
+    return resolve_images(parse_unified_diff(text, source=source, strip=strip), read)
+
+
+def repository_top(repo: Path | str = ".") -> Path:
+    """The top folder of the git work tree containing ``repo``."""
+    return Path(_git(Path(repo), "rev-parse", "--show-toplevel").decode().strip())
+
+
+def derive_manifest_for_revert(
+    commit: str,
+    repo: Path | str = ".",
+    *,
+    expect_removed: bool = False,
+    text_rules: bool = True,
+    under: str = "",
+) -> Manifest:
+    """The manifest saying that ``commit`` (or a range ``A..B``) is fully reverted.
+
+    The experiment's own lines are the ground truth: each file it changed gets an
+    ``experiment-lines-...`` rule forbidding the lines that ``git blame`` of the work
+    tree (uncommitted edits included) still gives to one of its commits, each pinned to
+    its line; and an ``introduced-names-...`` rule forbidding, on any line, the code
+    names it introduced there.  A merge commit is taken against its first parent: the
+    experiment is everything the merge brought in.  Files it added must be absent; files
+    it deleted must exist again (a missing one is a violation).
+
+    Its root is the repository's top folder (or ``under``, relative to it), so it checks
+    the work tree as it is now; its path is a name under that folder, for messages.
+    Raises :class:`FromDiffError` (a ``CleanTreeError``).
+    """
+    top = repository_top(repo)
+    revs = _resolve_range(top, commit)
+    commits = set(_git(top, "rev-list", *revs.bounds, revs.new, "--").decode().split())
+
+    def blame(path: str) -> list[tuple[int, str]]:
+        return experiment_lines_now(top, path, commits, revs.bounds)
+
+    plan = plan_changes(
+        _images_from_range(top, commit, revs),
+        expect_removed=expect_removed,
+        text_rules=text_rules,
+        under=under,
+        blame=blame,
+        hint=(
+            f" (it removed names: `cleantree from-diff --rev {commit} --expect-removed` "
+            "writes a manifest that expects them back)"
+        ),
+    )
+    root = root_folder(under).rstrip("/")
+    return Manifest(
+        str(top / f"<reverted {revs.short}>"), root, rules_from_plan(plan, why=revs.why)
+    )
+
+
+_BLAME_HEADER = re.compile(rb"([0-9a-f]{40,64}) [0-9]+ ([0-9]+)(?: [0-9]+)?")
+
+
+def experiment_lines_now(
+    top: Path, path: str, commits: set[str], bounds: Sequence[str] = ()
+) -> list[tuple[int, str]]:
+    """The lines of the work tree's ``path`` that git blame gives to one of ``commits``:
+    ``(line, text stripped)``, blank lines left out; none for a missing file.
+
+    Uncommitted edits are blamed on no commit.  ``bounds`` (``^BASE``) stops the walk
+    where the experiment starts: lines older than it cannot be the experiment's.  The
+    text is the file decoded as the check decodes it, so a pinned line matches itself.
+    """
+    file = top / path
+    if not file.is_file():
+        return []
+    out = _git(top, "blame", "--porcelain", *bounds, "--", path)
+    blamed: dict[int, bytes] = {}
+    count = 0
+    sha = b""
+    for raw in out.split(b"\n"):
+        header = _BLAME_HEADER.fullmatch(raw)
+        if header is not None:
+            sha, final = header.group(1), int(header.group(2))
+        elif raw.startswith(b"\t") and sha:
+            count += 1
+            if sha.decode() in commits:
+                blamed[final] = raw[1:]
+            sha = b""
+    data = file.read_bytes()
+    try:
+        text = decode_python(data) if is_python_path(path) else decode_text(data)
+    except (SyntaxError, UnicodeDecodeError):
+        text = decode_text(data)
+    lines = split_lines(text)
+    same = len(lines) - (lines[-1] == "") == count  # else: line breaks git does not count
+    found = []
+    for number, raw_line in sorted(blamed.items()):
+        line = (lines[number - 1] if same else decode_text(raw_line)).strip()
+        if line:
+            found.append((number, line))
+    return found

@@ -1,0 +1,326 @@
+"""What a complete revert of a change means, file by file: the rules planned from the diff.
+
+Per file the change modified, its experiment lines (``lines``: added lines, or the lines
+git blame still gives to it) and its introduced names (``names``); a file it added must be
+``absent``; a file it deleted or renamed away must be there again (``restore``).  What
+cannot be checked becomes a note, never a silent omission.  Pure: git blame is passed in.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from pytest_cleantree.analysis import decode_python, is_python_path
+from pytest_cleantree.config.manifest import id_slug
+from pytest_cleantree.core.model import DEFAULT_KINDS, Rule
+from pytest_cleantree.core.patterns import line_pattern, parse_pattern
+
+from .apply import ChangedFile
+from .diff import FileChange, FromDiffError, Status, special_file
+from .names import CODE_KINDS, IntroducedNames, fingerprint, introduced_names, introduced_tokens
+from .text import decode_text, unrepresentable
+
+__all__ = [
+    "Blame",
+    "Plan",
+    "PlannedRule",
+    "literal_path",
+    "plan_changes",
+    "root_folder",
+    "rules_from_plan",
+    "unique_id",
+]
+
+
+@dataclass(frozen=True)
+class PlannedRule:
+    """One rule to write (or to build): what it checks in which file, as pattern texts."""
+
+    path: str
+    action: str  # "lines", "names", "absent" or "restore"
+    #: pattern texts: ``=name``, or ``line@N:...`` for an experiment line pinned by git blame
+    forbid: tuple[str, ...] = ()
+    expect: tuple[str, ...] = ()
+    #: whole lines (``forbid_lines``)
+    lines: tuple[str, ...] = ()
+    why: str = ""
+    #: the names of a Python file: looked for in code, not in strings or comments
+    code: bool = False
+
+
+#: Each rule's id starts with what it checks: an "experiment line" and an "introduced
+#: name" are different findings, and every output format shows the id.
+_ID_PREFIX = {
+    "lines": "experiment-lines",
+    "names": "introduced-names",
+    "absent": "absent",
+    "restore": "restore",
+}
+_ORDER = {action: index for index, action in enumerate(_ID_PREFIX)}
+_LINES_WHY = "an experiment line: the change added it"
+_BLAMED_WHY = "an experiment line: git blame gives it to the change"
+_NAMES_WHY = "an introduced name: new in this file's code"
+
+#: What one file's experiment lines are now, as ``(line, text)``: from git blame.
+Blame = Callable[[str], "list[tuple[int, str]]"]
+
+
+@dataclass
+class Plan:
+    """The rules planned, sorted by path, and ``(path, note)`` for what cannot be checked."""
+
+    rules: list[PlannedRule] = field(default_factory=list)
+    notes: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Options:
+    """How every file of one change is planned."""
+
+    expect_removed: bool
+    text_rules: bool
+    #: ``None``: experiment lines are the added lines; else they are what blame gives
+    blame: Blame | None
+    #: said when a file's only change is removed names not expected back
+    hint: str
+
+
+def plan_changes(
+    changes: Sequence[ChangedFile],
+    *,
+    expect_removed: bool,
+    text_rules: bool,
+    under: str,
+    blame: Blame | None,
+    hint: str = " (see --expect-removed)",
+) -> Plan:
+    """Plan the rules for ``changes``; raises :class:`FromDiffError` when none can be."""
+    plan = Plan()
+    prefix = root_folder(under)
+    options = _Options(expect_removed, text_rules, blame, hint)
+    for changed in changes:
+        _plan_file(plan, changed, prefix, options)
+    if not plan.rules:
+        details = "; ".join(f"{path}: {note}" for path, note in sorted(set(plan.notes)))
+        raise FromDiffError(
+            "the change leaves nothing a manifest can check" + (f" ({details})" if details else "")
+        )
+    plan.rules.sort(key=lambda rule: (rule.path, _ORDER[rule.action]))
+    return plan
+
+
+def root_folder(under: str) -> str:
+    """``under`` as a path prefix (``pkg/``), or ``""`` for the whole tree."""
+    folder = under.replace("\\", "/").strip("/")
+    while folder.startswith("./"):
+        folder = folder[2:]
+    return "" if folder in ("", ".") else folder + "/"
+
+
+def _plan_file(plan: Plan, changed: ChangedFile, prefix: str, options: _Options) -> None:
+    change = changed.change
+    old = _relative(plan, change.old_path, prefix)
+    new = _relative(plan, change.new_path, prefix)
+    special = special_file(change)
+    if change.status in (Status.ADDED, Status.COPIED):
+        if new is not None:
+            plan.rules.append(PlannedRule(new, "absent", why="the change added this file"))
+    elif change.status is Status.DELETED:
+        if old is not None:
+            _plan_restore(plan, old, changed, special, "the change deleted this file")
+    elif change.status is Status.RENAMED:
+        _plan_renamed(plan, changed, old, new, special)
+    elif new is not None and not _unchecked(plan, change, new, special, options):
+        _plan_contents(plan, changed, new, options)
+
+
+def _plan_renamed(
+    plan: Plan, changed: ChangedFile, old: str | None, new: str | None, special: str | None
+) -> None:
+    """The old name must be there again, the new one gone."""
+    change = changed.change
+    if old is not None:
+        renamed_to = new or change.new_path
+        _plan_restore(plan, old, changed, special, f"the change renamed it to {renamed_to}")
+    if new is not None:
+        renamed_from = old or change.old_path
+        why = f"the change renamed {renamed_from} to it"
+        plan.rules.append(PlannedRule(new, "absent", why=why))
+
+
+def _unchecked(
+    plan: Plan, change: FileChange, new: str, special: str | None, options: _Options
+) -> bool:
+    """Note what of a modified file cannot be checked; true when its contents cannot be."""
+    if change.old_mode and change.new_mode and change.old_mode != change.new_mode:
+        modes = f"{change.old_mode} -> {change.new_mode}"
+        plan.notes.append((new, f"mode {modes} not checked (a manifest cannot check modes)"))
+    if special:
+        plan.notes.append((new, f"{special} changed: its target cannot be checked"))
+        return True
+    if change.binary:
+        plan.notes.append((new, "a binary file changed: its contents cannot be checked"))
+        return True
+    if not change.hunks:
+        return True
+    if not is_python_path(new) and not options.text_rules:
+        plan.notes.append((new, "not Python: not checked (--no-text)"))
+        return True
+    return False
+
+
+def _plan_contents(plan: Plan, changed: ChangedFile, new: str, options: _Options) -> None:
+    """A modified file's experiment lines and introduced names (or a note: none)."""
+    python = is_python_path(new)
+    names, kind_note = _introduced(changed.before, changed.after, python=python)
+    if kind_note:
+        plan.notes.append((new, kind_note))
+    planned = len(plan.rules)
+    _plan_lines(plan, changed, new, options.blame)
+    expect = names.removed if names and options.expect_removed else ()
+    if names and (names.added or expect):
+        why = _NAMES_WHY + ("; removed names expected back" if expect else "")
+        code = python and not kind_note
+        plan.rules.append(PlannedRule(new, "names", names.added, expect, why=why, code=code))
+    if len(plan.rules) == planned:
+        removed = names is not None and names.removed and not options.expect_removed
+        plan.notes.append(
+            (
+                new,
+                "changed, but added no line or name to forbid" + (options.hint if removed else ""),
+            )
+        )
+
+
+def _plan_lines(plan: Plan, changed: ChangedFile, new: str, blame: Blame | None) -> None:
+    """The experiment lines: pinned where blame gives them, else the added lines' texts."""
+    change = changed.change
+    added = [text for hunk in change.hunks for op, text in hunk.lines if op == "+"]
+    if blame is not None:
+        if any(text.strip() for text in added):  # checked even when none is left: clean
+            pinned = [f"line@{number}:{text}" for number, text in blame(change.path)]
+            plan.rules.append(PlannedRule(new, "lines", tuple(pinned), why=_BLAMED_WHY))
+        return
+    lines = _experiment_lines(added, changed.before)
+    if lines:
+        plan.rules.append(PlannedRule(new, "lines", lines=lines, why=_LINES_WHY))
+
+
+def _experiment_lines(added: Sequence[str], before: bytes | None) -> tuple[str, ...]:
+    """The change's added lines, stripped, that a complete revert removes: each non-blank
+    line whose text the file did not hold before (else the file's former contents fail)."""
+    known = {line.strip() for line in decode_text(before).splitlines()} if before else set()
+    lines = (text.strip() for text in added)
+    kept = (
+        line
+        for line in lines
+        if line and line not in known and not unrepresentable(line) and "\r" not in line
+    )
+    return tuple(dict.fromkeys(kept))
+
+
+def _relative(plan: Plan, path: str | None, prefix: str) -> str | None:
+    """``path`` relative to the root, or ``None`` (with a note) when it cannot be checked."""
+    if path is None:
+        return None
+    if prefix and not path.startswith(prefix):
+        plan.notes.append((path, f"outside the root {prefix.rstrip('/')!r}: not checked"))
+        return None
+    relative = path[len(prefix) :]
+    if "\\" in relative or unrepresentable(relative):
+        plan.notes.append((relative, "a path a manifest cannot name: not checked"))
+        return None
+    return relative
+
+
+def _introduced(
+    before: bytes | None, after: bytes | None, *, python: bool
+) -> tuple[IntroducedNames | None, str]:
+    """The file's introduced names, and a note on why they could not be found."""
+    if python:
+        try:
+            return _clean(introduced_names(_python_text(before), _python_text(after))), ""
+        except (SyntaxError, ValueError, UnicodeDecodeError, RecursionError) as exc:
+            if isinstance(exc, SyntaxError):
+                reason = exc.msg + (f" at line {exc.lineno}" if exc.lineno else "")
+            else:
+                reason = str(exc)
+            version = f"{sys.version_info.major}.{sys.version_info.minor}"
+            checked = "its lines are checked, not its names"
+            return None, f"not valid Python {version} syntax ({reason}): {checked}"
+    return _clean(introduced_tokens(_text(before), _text(after))), ""
+
+
+def _python_text(data: bytes | None) -> str | None:
+    return decode_python(data) if data is not None else None
+
+
+def _text(data: bytes | None) -> str | None:
+    return decode_text(data) if data is not None else None
+
+
+def _clean(names: IntroducedNames) -> IntroducedNames:
+    return IntroducedNames(
+        tuple(n for n in names.added if not unrepresentable(n)),
+        tuple(n for n in names.removed if not unrepresentable(n)),
+    )
+
+
+def _plan_restore(
+    plan: Plan, path: str, changed: ChangedFile, special: str | None, why: str
+) -> None:
+    if special or changed.change.binary or changed.before is None:
+        what = special or "a binary file"
+        plan.notes.append((path, f"{why}; {what} cannot be expected by its contents"))
+        return
+    names = fingerprint(path, changed.before)
+    if not names:
+        plan.notes.append((path, f"{why}; it has no name to expect"))
+        return
+    plan.rules.append(PlannedRule(path, "restore", expect=tuple(sorted(names)), why=why))
+
+
+def rules_from_plan(plan: Plan, *, why: str) -> tuple[Rule, ...]:
+    """The plan as rules, without a manifest's text: pinned lines are not written down."""
+    used: set[str] = set()
+    rules = []
+    experiment = {rule.path: rule.forbid for rule in plan.rules if rule.action == "lines"}
+    for rule in plan.rules:
+        path = literal_path(rule.path)
+        pinned = rule.action == "lines"
+        forbid = [parse_pattern(text if pinned else f"={text}") for text in rule.forbid]
+        # an experiment line is reported once, as such, even when it holds introduced names
+        unless = experiment.get(rule.path, ()) if rule.action == "names" else ()
+        rules.append(
+            Rule(
+                id=unique_id(rule, used),
+                files=(path,) if rule.action != "absent" else (),
+                absent=(path,) if rule.action == "absent" else (),
+                forbid=tuple(forbid) + tuple(line_pattern(line) for line in rule.lines),
+                expect=tuple(parse_pattern(f"={name}") for name in rule.expect),
+                kinds=CODE_KINDS if rule.code else DEFAULT_KINDS,
+                why=f"{why}: {rule.why}",
+                must_exist=rule.action == "restore",
+                unless=tuple(parse_pattern(text) for text in unless),
+            )
+        )
+    return tuple(rules)
+
+
+def unique_id(rule: PlannedRule, used: set[str]) -> str:
+    """The rule's id, ``PREFIX-path-slug``, numbered when ``used`` already holds it."""
+    base = f"{_ID_PREFIX[rule.action]}-{id_slug(rule.path, None) or 'file'}"
+    rule_id, counter = base, 1
+    while rule_id in used:
+        counter += 1
+        rule_id = f"{base}-{counter}"
+    used.add(rule_id)
+    return rule_id
+
+
+def literal_path(path: str) -> str:
+    """A path as a manifest entry: glob characters bracketed, so it matches only itself."""
+    return re.sub(r"([*?\[])", r"[\1]", path)

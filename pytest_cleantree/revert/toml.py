@@ -1,0 +1,112 @@
+"""Writing the planned rules as a manifest's TOML text, for review and commit."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .apply import ChangedFile
+from .names import CODE_KINDS
+from .plan import Plan, literal_path, plan_changes, unique_id
+
+__all__ = ["derive_manifest", "render_manifest"]
+
+
+def derive_manifest(
+    changes: Sequence[ChangedFile],
+    *,
+    expect_removed: bool,
+    text_rules: bool,
+    why: str,
+    root: str = "",
+    under: str = "",
+) -> str:
+    """Render the manifest that says what a complete revert of ``changes`` means.
+
+    Per changed file, its experiment lines (``forbid_lines``) and its introduced names,
+    sorted by path, patterns sorted.  ``under`` (a folder relative to the diff's paths)
+    keeps only the files inside it, with paths made relative to it; ``root`` is written
+    as the manifest's ``root``.  ``why`` names the change (its commit or range and
+    subject).  Raises :class:`FromDiffError` when nothing can be checked (every change
+    binary, outside ``under``, ...).
+    """
+    plan = plan_changes(
+        changes, expect_removed=expect_removed, text_rules=text_rules, under=under, blame=None
+    )
+    return render_manifest(plan, why=why, root=root)
+
+
+_FILES_KEY = {"lines": "files", "names": "files", "restore": "files", "absent": "absent"}
+_CODE_KINDS_TOML = sorted(kind.value for kind in CODE_KINDS)
+
+
+def render_manifest(plan: Plan, *, why: str, root: str) -> str:
+    """The plan as a manifest's text: a header saying what it means and what is not checked,
+    then one ``[[rule]]`` table per planned rule."""
+    out = [
+        "# What a complete revert of this change means, derived by `cleantree from-diff`:",
+        f"#   {_comment(why)}",
+        "# experiment-lines: the lines it added (whole lines, compared stripped); none was in",
+        "# its file before.  introduced-names: the names it introduced into a file's code",
+        "# (`=name` is that whole name); none was a name there before.  Review, then commit.",
+    ]
+    if plan.notes:
+        out += ["#", "# Not checked:"]
+        notes = sorted(set(plan.notes))
+        out += [f"#   {_comment(path)}: {_comment(note)}" for path, note in notes]
+    out.append("")
+    if root:
+        out += [f"root = {_toml_string(root)}", ""]
+    used: set[str] = set()
+    for rule in plan.rules:
+        out.append("[[rule]]")
+        out.append(f"id = {_toml_string(unique_id(rule, used))}")
+        out.append(f"{_FILES_KEY[rule.action]} = [{_toml_string(literal_path(rule.path))}]")
+        if rule.lines:
+            out.append(_toml_array("forbid_lines", rule.lines))
+        if rule.forbid:
+            out.append(_toml_array("forbid", [f"={name}" for name in rule.forbid]))
+        if rule.expect:
+            out.append(_toml_array("expect", [f"={name}" for name in rule.expect]))
+        if rule.code:
+            out.append(f"kinds = [{', '.join(_toml_string(k) for k in _CODE_KINDS_TOML)}]")
+        if rule.action == "restore":
+            out.append("must_exist = true")
+        out.append(f"why = {_toml_string(f'{why}: {rule.why}')}")
+        out.append("")
+    return "\n".join(out)
+
+
+def _toml_array(key: str, items: Iterable[str]) -> str:
+    body = "".join(f"    {_toml_string(item)},\n" for item in items)
+    return f"{key} = [\n{body}]"
+
+
+def _toml_string(text: str) -> str:
+    """A TOML basic string."""
+    out = ['"']
+    for char in text:
+        if char in ('"', "\\"):
+            out.append("\\" + char)
+        elif char == "\n":
+            out.append("\\n")
+        elif char == "\t":
+            out.append("\\t")
+        elif char < " " or char == "\x7f":
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(char)
+    out.append('"')
+    return "".join(out)
+
+
+def _comment(text: str) -> str:
+    """Text safe inside a TOML comment: no line breaks, control characters or surrogates."""
+    out = []
+    for char in text:
+        if "\udc80" <= char <= "\udcff":  # an undecodable byte, kept by surrogateescape
+            out.append(f"\\x{ord(char) - 0xDC00:02x}")
+        elif char < " " or char == "\x7f" or "\ud800" <= char <= "\udfff":
+            out.append(f"\\x{ord(char):02x}" if ord(char) < 256 else f"\\u{ord(char):04x}")
+        else:
+            out.append(char)
+    return "".join(out)
