@@ -82,13 +82,10 @@ class LocalSource:
 
     def _expand_one(self, entry: str, any_kind: bool) -> Expansion:
         if not is_path_glob(entry):
-            try:
-                os.lstat(self._root / entry)
-            except (FileNotFoundError, NotADirectoryError):
-                return ()
-            except OSError as exc:
-                return SourceError(f"{entry}: cannot tell whether it exists: {exc.strerror or exc}")
-            return (entry,)
+            there = agent.lexists(self.root, entry)  # as the servers tell
+            if isinstance(there, str):
+                return SourceError(f"{entry}: cannot tell whether it exists: {there}")
+            return (entry,) if there else ()
         listing = self._walk(glob_base(entry), lambda folder: could_hold(entry, folder))
         return match_listing(entry, listing, any_kind=any_kind)
 
@@ -120,8 +117,9 @@ class LocalSource:
             try:
                 info = os.lstat(full)  # one call for most files, which are no links
                 if stat.S_ISLNK(info.st_mode):
-                    real = os.path.realpath(full)
-                    if not self._allow_outside_root and not agent.inside(real, self._real_root):
+                    if not self._allow_outside_root and not agent.inside(
+                        os.path.realpath(full), self._real_root
+                    ):
                         continue
                     info = os.stat(full)
                 elif not self._allow_outside_root:
