@@ -28,6 +28,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol, cast
 
+from pytest_cleantree.agent import STRING_ESCAPE
 from pytest_cleantree.core.findings import Finding
 from pytest_cleantree.core.model import Kind, Occurrence, Pattern, PatternTier
 from pytest_cleantree.core.patterns import IDENTIFIER, match_text, prefilter_needle
@@ -140,12 +141,9 @@ _COMPILED: dict[int, tuple[Sequence[Pattern], PatternSet]] = {}
 
 # --------------------------------------------------------------------------- views
 
-#: escapes that can spell a character inside a string literal (``"\\x73m120"`` is ``"sm120"``),
-#: and a backslash-newline, which a string literal drops
-_ESCAPE = re.compile(
-    r"\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|N\{([^}\n]+)\}|([0-7]{1,3})"
-    r"|(\r\n|\r|\n))"
-)
+#: escapes that can spell a character inside a string literal, and a backslash-newline: the
+#: agent's expression (the servers' needle test decodes with it too)
+_ESCAPE = STRING_ESCAPE
 
 #: where Python may join two string literals into one value: the end of one, separators
 #: (whitespace, comments, backslash-newlines), the start of the next; or two quotes with
@@ -156,10 +154,6 @@ _ADJACENT = re.compile(
     r"""(?:[ \t\f\r\n]|\\(?:\r\n|\r|\n)|\#[^\r\n]*(?=[\r\n]))+(?:[rRbBuUfF]{1,2})?["']{1,3}"""
     r"""|(?<=[^"']["'])(?:[rRbBuUfF]{1,2})?["'](?!["']))"""
 )
-
-#: the escapes, for the remote helper's copy of the prefilter (``sources.ssh``)
-STRING_ESCAPE = _ESCAPE
-
 
 #: :data:`_ESCAPE` without its backslash-newline: it finds the same escapes that decode
 _DECODING = re.compile(

@@ -204,3 +204,38 @@ def outside_link(real: str) -> str:
         f"a link to a folder outside the root (to {real}); "
         "set allow_outside_root = true to follow it"
     )
+
+
+def walk_problem(tag: str, path: str, detail: str) -> tuple[str, str]:
+    """A folder the walk did not enter, and why (:func:`pytest_cleantree.agent.walk`'s
+    ``U``: why it is not listed; ``X``: the real path of a link out of the root)."""
+    return path, outside_link(detail) if tag == "X" else detail
+
+
+#: why a file has no content, per read tag (:func:`pytest_cleantree.agent.read_one`)
+READ_ERRORS = {
+    "M": "no such file (or a dangling link)",
+    "D": "is a folder, not a file",
+    "S": "is a FIFO, socket or device, not a file",
+    "P": "permission denied",
+}
+
+
+def read_error(path: str, tag: str, payload: bytes | str) -> SourceError:
+    """Why a read (:func:`pytest_cleantree.agent.read_one`) found no content: the same words
+    for every source."""
+    detail = payload.decode("utf-8", "surrogateescape") if isinstance(payload, bytes) else payload
+    if tag == "O":
+        return SourceError(f"{path}: cannot read: {detail}")
+    if tag == "X":
+        return outside_error(path, detail)
+    if tag in READ_ERRORS:
+        return SourceError(f"{path}: {READ_ERRORS[tag]}")
+    return SourceError(f"{path}: the remote helper's answer is garbled ({tag!r})")
+
+
+def outside_error(path: str, real: str) -> SourceError:
+    """Why a file reached through a link out of the root is not read."""
+    return SourceError(
+        f"{path}: leads outside the root (to {real}); set allow_outside_root = true to allow it"
+    )

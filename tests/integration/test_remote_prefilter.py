@@ -200,10 +200,10 @@ def test_listing_and_reading_take_one_command(
     with a second command; the results are the local ones either way.  (Qualified patterns
     also read the modules on their chains and the package layout: more commands, counted
     by tests/integration/test_remote_resolution.py.)"""
-    from pytest_cleantree.sources import ssh
+    from pytest_cleantree.sources.ssh import protocol
 
     if budget is not None:
-        monkeypatch.setattr(ssh, "READ_AHEAD_BYTES", budget)
+        monkeypatch.setattr(protocol, "READ_AHEAD_BYTES", budget)
     wrapper, log = counting_python
     manifest = MANIFEST.split('[[rule]]\nid = "regex"')[0]  # every pattern has a needle
     qualified = MANIFEST[MANIFEST.index('[[rule]]\nid = "qualified"') :]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pytest_cleantree.core.errors import SourceError
-from pytest_cleantree.sources.ssh import _parse_records, _read_result, _StreamError
+from pytest_cleantree.sources.ssh.protocol import _parse_records, _read_result, _StreamError
 
 NONCE = "00ff00ff00ff00ff"
 MARK = b"\0CLEANTREE1 " + NONCE.encode() + b"\n"

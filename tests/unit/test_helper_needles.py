@@ -1,7 +1,7 @@
 """The remote helper's needle test is an over-approximation of the local prefilter.
 
-The helper runs on the server (its source is shipped over SSH); here its
-functions are run in this process on the same texts as the client's
+The helper (:mod:`pytest_cleantree.agent`) runs on the server (its source is shipped over
+SSH); here its functions are run in this process on the same texts as the client's
 ``TextViews``: wherever the local prefilter says a file can spell a needle,
 the helper must send the file.  Texts: the standard library, and files that
 spell a needle only through escapes, continuations, joined strings or NFKC.
@@ -14,35 +14,30 @@ import re
 import sysconfig
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from pytest_cleantree import agent
+from pytest_cleantree.agent import STRING_ESCAPE
 from pytest_cleantree.analysis.text import (
     _ADJACENT,
     IDENTIFIER,
-    STRING_ESCAPE,
     TextViews,
     decode_python,
     split_lines,
 )
-from pytest_cleantree.sources import ssh
 
 Spell = Callable[[bytes, list[str]], bool]
 
 
 @pytest.fixture(scope="module")
 def could_spell() -> Spell:
-    """The helper's ``could_spell``, from the very source sent to servers."""
-    namespace: dict[str, Any] = {}
-    source, call = ssh._HELPER.rstrip().rsplit("\n", 1)
-    assert call == "main()"
-    exec(compile(source, "<cleantree remote helper>", "exec"), namespace)
+    """The agent's ``could_spell``, the very module sent to servers."""
     escape = re.compile(STRING_ESCAPE.pattern)
 
     def spell(data: bytes, needles: list[str]) -> bool:
         pairs = [(needle.encode("utf-8"), needle) for needle in needles]
-        return bool(namespace["could_spell"](data, pairs, escape))
+        return agent.could_spell(data, pairs, escape)
 
     return spell
 

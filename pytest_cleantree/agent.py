@@ -1,0 +1,486 @@
+"""The one walk, the one read and the one needle test, for the local source and for servers.
+
+The local source imports this module; the SSH source sends its text to the server, where
+the host's Python (3.6 or later) runs :func:`main` on a request read from stdin.  So it
+stays Python 3.6 syntax, stdlib only, importing nothing of the package, and cheap to start
+(``typing`` alone costs a 3.6 interpreter 10 ms: it is read by the type checker only).
+Paths are bytes on the server (names need not be UTF-8) and text locally: the walk and
+the read take either.  The wire format is described in
+:mod:`pytest_cleantree.sources.ssh.protocol`.
+"""
+
+import errno
+import os
+import re
+import stat
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import importlib.machinery
+    from typing import Any, AnyStr, Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
+
+    #: per needle, its UTF-8 bytes and its text
+    NeedlePairs = Sequence[Tuple[bytes, str]]
+    #: what a read found: a tag (F content, H holds no needle, M missing, D folder,
+    #: S FIFO/socket/device, P denied, O another error, X a link out of the root) and its
+    #: payload (the bytes, the error's text, or the real path the link leads to)
+    ReadResult = Tuple[str, Union[bytes, str]]
+    Record = Callable[[bytes, bytes], None]
+
+_O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+MODULE_PREFIX = "module:"
+
+
+def enc(text: str) -> bytes:
+    """A path or message as it travels: UTF-8, undecodable bytes kept (surrogateescape)."""
+    return text.encode("utf-8", "surrogateescape")
+
+
+# --------------------------------------------------------------------------- the root
+
+
+def check_folder(path: str) -> "Tuple[Optional[str], Optional[str]]":
+    """(the folder, None), or (None, why it is no folder)."""
+    try:
+        mode = os.stat(enc(path)).st_mode
+    except FileNotFoundError:
+        return None, f"root {path!r} does not exist"
+    except OSError as exc:
+        return None, f"root {path!r} cannot be reached: {exc.strerror or exc}"
+    if not stat.S_ISDIR(mode):
+        return None, f"root {path!r} is not a folder"
+    return path, None
+
+
+def find_module_spec(name: str) -> "Optional[importlib.machinery.ModuleSpec]":
+    """Where module ``name`` lives, found as ``import`` would find it, without running it.
+
+    ``importlib.util.find_spec("pkg.sub")`` imports ``pkg`` first: its ``__init__`` would
+    run, and may write ``__pycache__`` into the checked tree.  Only the top-level name goes
+    through ``sys.meta_path`` (editable installs); each part below is looked for in its
+    parent's folders.
+    """
+    import importlib.machinery
+    import importlib.util
+
+    parts = name.split(".")
+    if not all(part.isidentifier() for part in parts):
+        raise ValueError(f"{name!r} is not a dotted module name")
+    spec = importlib.util.find_spec(parts[0])
+    for index in range(1, len(parts)):
+        if spec is None or not spec.submodule_search_locations:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(
+            ".".join(parts[: index + 1]), list(spec.submodule_search_locations)
+        )
+    return spec
+
+
+def find_module(text: str) -> "Tuple[Optional[str], Optional[str]]":
+    """A ``module:NAME`` root's folder on the server, or why there is none."""
+    name = text[len(MODULE_PREFIX) :]
+    if sys.path and sys.path[0] == "":
+        del sys.path[0]  # the login folder is no place to import from
+    try:
+        spec = find_module_spec(name)
+    except (ImportError, ValueError) as exc:
+        return None, f"root {text!r}: cannot import {name!r}: {exc}"
+    if spec is None:
+        where = sys.executable
+        return None, f"root {text!r}: no module named {name!r} on the path of {where}"
+    locations = list(spec.submodule_search_locations or [])
+    if locations:
+        return check_folder(locations[0])
+    if spec.origin and spec.has_location:
+        return check_folder(os.path.dirname(spec.origin))
+    return None, f"root {text!r}: module {name!r} has no folder on disk"
+
+
+def resolve(text: str) -> "Tuple[Optional[str], Optional[str]]":
+    """The server's root folder for the root as written, or why there is none."""
+    if text.startswith(MODULE_PREFIX):
+        return find_module(text)
+    path = os.path.expanduser(text) if text.startswith("~") else text
+    return check_folder(os.path.normpath(os.path.abspath(path)))
+
+
+# --------------------------------------------------------------------------- the walk
+
+
+def kind_of(entry: "os.DirEntry[AnyStr]") -> "Union[str, OSError]":
+    """``file`` (regular, or a link to one), ``folder`` (or a link to one), ``other``, or the
+    OSError that hides what a link leads to (a dangling link or a loop is ``other``)."""
+    try:
+        if entry.is_dir():
+            return "folder"
+        return "file" if entry.is_file() else "other"
+    except OSError as exc:
+        if exc.errno in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR):
+            return "other"
+        return exc
+
+
+def walk(
+    root: "AnyStr",
+    base: "AnyStr",
+    real_root: "Optional[AnyStr]",
+    worth: "Optional[Callable[[AnyStr], bool]]" = None,
+) -> "Tuple[List[AnyStr], List[AnyStr], List[Tuple[str, AnyStr, Union[str, AnyStr]]]]":
+    """Everything under ``root/base``, as os.walk sees it, but following links to folders.
+
+    Returns the regular files (or links to one), everything else met (folders, links to
+    folders, dangling links, FIFOs), and what could not be walked, in walk order: ``U``
+    (path, why) a folder not listed, ``X`` (path, real path) a link to a folder out of the
+    root.  Folders whose name starts with ``.`` are listed, not entered; nor are folders
+    where ``worth`` says nothing can match.  A link to a folder is followed when it stays
+    in the root (always when ``real_root`` is None), unless it leads back to a folder on
+    its own path (a cycle: its content is walked from the folder it leads to).
+    """
+    sep = b"/" if isinstance(root, bytes) else "/"
+    start = os.path.join(root, base) if base else root
+    parts = base.split(sep) if base else []
+    # the real paths of the root and of each folder down to base: a link back to one is a cycle
+    chain: Tuple[AnyStr, ...] = tuple(
+        os.path.realpath(os.path.join(root, *parts[:depth])) for depth in range(len(parts) + 1)
+    )
+    files: List[AnyStr] = []
+    others: List[AnyStr] = []
+    blocked: List[Tuple[str, AnyStr, Union[str, AnyStr]]] = []
+    # (folder, its path from the root, the real paths of the folders down to it)
+    stack: List[Tuple[AnyStr, AnyStr, Tuple[AnyStr, ...]]] = [(start, base, chain)]
+    while stack:
+        folder, rel_folder, chain = stack.pop()
+        try:
+            with os.scandir(folder) as found:
+                entries = list(found)
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # the base is no folder, or the folder vanished: nothing there
+        except OSError as exc:
+            blocked.append(("U", rel_folder, exc.strerror or str(exc)))
+            continue
+        prefix = rel_folder + sep if rel_folder else rel_folder
+        inner: List[Tuple[AnyStr, AnyStr, Tuple[AnyStr, ...]]] = []
+        for entry in entries:
+            rel = prefix + entry.name
+            kind = kind_of(entry)
+            if kind == "file":
+                files.append(rel)
+                continue
+            others.append(rel)
+            if isinstance(kind, OSError):  # a link to something unseen: a file? a folder?
+                files.append(rel)  # read, it reports the error if the glob names it
+                blocked.append(("U", rel, kind.strerror or str(kind)))
+            if kind == "folder" and _enters(entry, rel, worth):
+                real = _followed(entry, chain, real_root)
+                if isinstance(real, tuple):
+                    blocked.append(("X", rel, real[0]))
+                elif real is not None:
+                    inner.append((entry.path, rel, chain + (real,)))  # noqa: RUF005  (mypy loses AnyStr in a starred tuple)
+        stack.extend(sorted(inner, reverse=True))
+    return files, others, blocked
+
+
+def _followed(
+    entry: "os.DirEntry[AnyStr]", chain: "Tuple[AnyStr, ...]", real_root: "Optional[AnyStr]"
+) -> "Union[AnyStr, Tuple[AnyStr], None]":
+    """A folder's real path, to walk it; None for a link back to a folder of ``chain`` (a
+    cycle); (its real path,) for a link out of the root."""
+    try:
+        link = entry.is_symlink()
+    except OSError:
+        link = True
+    if not link:
+        return os.path.join(chain[-1], entry.name)
+    real = os.path.realpath(entry.path)
+    if real in chain:
+        return None
+    if real_root is not None and not inside(real, real_root):
+        return (real,)
+    return real
+
+
+def _enters(
+    entry: "os.DirEntry[AnyStr]", rel: "AnyStr", worth: "Optional[Callable[[AnyStr], bool]]"
+) -> bool:
+    """Is this folder walked into: not hidden, and ``worth`` it?"""
+    name = entry.name
+    hidden = name.startswith(b".") if isinstance(name, bytes) else name.startswith(".")
+    return not hidden and (worth is None or worth(rel))
+
+
+# --------------------------------------------------------------------------- the read
+
+
+def real_folder(folder: "AnyStr", cache: "Dict[AnyStr, AnyStr]") -> "AnyStr":
+    """``os.path.realpath`` of a folder, each resolved once per ``cache``."""
+    real = cache.get(folder)
+    if real is None:
+        real = cache[folder] = os.path.realpath(folder)
+    return real
+
+
+def real_path(full: "AnyStr", folders: "Dict[AnyStr, AnyStr]") -> "AnyStr":
+    """``os.path.realpath``, each folder resolved once (most files are no links)."""
+    folder, name = os.path.split(full)
+    special = (b"", b".", b"..") if isinstance(name, bytes) else ("", ".", "..")
+    if name in special or stat.S_ISLNK(os.lstat(full).st_mode):
+        return os.path.realpath(full)
+    return os.path.join(real_folder(folder, folders), name)
+
+
+def inside(real: "AnyStr", real_root: "AnyStr") -> bool:
+    """``os.path.commonpath([real, real_root]) == real_root``, for two real paths."""
+    sep = b"/" if isinstance(real, bytes) else "/"
+    return real == real_root or real.startswith(real_root.rstrip(sep) + sep)
+
+
+def lexists(root: str, entry: str) -> "Union[bool, str]":
+    """Is there anything at ``root/entry`` (a folder, a dangling link...), or why unknown."""
+    from pathlib import PurePosixPath  # here: a read needs no pathlib (5 ms on 3.6)
+
+    try:
+        os.lstat(enc(str(PurePosixPath(root) / entry)))
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return True
+
+
+def read_one(
+    full: "AnyStr",
+    real_root: "Optional[AnyStr]",
+    folders: "Dict[AnyStr, AnyStr]",
+    needles: "Optional[NeedlePairs]" = None,
+) -> "ReadResult":
+    """One file's tag and payload (see ``ReadResult``); ``real_root`` is None when links may
+    lead outside the root; with ``needles``, a file that cannot spell one is ``H``."""
+    try:
+        if real_root is not None:
+            real = real_path(full, folders)
+            if not inside(real, real_root):
+                return "X", real
+        # O_NONBLOCK: a FIFO planted in the tree must not hang the read
+        fd = os.open(full, os.O_RDONLY | _O_NONBLOCK | _O_CLOEXEC)
+    except FileNotFoundError:
+        return "M", b""
+    except PermissionError:
+        return "P", b""
+    except OSError as exc:
+        return "O", exc.strerror or str(exc)
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        return ("D" if stat.S_ISDIR(mode) else "S"), b""
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            data = handle.read()
+        except OSError as exc:
+            return "O", exc.strerror or str(exc)
+    if needles is not None and not could_spell(data, needles):
+        return "H", b""
+    return "F", data
+
+
+# --------------------------------------------------------------------------- the needle test
+
+#: escapes that can spell a character inside a string literal (``"\\x73m120"`` is ``"sm120"``),
+#: and a backslash-newline, which a string literal drops (the client's prefilter uses it too)
+STRING_ESCAPE = re.compile(
+    r"\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|N\{([^}\n]+)\}|([0-7]{1,3})"
+    r"|(\r\n|\r|\n))"
+)
+
+
+def unescape(match: "re.Match[str]") -> str:
+    """A string escape's character, as the client's prefilter decodes it (names aside)."""
+    hex2, hex4, hex8, _named, octal, newline = match.groups()
+    if newline:
+        return ""
+    try:
+        return chr(int(hex2 or hex4 or hex8, 16) if not octal else int(octal, 8))
+    except (TypeError, ValueError, OverflowError):
+        return match.group(0)
+
+
+def could_spell(
+    data: bytes, needles: "NeedlePairs", escape: "re.Pattern[str]" = STRING_ESCAPE
+) -> bool:
+    """May this file's text spell one of the needles, however Python's tokenizer reads it?
+
+    The client's prefilter, over-approximated: a needle in the raw bytes, or in the text
+    with escapes decoded; or, in either, spelt with breaks between its characters (see
+    :func:`spelt_across_breaks`).  What this does not model is sent whole: bytes that are
+    not ASCII (NFKC names, other codings), a coding cookie, a named escape (its name table
+    depends on the Python).
+    """
+    if any(needle in data for needle, _ in needles):
+        return True
+    try:
+        text = data.decode("ascii")
+    except UnicodeDecodeError:
+        return True
+    if any(b"coding" in line for line in data.split(b"\n", 2)[:2]) or "\\N{" in text:
+        return True
+    sources = [text]
+    if "\\" in text:
+        decoded = escape.sub(unescape, text)
+        if any(needle in decoded for _, needle in needles):
+            return True
+        sources.append(decoded)
+    return any(spelt_across_breaks(source, needle) for source in sources for _, needle in needles)
+
+
+#: what Python's tokenizer may drop between two pieces of one string value, over-approximated:
+#: it starts and ends with a quote or a backslash-newline, and holds only quotes, spaces,
+#: backslash-newlines, comments and prefix letters (each alternative starts with its own
+#: characters: no text can be read two ways, so a match never takes exponential time)
+_EDGE = r"""(?:["']|\\(?:\r\n|[\r\n]))"""
+_JUNK = r"""(?:["' \t\f\r\n]|\\[\r\n]|\#[^\r\n]*[\r\n]|[rRbBuUfF])*"""
+BREAK_SEARCHES: "Dict[str, Tuple[re.Pattern[str], re.Pattern[str]]]" = {}
+
+
+def spelt_across_breaks(text: str, needle: str) -> bool:
+    """Is needle spelt with breaks between its characters: a head of it, a break, its next
+    character; and its character before a tail, a break, the tail?  (The client's break
+    search and joined views, over-approximated.)"""
+    if len(needle) < 2:
+        return False
+    cuts = range(1, len(needle))
+    # cheap first: a head before a quote or backslash, a tail after a quote or newline
+    if not any(needle[:k] + q in text for k in cuts for q in "\"'\\") or not any(
+        q + needle[k:] in text for k in cuts for q in "\"'\r\n"
+    ):
+        return False
+    searches = BREAK_SEARCHES.get(needle)
+    if searches is None:
+        head = "|".join(re.escape(needle[:k]) + _EDGE + _JUNK + re.escape(needle[k]) for k in cuts)
+        tail = "|".join(
+            re.escape(needle[k - 1]) + _JUNK + _EDGE + re.escape(needle[k:]) for k in cuts
+        )
+        searches = BREAK_SEARCHES[needle] = (re.compile(head), re.compile(tail))
+    return all(search.search(text) is not None for search in searches)
+
+
+# --------------------------------------------------------------------------- on the server
+
+
+def _payload(value: "Union[bytes, str, bool]") -> bytes:
+    """A record's payload: bytes as they are, text encoded, a yes or no empty."""
+    if isinstance(value, bool):
+        return b""
+    return enc(value) if isinstance(value, str) else value
+
+
+def serve_expand(request: "Dict[str, Any]", root: str, record: "Record") -> None:
+    """A state per literal (``Y``/``Z``/``Q``), then per glob base ``B`` and its walk
+    (``L`` file, ``N`` another thing, ``U``/``X`` not walked), then what is read ahead."""
+    real_root = None if request.get("outside") else os.path.realpath(enc(root))
+    existing = []
+    for entry in request["literals"]:
+        there = lexists(root, entry)
+        if there is True:
+            existing.append(entry)
+        record(b"Y" if there is True else b"Z" if there is False else b"Q", _payload(there))
+    listed: Dict[str, List[bytes]] = {}
+    for start in request["bases"]:
+        record(b"B", b"")
+        files, others, blocked = walk(enc(root), enc(start), real_root)
+        listed[start] = files
+        for path in others:
+            record(b"N", path)
+        for path in files:
+            record(b"L", path)
+        for tag, path, why in blocked:
+            record(tag.encode("ascii"), path + b"\0" + _payload(why))
+    if request.get("ahead"):
+        read_ahead(request, listed, existing, root, real_root, record)
+
+
+def read_ahead(
+    request: "Dict[str, Any]",
+    listed: "Dict[str, List[bytes]]",
+    existing: "List[str]",
+    root: str,
+    real_root: "Optional[bytes]",
+    record: "Record",
+) -> None:
+    """The files the entries name, read with their needles right after the listing (one
+    command, not two): ``A`` (path, needle lists) then its read record, up to a budget of
+    bytes sent."""
+    ahead = request["ahead"]
+    sets = needle_sets(request)
+    chosen: Dict[bytes, Set[int]] = {}
+    for kind, entry, base, index in ahead["entries"]:
+        if kind == "literal":
+            paths = [enc(entry)] if entry in existing else []
+        else:
+            regex = re.compile(entry)
+            paths = [
+                p for p in listed.get(base, []) if regex.match(p.decode("utf-8", "surrogateescape"))
+            ]
+        for path in paths:
+            chosen.setdefault(path, set()).add(index)
+    budget: int = ahead["budget"]
+    folders: Dict[bytes, bytes] = {}
+    for path in sorted(chosen):
+        if budget <= 0:
+            break
+        indices = sorted(chosen[path])
+        needles = [pair for index in indices for pair in sets[index]]
+        record(b"A", path + b"\0" + ",".join(str(index) for index in indices).encode("ascii"))
+        tag, payload = read_one(os.path.join(enc(root), path), real_root, folders, needles)
+        data = _payload(payload)
+        budget -= len(data)
+        record(tag.encode("ascii"), data)
+
+
+def needle_sets(request: "Dict[str, Any]") -> "List[List[Tuple[bytes, str]]]":
+    """The request's needle lists, each needle as its bytes and its text."""
+    lists: List[List[str]] = request.get("needles") or []
+    return [[(enc(needle), needle) for needle in needles] for needles in lists]
+
+
+def serve_read(request: "Dict[str, Any]", root: str, record: "Record") -> None:
+    """Per path, its read record (with its needles, if any)."""
+    real_root = None if request.get("outside") else os.path.realpath(enc(root))
+    sets = needle_sets(request)
+    paths: List[str] = request["paths"]
+    which: List[Optional[int]] = request.get("needle_of") or [None] * len(paths)
+    folders: Dict[bytes, bytes] = {}
+    for path, index in zip(paths, which):
+        needles = None if index is None else sets[index]
+        tag, payload = read_one(os.path.join(enc(root), enc(path)), real_root, folders, needles)
+        record(tag.encode("ascii"), _payload(payload))
+
+
+def main() -> None:
+    """Answer the request on stdin: the start mark, the root (``R``, or ``E`` why not), the
+    operation's records, ``END``."""
+    import json
+
+    request = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+    out = sys.stdout.buffer
+
+    def record(tag: bytes, payload: bytes) -> None:
+        out.write(tag + b" %d\n" % len(payload))
+        out.write(payload)
+
+    out.write(b"\0CLEANTREE1 " + request["nonce"].encode("ascii") + b"\n")
+    root, problem = resolve(request["root"])
+    if root is None:
+        record(b"E", enc(problem or "no root"))
+    else:
+        record(b"R", enc(root))
+        if request["op"] == "expand":
+            serve_expand(request, root, record)
+        elif request["op"] == "read":
+            serve_read(request, root, record)
+    record(b"END", b"")
+    out.flush()
+
+
+if __name__ == "__main__":
+    main()

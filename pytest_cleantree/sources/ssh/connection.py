@@ -1,0 +1,536 @@
+"""The SSH connection: paramiko, ``~/.ssh/config``, known hosts, jump hosts, one command.
+
+The only place, with the SFTP fallback and the source built on it, that imports paramiko;
+paramiko itself is imported only when a host is named (``sources`` imports this package
+lazily), and starts without invoke unless the ssh config needs it.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import getpass
+import hashlib
+import logging
+import os
+import re
+import select
+import socket
+import sys
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from pytest_cleantree.config.hosts import HostSpec, parse_host_spec
+from pytest_cleantree.core.errors import SourceError
+from pytest_cleantree.sources.base import RemoteOptions
+from pytest_cleantree.sources.ssh.protocol import _Completed
+
+
+@contextlib.contextmanager
+def _invoke_deferred() -> Iterator[None]:
+    """Import paramiko without invoke, a tenth of a second paramiko spends at start-up for one
+    thing only: an ssh config's ``Match exec`` (see :func:`_match_exec_enabled`)."""
+    if "invoke" in sys.modules:
+        yield
+        return
+    sys.modules["invoke"] = None  # type: ignore[assignment]  # `import invoke` raises ImportError
+    try:
+        yield
+    finally:
+        if "invoke" in sys.modules and sys.modules["invoke"] is None:
+            del sys.modules["invoke"]
+
+
+with _invoke_deferred():
+    import paramiko as paramiko  # re-exported: the other modules take it from here, deferred
+    import paramiko.config
+_log = logging.getLogger(__name__)
+# paramiko logs its transport thread's tracebacks at ERROR: without a handler of its own,
+# Python's last-resort handler prints them on stderr of a program that configured no
+# logging (the CLI), after every fault already reported as a SourceError.  Programs that
+# configure logging still get them, through the root logger.
+logging.getLogger("paramiko").addHandler(logging.NullHandler())
+
+_MAX_JUMPS = 8
+_STDERR_KEEP = 16 * 1024
+
+
+class _ConnectionLost(Exception):
+    """The transport died under a request: reconnect and retry once."""
+
+
+class _UnknownHostKeyError(Exception):
+    def __init__(self, name: str, key: paramiko.PKey) -> None:
+        super().__init__(name)
+        self.name = name
+        self.key = key
+
+
+@dataclass(frozen=True)
+class _Target:
+    """One host to connect to, after ``~/.ssh/config`` had its say."""
+
+    alias: str
+    hostname: str
+    port: int
+    user: str
+    key_files: tuple[str, ...]
+    identities_only: bool
+    proxy_jump: str | None
+    proxy_command: str | None
+
+    @property
+    def address(self) -> str:
+        host = f"[{self.hostname}]" if ":" in self.hostname else self.hostname
+        return f"{host}:{self.port}"
+
+
+class _RevokedHostKeyError(Exception):
+    def __init__(self, name: str, key: paramiko.PKey) -> None:
+        super().__init__(name)
+        self.name = name
+        self.key = key
+
+
+def _load_known_hosts(client: paramiko.SSHClient, path: Path, revoked: set[bytes]) -> None:
+    """Trust the keys of a known_hosts file, as OpenSSH reads it; add its revoked keys.
+
+    paramiko's own loader raises on OpenSSH's ``@revoked`` and ``@cert-authority``
+    lines.  A ``@revoked`` key is refused for every host (OpenSSH refuses it for
+    the hosts its line names: refusing more is the safe side).  ``@cert-authority``
+    lines are skipped: paramiko checks no host certificates, so a host trusted only
+    through one is an unknown host.  A line that does not parse is skipped, as
+    OpenSSH skips it.
+    """
+    trusted = client.get_host_keys()
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    entries: list[paramiko.hostkeys.HostKeyEntry] = []
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("@"):
+            marker, *fields = line.split()
+            if marker == "@revoked" and len(fields) >= 3:
+                with contextlib.suppress(ValueError):
+                    revoked.add(base64.b64decode(fields[2], validate=True))
+            continue
+        try:
+            entry = paramiko.hostkeys.HostKeyEntry.from_line(line, number)
+        except (paramiko.SSHException, paramiko.hostkeys.InvalidHostKey, ValueError):
+            continue
+        if entry is not None and entry.key is not None:
+            entries.append(entry)
+    for entry in entries:
+        if entry.key.asbytes() not in revoked:
+            for name in entry.hostnames:
+                trusted.add(name, entry.key.get_name(), entry.key)
+
+
+class _HostKeyPolicy(paramiko.MissingHostKeyPolicy):
+    """Refuse unknown and revoked keys, or (when asked) record unknown ones in ``accept_into``.
+
+    A *changed* key never reaches a policy: paramiko raises BadHostKeyException.
+    A revoked key is never trusted (see :func:`_load_known_hosts`): it reaches a
+    policy, or changes the key a host is known by.
+    """
+
+    def __init__(self, accept_into: Path | None, revoked: set[bytes]) -> None:
+        self._accept_into = accept_into
+        self._revoked = revoked
+
+    def missing_host_key(
+        self, client: paramiko.SSHClient, hostname: str, key: paramiko.PKey
+    ) -> None:
+        if key.asbytes() in self._revoked:
+            raise _RevokedHostKeyError(hostname, key)
+        if self._accept_into is None:
+            raise _UnknownHostKeyError(hostname, key)
+        line = f"{hostname} {key.get_name()} {key.get_base64()}\n"
+        try:
+            self._accept_into.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            with open(self._accept_into, "a", encoding="ascii") as handle:
+                handle.write(line)
+        except OSError as exc:
+            raise SourceError(
+                f"cannot record the new host key of {hostname} in {self._accept_into}: "
+                f"{exc.strerror or exc}"
+            ) from None
+        client.get_host_keys().add(hostname, key.get_name(), key)
+        _log.warning(
+            "accepted the new host key of %s (%s %s) into %s",
+            hostname,
+            key.get_name(),
+            _fingerprint(key),
+            self._accept_into,
+        )
+
+
+class _Connection:
+    """One host's SSH client (through its jump hosts), opened on first use, reopened when its
+    transport died; runs one command at a time."""
+
+    def __init__(self, spec: HostSpec, options: RemoteOptions) -> None:
+        self.host = spec.label
+        self._spec = spec
+        self._known_hosts = options.known_hosts
+        self._accept_new = options.accept_new_host_key
+        self._config_path = options.ssh_config
+        self._connect_timeout = options.connect_timeout
+        self._command_timeout = options.command_timeout
+        self._config: paramiko.SSHConfig | None = None
+        self._client: paramiko.SSHClient | None = None
+        self._hops: list[paramiko.SSHClient] = []
+        self._sftp: paramiko.SFTPClient | None = None
+
+    def _exec(self, client: paramiko.SSHClient, command: str, stdin: bytes) -> _Completed:
+        """Run one command, feeding it ``stdin``; raise on a timeout or a lost connection."""
+        transport = _transport(client)
+        deadline = time.monotonic() + self._command_timeout
+        try:
+            channel = transport.open_session(timeout=self._connect_timeout)
+        except (paramiko.SSHException, EOFError, OSError) as exc:
+            if not transport.is_active():
+                raise _ConnectionLost(f"cannot open a channel: {exc}") from None
+            raise SourceError(f"{self.host}: the server refused a session channel: {exc}") from None
+        try:
+            try:
+                channel.exec_command(command)
+            except (EOFError, OSError) as exc:  # the transport's own end, re-raised by paramiko
+                raise _ConnectionLost(f"dropped at exec: {exc!r}") from None
+            except paramiko.SSHException as exc:
+                if not transport.is_active():
+                    raise _ConnectionLost(f"dropped at exec: {exc}") from None
+                return _Completed(b"", f"exec refused: {exc}".encode(), -1, ended=True)
+            out, err = bytearray(), bytearray()
+            try:
+                channel.settimeout(self._command_timeout)
+                channel.sendall(stdin)
+                channel.shutdown_write()
+            except TimeoutError:
+                raise self._timeout() from None
+            except (OSError, EOFError):
+                pass  # the command exited without reading, or the connection died: see below
+            while True:
+                try:
+                    while channel.recv_ready():
+                        out += channel.recv(1 << 16)
+                    while channel.recv_stderr_ready():
+                        chunk = channel.recv_stderr(1 << 16)
+                        err += chunk[: max(0, _STDERR_KEEP - len(err))]
+                except (EOFError, OSError):
+                    # reading sends window adjustments: on a dead connection paramiko raises
+                    return _Completed(bytes(out), bytes(err), -1, ended=False)
+                done = channel.eof_received or channel.closed
+                if done and not channel.recv_ready() and not channel.recv_stderr_ready():
+                    break
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise self._timeout()
+                select.select([channel], [], [], min(remaining, 0.5))
+            status = -1
+            if channel.status_event.wait(max(0.0, min(deadline - time.monotonic(), 5.0))):
+                status = channel.exit_status
+            return _Completed(bytes(out), bytes(err), status, ended=bool(channel.eof_received))
+        finally:
+            # closing sends a message: on a connection dying under it, paramiko raises EOFError
+            with contextlib.suppress(paramiko.SSHException, EOFError, OSError):
+                channel.close()
+
+    def _timeout(self) -> SourceError:
+        return SourceError(
+            f"{self.host}: a remote command did not finish within {self._command_timeout:g} s"
+        )
+
+    def _connect(self) -> paramiko.SSHClient:
+        if self._client is not None:
+            if _alive(self._client):
+                return self._client
+            self._disconnect()
+        try:
+            self._client = self._open(self._spec.hostname, self._spec.user, self._spec.port, 0)
+        except BaseException:
+            self._disconnect()
+            raise
+        return self._client
+
+    def _disconnect(self) -> None:
+        if self._sftp is not None:
+            with contextlib.suppress(Exception):
+                self._sftp.close()
+            self._sftp = None
+        if self._client is not None:
+            with contextlib.suppress(Exception):
+                self._client.close()
+            self._client = None
+        for hop in reversed(self._hops):
+            with contextlib.suppress(Exception):
+                hop.close()
+        self._hops.clear()
+
+    def _open(
+        self, alias: str, user: str | None, port: int | None, depth: int
+    ) -> paramiko.SSHClient:
+        """Connect and authenticate to ``alias``, through its ProxyJump/ProxyCommand if any."""
+        if depth > _MAX_JUMPS:
+            raise SourceError(f"{self.host}: more than {_MAX_JUMPS} ProxyJump hops (a loop?)")
+        target = self._target(alias, user, port)
+        sock: paramiko.Channel | paramiko.ProxyCommand | None = None
+        if target.proxy_jump:
+            hops = [self._jump_spec(text) for text in target.proxy_jump.split(",")]
+            via = self._open(hops[0].hostname, hops[0].user, hops[0].port, depth + 1)
+            self._hops.append(via)
+            for hop in hops[1:]:
+                hop_target = self._target(hop.hostname, hop.user, hop.port)
+                via = self._handshake(hop_target, self._tunnel(via, hop_target))
+                self._hops.append(via)
+            sock = self._tunnel(via, target)
+        elif target.proxy_command:
+            try:
+                sock = paramiko.ProxyCommand(target.proxy_command)
+            except (paramiko.SSHException, OSError) as exc:
+                raise SourceError(
+                    f"{self.host}: ProxyCommand {target.proxy_command!r} failed: {exc}"
+                ) from None
+        return self._handshake(target, sock)
+
+    def _jump_spec(self, text: str) -> HostSpec:
+        text = text.strip()
+        try:
+            spec = parse_host_spec(text if text.startswith("ssh://") else "ssh://" + text)
+        except ValueError as exc:
+            raise SourceError(f"{self.host}: bad ProxyJump {text!r}: {exc}") from None
+        if spec.root is not None:
+            raise SourceError(f"{self.host}: bad ProxyJump {text!r}: a jump host has no path")
+        return spec
+
+    def _tunnel(self, via: paramiko.SSHClient, target: _Target) -> paramiko.Channel:
+        try:
+            return _transport(via).open_channel(
+                "direct-tcpip",
+                (target.hostname, target.port),
+                ("127.0.0.1", 0),
+                timeout=self._connect_timeout,
+            )
+        except (paramiko.SSHException, EOFError, OSError) as exc:
+            raise SourceError(
+                f"{self.host}: the jump host could not reach {target.address}: {exc}"
+            ) from None
+
+    def _load_config(self) -> paramiko.SSHConfig:
+        if self._config is None:
+            path = self._config_path or Path("~/.ssh/config").expanduser()
+            if self._config_path is None and not path.exists():
+                self._config = paramiko.SSHConfig()
+            else:
+                try:
+                    text = path.read_text(encoding="utf-8", errors="surrogateescape")
+                    if _MATCH_EXEC.search(text):
+                        _match_exec_enabled()
+                    self._config = paramiko.SSHConfig.from_text(text)
+                except OSError as exc:
+                    raise SourceError(
+                        f"{self.host}: cannot read the ssh config {str(path)!r}: "
+                        f"{exc.strerror or exc}"
+                    ) from None
+                except Exception as exc:
+                    raise SourceError(f"{self.host}: bad ssh config {str(path)!r}: {exc}") from None
+        return self._config
+
+    def _lookup(self, alias: str) -> Mapping[str, object]:
+        """``~/.ssh/config``'s options for a host (``Match exec`` may run a command)."""
+        config = self._load_config()
+        try:
+            return config.lookup(alias)
+        except Exception as exc:
+            raise SourceError(
+                f"{self.host}: ssh config lookup of {alias!r} failed: {exc}"
+            ) from None
+
+    def _target(self, alias: str, user: str | None, port: int | None) -> _Target:
+        options = self._lookup(alias)
+
+        def option(key: str) -> str | None:
+            value = options.get(key)
+            if not isinstance(value, str) or value.lower() == "none":
+                return None
+            return value
+
+        identity = options.get("identityfile")
+        key_files = (
+            [os.path.expanduser(str(name)) for name in identity or ()]
+            if isinstance(identity, list)
+            else []
+        )
+        try:
+            config_port = int(option("port") or 22)
+        except ValueError:
+            raise SourceError(f"{self.host}: bad Port for {alias!r} in the ssh config") from None
+        return _Target(
+            alias=alias,
+            hostname=option("hostname") or alias,
+            port=port or config_port,
+            user=user or option("user") or getpass.getuser(),
+            key_files=tuple(name for name in key_files if os.path.exists(name)),
+            identities_only=(option("identitiesonly") or "no").lower() == "yes",
+            proxy_jump=option("proxyjump"),
+            proxy_command=option("proxycommand"),
+        )
+
+    def _known_hosts_files(self, alias: str) -> tuple[list[Path], Path]:
+        """The files to trust host keys from, and the one new keys go into."""
+        if self._known_hosts is not None:
+            return [self._known_hosts], self._known_hosts
+        options = self._lookup(alias)
+        user_files = [
+            Path(name).expanduser()
+            for name in str(options.get("userknownhostsfile") or "~/.ssh/known_hosts").split()
+        ]
+        global_files = [
+            Path(name).expanduser()
+            for name in str(
+                options.get("globalknownhostsfile")
+                or "/etc/ssh/ssh_known_hosts /etc/ssh/ssh_known_hosts2"
+            ).split()
+        ]
+        return user_files + global_files, user_files[0]
+
+    def _handshake(
+        self,
+        target: _Target,
+        sock: paramiko.Channel | paramiko.ProxyCommand | None,
+    ) -> paramiko.SSHClient:
+        trusted, accept_into = self._known_hosts_files(target.alias)
+        client = paramiko.SSHClient()
+        revoked: set[bytes] = set()
+        try:
+            for path in trusted:
+                if path.exists():
+                    _load_known_hosts(client, path, revoked)
+        except OSError as exc:
+            raise SourceError(
+                f"{self.host}: cannot read known hosts {str(path)!r}: {exc.strerror or exc}"
+            ) from None
+        client.set_missing_host_key_policy(
+            _HostKeyPolicy(accept_into if self._accept_new else None, revoked)
+        )
+        timeout = self._connect_timeout
+        where = f"{self.host} ({target.user}@{target.address})"
+        started = time.monotonic()
+        try:
+            client.connect(
+                target.hostname,
+                port=target.port,
+                username=target.user,
+                key_filename=list(target.key_files) or None,  # type: ignore[arg-type]  # a list works
+                timeout=timeout,
+                banner_timeout=timeout,
+                auth_timeout=timeout,
+                channel_timeout=timeout,
+                allow_agent=not target.identities_only,
+                look_for_keys=not target.identities_only,
+                sock=sock,
+            )
+        except BaseException as exc:
+            client.close()
+            if isinstance(exc, SourceError):
+                raise SourceError(f"{self.host}: {exc}") from None
+            if isinstance(exc, Exception):
+                slow = time.monotonic() - started >= timeout * 0.95
+                raise self._connect_error(exc, target, where, accept_into, slow, revoked) from None
+            raise
+        return client
+
+    def _connect_error(
+        self,
+        exc: Exception,
+        target: _Target,
+        where: str,
+        known_hosts: Path,
+        slow: bool,
+        revoked: set[bytes],
+    ) -> SourceError:
+        """One line for what went wrong; ``slow`` when the connect timeout ran out."""
+        if isinstance(exc, paramiko.BadHostKeyException) and exc.key.asbytes() in revoked:
+            exc = _RevokedHostKeyError(exc.hostname, exc.key)
+        if isinstance(exc, _RevokedHostKeyError):
+            return SourceError(
+                f"{where}: HOST KEY REVOKED: the host sent {exc.key.get_name()} "
+                f"{_fingerprint(exc.key)}, which a @revoked line of the known hosts refuses; "
+                f"refusing to connect"
+            )
+        if isinstance(exc, _UnknownHostKeyError):
+            return SourceError(
+                f"{where}: unknown host key {exc.key.get_name()} {_fingerprint(exc.key)} for "
+                f"{exc.name}, not in {str(known_hosts)!r}: check the fingerprint with the "
+                f"host's admin, then add it (ssh-keyscan -p {target.port} {target.hostname} "
+                f">> {known_hosts}) or allow new host keys (accept_new_host_key)"
+            )
+        if isinstance(exc, paramiko.BadHostKeyException):
+            return SourceError(
+                f"{where}: HOST KEY CHANGED: the host sent {exc.key.get_name()} "
+                f"{_fingerprint(exc.key)} but known hosts expect {exc.expected_key.get_name()} "
+                f"{_fingerprint(exc.expected_key)}; refusing to connect (someone may be "
+                f"intercepting); if the host was reinstalled, remove its old key "
+                f"(ssh-keygen -R '{exc.hostname}') and add the new one"
+            )
+        if isinstance(exc, paramiko.AuthenticationException):
+            tried = ", ".join(target.key_files) or "the agent and default keys"
+            return SourceError(
+                f"{where}: authentication refused ({exc}; tried {tried}): check User and "
+                "IdentityFile in the ssh config, or add the key to the agent"
+            )
+        if isinstance(exc, paramiko.ssh_exception.NoValidConnectionsError):
+            return SourceError(f"{where}: cannot reach the host: connection refused")
+        if isinstance(exc, TimeoutError):
+            return SourceError(
+                f"{where}: cannot reach the host: no answer within {self._connect_timeout:g} s"
+            )
+        if isinstance(exc, socket.gaierror):
+            return SourceError(
+                f"{where}: cannot resolve host name {target.hostname!r}: {exc.strerror}"
+            )
+        if isinstance(exc, paramiko.SSHException) and (slow or "banner" in str(exc)):
+            return SourceError(
+                f"{where}: no SSH handshake within {self._connect_timeout:g} s ({exc}): "
+                "is an SSH server listening on that port?"
+            )
+        if isinstance(exc, paramiko.SSHException):
+            return SourceError(f"{where}: SSH handshake failed: {exc}")
+        if isinstance(exc, OSError):
+            return SourceError(f"{where}: cannot reach the host: {exc.strerror or exc}")
+        if isinstance(exc, EOFError):
+            return SourceError(f"{where}: the host closed the connection during the handshake")
+        return SourceError(f"{where}: cannot connect: {type(exc).__name__}: {exc}")
+
+
+#: a ``Match`` line with an ``exec`` criterion (case-insensitive, as ssh reads keywords)
+_MATCH_EXEC = re.compile(r"^[ \t]*match\b[^\n]*\bexec\b", re.IGNORECASE | re.MULTILINE)
+
+
+def _match_exec_enabled() -> None:
+    """Give paramiko the invoke :func:`_invoke_deferred` kept from it, for ``Match exec``."""
+    if getattr(paramiko.config, "invoke", False) is None:
+        with contextlib.suppress(ImportError):  # not installed: paramiko says so at lookup
+            import invoke
+
+            setattr(paramiko.config, "invoke", invoke)  # noqa: B010  (untyped)
+
+
+def _fingerprint(key: paramiko.PKey) -> str:
+    digest = hashlib.sha256(key.asbytes()).digest()
+    return "SHA256:" + base64.b64encode(digest).decode("ascii").rstrip("=")
+
+
+def _transport(client: paramiko.SSHClient) -> paramiko.Transport:
+    transport = client.get_transport()
+    if transport is None:
+        raise _ConnectionLost("no transport")
+    return transport
+
+
+def _alive(client: paramiko.SSHClient) -> bool:
+    transport = client.get_transport()
+    return transport is not None and transport.is_active()
