@@ -15,7 +15,9 @@ import json
 import os
 import re
 import subprocess
-from collections.abc import Mapping
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -64,30 +66,54 @@ def run_step(
     step: Mapping[str, Any],
     context: Mapping[str, str],
     workspace: Path,
-    script_folder: Path,
     timeout: float = 300,
     environ: Mapping[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """One ``run:`` step, in ``workspace``, as the runner would run it (in ``environ``,
     default this process's environment)."""
     assert step["shell"] == "bash"
-    script = script_folder / f"step-{abs(hash(step['name']))}.sh"
-    script.write_text(substitute(step["run"], context), encoding="utf-8")
     env = {
         **(os.environ if environ is None else environ),
         **{key: substitute(str(value), context) for key, value in step.get("env", {}).items()},
         "GITHUB_ACTIONS": "true",
         "GITHUB_WORKSPACE": str(workspace),
     }
-    return subprocess.run(
-        ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
-        capture_output=True,
-        text=True,
-        cwd=workspace,
-        env=env,
-        timeout=timeout,
-        check=False,
-    )
+    with tempfile.TemporaryDirectory() as folder:
+        script = Path(folder) / "step.sh"
+        script.write_text(substitute(step["run"], context), encoding="utf-8")
+        return subprocess.run(
+            ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
+            capture_output=True,
+            text=True,
+            cwd=workspace,
+            env=env,
+            timeout=timeout,
+            check=False,
+        )
+
+
+#: the action's step that runs the check (the others install and upload)
+CHECK_STEP = "Check the tree"
+#: ``uses: OWNER/pytest-cleantree@REF``: a workflow step that runs this repository's action
+ACTION_USE = re.compile(r"(?P<owner>[^/@]+)/pytest-cleantree@(?P<ref>\S+)")
+
+
+def action_use(steps: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The one step of a workflow that uses this repository's action."""
+    (step,) = [s for s in steps if ACTION_USE.fullmatch(str(s.get("uses", "")))]
+    return dict(step)
+
+
+def run_action_check(
+    use: Mapping[str, Any], workspace: Path, python: str = sys.executable
+) -> subprocess.CompletedProcess[str]:
+    """The action's check step with a workflow step's ``with:`` inputs, run by ``python`` in
+    place of the workflow's (this one has this checkout's package; the install step is
+    ``test_action.py``'s)."""
+    action = load_action()
+    given = {key: str(value) for key, value in use.get("with", {}).items()}
+    context = context_of(action, REPO, {**given, "python": python})
+    return run_step(step_named(action, CHECK_STEP), context, workspace)
 
 
 def validate_sarif(document: dict[str, object]) -> None:

@@ -20,7 +20,10 @@ from pathlib import Path
 import pytest
 import yaml
 from actionsteps import (
+    ACTION_USE,
+    CHECK_STEP,
     REPO,
+    action_use,
     context_of,
     load_action,
     run_step,
@@ -33,7 +36,6 @@ from test_release import newest_changelog_version
 import pytest_cleantree
 
 INSTALL = "Install pytest-cleantree from the action's own checkout"
-CHECK = "Check the tree"
 UPLOAD = "Upload the SARIF file to code scanning"
 MANIFEST = '[[rule]]\nid = "sm120"\nfiles = ["server_args.py"]\nforbid = ["sm120"]\n'
 #: what the action's checkout holds that an install does not need
@@ -56,7 +58,7 @@ def check(
 ) -> subprocess.CompletedProcess[str]:
     action = load_action()
     context = context_of(action, tmp_path / "action", {"python": python, **inputs})
-    return run_step(step_named(action, CHECK), context, folder, tmp_path, environ=environ)
+    return run_step(step_named(action, CHECK_STEP), context, folder, environ=environ)
 
 
 @pytest.mark.slow
@@ -68,7 +70,7 @@ def test_the_action_installs_its_own_checkout_and_checks_the_tree(tmp_path: Path
 
     context = context_of(action, action_path, {"python": python})
     install = step_named(action, INSTALL)
-    installed = run_step(install, context, tmp_path, tmp_path, timeout=600, environ=environ)
+    installed = run_step(install, context, tmp_path, timeout=600, environ=environ)
     assert installed.returncode == 0, installed.stdout + installed.stderr
     assert f"(pytest-cleantree) {pytest_cleantree.__version__}" in installed.stdout
     probe = (
@@ -132,7 +134,7 @@ def test_the_upload_step_runs_when_asked_also_after_a_failed_check() -> None:
     assert upload["if"].startswith("always() && ")
     assert "inputs.sarif == 'true'" in upload["if"]
     assert upload["with"]["sarif_file"] == "cleantree.sarif"
-    assert "--sarif-output cleantree.sarif" in step_named(action, CHECK)["run"]
+    assert "--sarif-output cleantree.sarif" in step_named(action, CHECK_STEP)["run"]
     assert action["inputs"]["sarif"]["default"] == "true"
 
 
@@ -154,7 +156,7 @@ def flags_in(text: str) -> set[str]:
 
 def test_the_action_names_only_flags_the_command_has() -> None:
     action = load_action()
-    flags = flags_in(step_named(action, CHECK)["run"])
+    flags = flags_in(step_named(action, CHECK_STEP)["run"])
     assert {"--format", "--sarif-output", "--manifest"} <= flags
     assert flags <= check_flags()
 
@@ -184,3 +186,17 @@ def test_the_readme_pre_commit_snippet_names_a_hook_and_flags_that_exist() -> No
                 args = [*definition.get("args", []), *hook.get("args", [])]
                 named = " ".join([str(definition["entry"]), *map(str, args)])
                 assert flags_in(named) <= flags, named
+
+
+def test_the_readme_and_the_workflow_give_the_action_only_inputs_and_flags_it_has() -> None:
+    workflow = yaml.safe_load((REPO / "examples" / "ci" / "cleantree.yml").read_text())
+    uses = [action_use(workflow["jobs"]["cleantree"]["steps"])]
+    for block in readme_yaml_blocks():
+        if isinstance(block, list):
+            uses += [step for step in block if "pytest-cleantree@" in str(step.get("uses", ""))]
+    assert len(uses) == 2, "the README shows no step that uses the action"
+    inputs, flags = set(load_action()["inputs"]), check_flags()
+    for use in uses:
+        assert ACTION_USE.fullmatch(use["uses"]), use["uses"]
+        assert set(use.get("with", {})) <= inputs
+        assert flags_in(str(use.get("with", {}).get("args", ""))) <= flags

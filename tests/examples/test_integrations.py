@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from actionsteps import action_use, run_action_check
 
 REPO = Path(__file__).resolve().parents[2]
 WRAPPER = REPO / "examples" / "prelaunch" / "launch_server.sh"
@@ -126,25 +127,15 @@ def test_pre_commit_hook_runs_the_check(example_tree: Path, root: str, code: int
     assert completed.returncode == code, completed.stderr
 
 
-def workflow_commands() -> list[str]:
+def workflow_check_step() -> dict[str, object]:
+    """The workflow's check: the step that uses this repository's action."""
     workflow = yaml.safe_load((REPO / "examples" / "ci" / "cleantree.yml").read_text())
-    steps = workflow["jobs"]["cleantree"]["steps"]
-    return [step["run"] for step in steps if "run" in step and "cleantree check" in step["run"]]
+    return action_use(workflow["jobs"]["cleantree"]["steps"])
 
 
 def test_github_workflow_annotates_the_remaining_lines(example_tree: Path) -> None:
     """The workflow's own check step, run in a checkout whose root holds the manifest."""
-    check_step = workflow_commands()[0]
-    env = {**os.environ, "GITHUB_WORKSPACE": str(example_tree), "GITHUB_ACTIONS": "true"}
-    completed = subprocess.run(
-        ["sh", "-c", check_step],
-        capture_output=True,
-        text=True,
-        cwd=example_tree,
-        env={**env, "PATH": f"{Path(sys.executable).parent}:{env['PATH']}"},
-        timeout=120,
-        check=False,
-    )
+    completed = run_action_check(workflow_check_step(), example_tree)
     assert completed.returncode == 1
     errors = [line for line in completed.stdout.splitlines() if line.startswith("::error ")]
     places = {re.search(r"file=([^,]+),line=(\d+)", e).groups() for e in errors}  # type: ignore[union-attr]
