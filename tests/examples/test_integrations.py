@@ -9,6 +9,7 @@ import re
 import shlex
 import subprocess
 import sys
+import venv
 from pathlib import Path
 
 import pytest
@@ -214,3 +215,41 @@ def test_exit_codes_do_not_depend_on_the_format(
     )
     assert completed.returncode == code, completed.stderr
     assert "Traceback" not in completed.stderr
+
+
+@pytest.mark.parametrize("interpreter", ["venv", "missing"])
+def test_wrapper_says_pytest_cleantree_is_not_installed_before_checking(
+    example_tree: Path, fake_sglang: Path, tmp_path: Path, interpreter: str
+) -> None:
+    """A Python without pytest-cleantree (or no such Python) is exit 3 and said so, never
+    "the tree is not clean", and the check is not attempted."""
+    if interpreter == "venv":
+        venv.create(tmp_path / "bare")  # no pytest-cleantree, and no PYTHONPATH to one
+        python = str(tmp_path / "bare" / "bin" / "python")
+    else:
+        python = str(tmp_path / "no-such-python")
+    env = {
+        **os.environ,
+        "CLEANTREE_MANIFEST": str(with_root(example_tree, PARTIAL)),
+        "PYTHON": python,
+        "PYTHONPATH": str(fake_sglang),
+    }
+    completed = subprocess.run(
+        ["sh", str(WRAPPER), "--tp", "8"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,  # not this checkout: `python -c` would import its package from there
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert completed.returncode == 3, completed.stderr
+    assert "LAUNCHED" not in completed.stdout
+    assert completed.stdout == ""  # no check ran: nothing reported
+    (message,) = completed.stderr.splitlines()
+    assert message.startswith(
+        f"launch_server.sh: not launching SGLang: pytest-cleantree is not installed for {python}"
+    )
+    assert "not clean" not in message
+    if interpreter == "venv":
+        assert message.endswith("No module named 'pytest_cleantree'")
