@@ -6,9 +6,18 @@
 # The manifest can say root = "module:sglang": the check then reads the very package that
 # `python -m sglang.launch_server` imports.  Exit codes of `cleantree check`: 0 clean,
 # 1 forbidden lines remain, 2 the check could not run; anything but 0 stops the launch.
+# Exit 3: pytest-cleantree cannot be imported by $PYTHON (checked first, so that a missing
+# install is never reported as an unclean tree).
 set -eu
 manifest="${CLEANTREE_MANIFEST:-cleantree.toml}"
 python="${PYTHON:-python3}"
+
+if ! why="$("$python" -c 'import pytest_cleantree' 2>&1)"; then
+    echo "launch_server.sh: not launching SGLang: pytest-cleantree is not installed for" \
+        "$python (install it for that interpreter, as the README says):" \
+        "$(printf '%s\n' "$why" | tail -n 1)" >&2
+    exit 3
+fi
 
 status=0
 "$python" -m pytest_cleantree check --manifest "$manifest" || status=$?
@@ -25,7 +34,7 @@ case "$status" in
         ;;
     *)
         echo "launch_server.sh: not launching SGLang: the check failed to run" \
-            "($python -m pytest_cleantree exited $status: is pytest-cleantree installed for it?)" >&2
+            "($python -m pytest_cleantree exited $status)" >&2
         exit "$status"
         ;;
 esac

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from packaging.requirements import Requirement
+from actionsteps import ACTION_USE, action_use, load_action, run_action_check
 
 REPO = Path(__file__).resolve().parents[2]
 WORKFLOW = REPO / "examples" / "ci" / "cleantree.yml"
@@ -25,18 +25,22 @@ def workflow_steps() -> list[dict[str, str]]:
     return steps
 
 
-def test_the_workflow_installs_from_the_repository_pinned_to_a_commit() -> None:
-    """No package index has pytest-cleantree: the install step names a VCS URL at a full sha."""
-    (install,) = [s["run"] for s in workflow_steps() if "pip install" in s.get("run", "")]
-    quoted = re.findall(r'"([^"]+)"', install)
-    assert len(quoted) == 1, install
-    requirement = Requirement(quoted[0])
-    assert requirement.name == "pytest-cleantree"
-    assert requirement.url is not None
-    assert requirement.url.startswith("git+https://github.com/")
-    rev = requirement.url.rpartition("@")[2]
-    assert SHA.fullmatch(rev), f"not pinned to a full commit sha: {requirement.url}"
+def test_the_workflow_uses_the_action_pinned_to_a_commit() -> None:
+    """The action installs the package from its own checkout: the ref it names is the version,
+    a full sha (a tag or branch can move), one that holds ``action.yml``."""
+    use = action_use(workflow_steps())
+    match = ACTION_USE.fullmatch(use["uses"])
+    assert match is not None
+    assert match["owner"] == "OWNER"  # the comment says to replace it
+    rev = match["ref"]
+    assert SHA.fullmatch(rev), f"not pinned to a full commit sha: {use['uses']}"
     assert "replace" in WORKFLOW.read_text().lower()  # the comment says what to replace
+    assert set(use.get("with", {})) <= set(load_action()["inputs"])
+    if (REPO / ".git").exists():  # a checkout (not an unpacked archive): the commit is real
+        shown = subprocess.run(
+            ["git", "cat-file", "-e", f"{rev}:action.yml"], cwd=REPO, check=False, timeout=60
+        )
+        assert shown.returncode == 0, f"{rev} is no commit of this repository with action.yml"
 
 
 def test_the_readme_pre_commit_snippet_pins_a_commit() -> None:
@@ -189,30 +193,23 @@ def test_the_workflow_uses_current_actions_with_the_permissions_upload_sarif_nee
     assert uses == {
         "actions/checkout": "v5",
         "actions/setup-python": "v6",
-        "github/codeql-action/upload-sarif": "v4",
+        "OWNER/pytest-cleantree": uses["OWNER/pytest-cleantree"],  # a sha: the test above
     }
     assert workflow["permissions"] == {
         "contents": "read",
         "security-events": "write",
         "actions": "read",  # upload-sarif on a private repository
     }
-    upload = next(s for s in workflow_steps() if "upload-sarif" in s.get("uses", ""))
+    # the upload is the action's own step now
+    upload = next(s for s in load_action()["runs"]["steps"] if "upload-sarif" in s.get("uses", ""))
+    assert upload["uses"] == "github/codeql-action/upload-sarif@v4"
     assert upload["if"].startswith("always()")
 
 
 def run_check_step(checkout: Path) -> subprocess.CompletedProcess[str]:
-    """The workflow's one check step, run in a checkout whose root holds the manifest."""
-    (step,) = [s["run"] for s in workflow_steps() if "cleantree check" in s.get("run", "")]
-    env = {**os.environ, "GITHUB_WORKSPACE": str(checkout), "GITHUB_ACTIONS": "true"}
-    return subprocess.run(
-        ["sh", "-c", step],
-        capture_output=True,
-        text=True,
-        cwd=checkout,
-        env={**env, "PATH": f"{Path(sys.executable).parent}:{env['PATH']}"},
-        timeout=120,
-        check=False,
-    )
+    """The workflow's one check step (the action's, with the workflow's inputs), run in a
+    checkout whose root holds the manifest."""
+    return run_action_check(action_use(workflow_steps()), checkout)
 
 
 def test_the_workflow_check_step_on_a_bad_manifest_annotates_and_writes_sarif(

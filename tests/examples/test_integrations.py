@@ -9,10 +9,12 @@ import re
 import shlex
 import subprocess
 import sys
+import venv
 from pathlib import Path
 
 import pytest
 import yaml
+from actionsteps import action_use, run_action_check
 
 REPO = Path(__file__).resolve().parents[2]
 WRAPPER = REPO / "examples" / "prelaunch" / "launch_server.sh"
@@ -126,25 +128,15 @@ def test_pre_commit_hook_runs_the_check(example_tree: Path, root: str, code: int
     assert completed.returncode == code, completed.stderr
 
 
-def workflow_commands() -> list[str]:
+def workflow_check_step() -> dict[str, object]:
+    """The workflow's check: the step that uses this repository's action."""
     workflow = yaml.safe_load((REPO / "examples" / "ci" / "cleantree.yml").read_text())
-    steps = workflow["jobs"]["cleantree"]["steps"]
-    return [step["run"] for step in steps if "run" in step and "cleantree check" in step["run"]]
+    return action_use(workflow["jobs"]["cleantree"]["steps"])
 
 
 def test_github_workflow_annotates_the_remaining_lines(example_tree: Path) -> None:
     """The workflow's own check step, run in a checkout whose root holds the manifest."""
-    check_step = workflow_commands()[0]
-    env = {**os.environ, "GITHUB_WORKSPACE": str(example_tree), "GITHUB_ACTIONS": "true"}
-    completed = subprocess.run(
-        ["sh", "-c", check_step],
-        capture_output=True,
-        text=True,
-        cwd=example_tree,
-        env={**env, "PATH": f"{Path(sys.executable).parent}:{env['PATH']}"},
-        timeout=120,
-        check=False,
-    )
+    completed = run_action_check(workflow_check_step(), example_tree)
     assert completed.returncode == 1
     errors = [line for line in completed.stdout.splitlines() if line.startswith("::error ")]
     places = {re.search(r"file=([^,]+),line=(\d+)", e).groups() for e in errors}  # type: ignore[union-attr]
@@ -223,3 +215,41 @@ def test_exit_codes_do_not_depend_on_the_format(
     )
     assert completed.returncode == code, completed.stderr
     assert "Traceback" not in completed.stderr
+
+
+@pytest.mark.parametrize("interpreter", ["venv", "missing"])
+def test_wrapper_says_pytest_cleantree_is_not_installed_before_checking(
+    example_tree: Path, fake_sglang: Path, tmp_path: Path, interpreter: str
+) -> None:
+    """A Python without pytest-cleantree (or no such Python) is exit 3 and said so, never
+    "the tree is not clean", and the check is not attempted."""
+    if interpreter == "venv":
+        venv.create(tmp_path / "bare")  # no pytest-cleantree, and no PYTHONPATH to one
+        python = str(tmp_path / "bare" / "bin" / "python")
+    else:
+        python = str(tmp_path / "no-such-python")
+    env = {
+        **os.environ,
+        "CLEANTREE_MANIFEST": str(with_root(example_tree, PARTIAL)),
+        "PYTHON": python,
+        "PYTHONPATH": str(fake_sglang),
+    }
+    completed = subprocess.run(
+        ["sh", str(WRAPPER), "--tp", "8"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,  # not this checkout: `python -c` would import its package from there
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert completed.returncode == 3, completed.stderr
+    assert "LAUNCHED" not in completed.stdout
+    assert completed.stdout == ""  # no check ran: nothing reported
+    (message,) = completed.stderr.splitlines()
+    assert message.startswith(
+        f"launch_server.sh: not launching SGLang: pytest-cleantree is not installed for {python}"
+    )
+    assert "not clean" not in message
+    if interpreter == "venv":
+        assert message.endswith("No module named 'pytest_cleantree'")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import getpass
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -170,3 +171,62 @@ def test_the_cli_reads_the_same_inventory(site: Path) -> None:
     alone = cleantree("check", "--group", "gpu", cwd=site)
     assert alone.returncode == 2
     assert "--group needs --inventory FILE" in alone.stderr
+
+
+def add_broken_host(site: Path, **variables: str) -> str:
+    """A host of group ``broken`` on gpu-b's sshd whose check cannot start (``variables``)."""
+    inventory = (site / "inventory").read_text()
+    port = re.search(r"^gpu-b ansible_host=127\.0\.0\.1 ansible_port=(\d+)", inventory, re.M)
+    assert port is not None
+    settings = " ".join(f"{key}={value}" for key, value in variables.items())
+    line = f"gpu-broken ansible_host=127.0.0.1 ansible_port={port[1]} {settings}"
+    (site / "inventory").write_text(f"{inventory}[broken]\n{line}\n")
+    return "gpu-broken"
+
+
+STALE = '{"gpu-b": {"exit": 0, "status": "clean", "report": null, "stderr": "stale"}}\n'
+
+
+@pytest.mark.parametrize(
+    ("variables", "why"),
+    [
+        pytest.param({"cleantree_python": "/no/such/python"}, "", id="no-python"),
+        pytest.param({"cleantree_chdir": "/no/such/folder"}, "change directory", id="no-folder"),
+        # the module itself cannot run there (cleantree_python defaults to this one too)
+        pytest.param(
+            {"ansible_python_interpreter": "/no/such/python"}, "/no/such/python", id="no-module"
+        ),
+    ],
+)
+def test_a_host_whose_check_did_not_start_is_marked_and_the_summary_is_this_runs(
+    site: Path, variables: dict[str, str], why: str
+) -> None:
+    """The command cannot start on one host (no such Python, no such folder): that host is
+    "did not run: <why>" (no exit status), the others are reported, the play fails, and the
+    summary on disk is this run's, not the previous one."""
+    host = add_broken_host(site, **variables)
+    (site / "cleantree-fleet.json").write_text(STALE)
+    completed = run_playbook(site, "-e", f"cleantree_hosts=gpu-b:{host}")
+    output = completed.stdout + completed.stderr
+    assert completed.returncode != 0, output
+    summary = json.loads((site / "cleantree-fleet.json").read_text())
+    assert sorted(summary) == ["gpu-b", host], output
+    assert summary["gpu-b"]["status"] == "clean"
+    assert summary["gpu-b"]["stderr"] != "stale"  # this run's row, not the old file's
+    assert summary[host]["exit"] is None, summary[host]
+    assert summary[host]["report"] is None
+    assert summary[host]["status"].startswith("did not run: "), summary[host]
+    assert why in summary[host]["status"], summary[host]
+    assert f"not clean: {host}" in output
+    assert not list(site.glob(".*cleantree-fleet*")), "a temporary file was left behind"
+
+
+def test_a_run_that_checks_nothing_leaves_no_stale_summary(site: Path) -> None:
+    """A host pattern that matches no host fails, and removes the previous summary first: no
+    summary on disk can be mistaken for this run's."""
+    (site / "cleantree-fleet.json").write_text(STALE)
+    completed = run_playbook(site, "-e", "cleantree_hosts=gpu-typo")
+    output = completed.stdout + completed.stderr
+    assert completed.returncode != 0, output
+    assert "no host matches 'gpu-typo': nothing was checked" in output
+    assert not (site / "cleantree-fleet.json").exists(), output

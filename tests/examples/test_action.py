@@ -1,0 +1,202 @@
+"""``action.yml``, run as the runner runs it: its own steps, from a copy of this checkout.
+
+The slow test does what a workflow's ``uses: OWNER/pytest-cleantree@REF`` does: a fresh venv
+stands for the job's Python, the install step installs the action's checkout into it (so the
+installed metadata is this version), and the check step runs against a tree with a leftover
+(exit 1, an annotation, a valid SARIF file) and a clean one (exit 0). The upload step is a
+``uses:`` step the runner alone can run: only its condition and inputs are checked.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+import yaml
+from actionsteps import (
+    ACTION_USE,
+    CHECK_STEP,
+    REPO,
+    action_use,
+    context_of,
+    load_action,
+    run_step,
+    runner_environ,
+    step_named,
+    validate_sarif,
+)
+from test_release import newest_changelog_version
+
+import pytest_cleantree
+
+INSTALL = "Install pytest-cleantree from the action's own checkout"
+UPLOAD = "Upload the SARIF file to code scanning"
+MANIFEST = '[[rule]]\nid = "sm120"\nfiles = ["server_args.py"]\nforbid = ["sm120"]\n'
+#: what the action's checkout holds that an install does not need
+NOT_CHECKED_OUT = shutil.ignore_patterns(
+    ".git", "__pycache__", "*.egg-info", ".ci-venv*", ".hypothesis", ".*_cache", "build", "dist"
+)
+
+
+def workspace(tmp_path: Path, name: str, body: str) -> Path:
+    """A repository checkout (``$GITHUB_WORKSPACE``) with the manifest and one file."""
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / "cleantree.toml").write_text(MANIFEST)
+    (folder / "server_args.py").write_text(body)
+    return folder
+
+
+def check(
+    tmp_path: Path, folder: Path, python: str, environ: dict[str, str] | None = None, **inputs: str
+) -> subprocess.CompletedProcess[str]:
+    action = load_action()
+    context = context_of(action, tmp_path / "action", {"python": python, **inputs})
+    return run_step(step_named(action, CHECK_STEP), context, folder, environ=environ)
+
+
+@pytest.mark.slow
+def test_the_action_installs_its_own_checkout_and_checks_the_tree(tmp_path: Path) -> None:
+    action_path = Path(shutil.copytree(REPO, tmp_path / "action", ignore=NOT_CHECKED_OUT))
+    venv.create(tmp_path / "venv", with_pip=True)
+    python = str(tmp_path / "venv" / "bin" / "python")
+    action, environ = load_action(), runner_environ()
+
+    context = context_of(action, action_path, {"python": python})
+    install = step_named(action, INSTALL)
+    installed = run_step(install, context, tmp_path, timeout=600, environ=environ)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    assert f"(pytest-cleantree) {pytest_cleantree.__version__}" in installed.stdout
+    probe = (
+        "import importlib.metadata as m, importlib.resources as r, pytest_cleantree as p; "
+        "print(m.version('pytest-cleantree'), p.__version__, p.__file__, "
+        "r.files(p).joinpath('schemas', 'manifest-v1.json').is_file())"
+    )
+    metadata, version, where, schema = subprocess.run(
+        [python, "-c", probe], capture_output=True, text=True, check=True, env=environ, cwd=tmp_path
+    ).stdout.split()
+    assert metadata == version == pytest_cleantree.__version__ == newest_changelog_version()
+    assert Path(where).is_relative_to(tmp_path / "venv"), where  # not this checkout's copy
+    assert schema == "True"
+
+    dirty = workspace(tmp_path, "dirty", "if is_sm120_supported():\n    pass\n")
+    completed = check(tmp_path, dirty, python, environ)
+    assert completed.returncode == 1, completed.stderr
+    errors = [line for line in completed.stdout.splitlines() if line.startswith("::error ")]
+    assert len(errors) == 1, completed.stdout
+    assert errors[0].startswith(
+        "::error file=server_args.py,line=1,col=4,title=cleantree sm120::"
+    ), errors
+    document = json.loads((dirty / "cleantree.sarif").read_text())
+    validate_sarif(document)
+    assert len(document["runs"][0]["results"]) == 1
+
+    clean = workspace(tmp_path, "clean", "x = 1\n")
+    completed = check(tmp_path, clean, python, environ, manifest="cleantree.toml")
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert "::error" not in completed.stdout
+    document = json.loads((clean / "cleantree.sarif").read_text())
+    validate_sarif(document)
+    assert document["runs"][0]["results"] == []
+
+
+def test_the_check_step_passes_the_manifest_and_the_extra_arguments(tmp_path: Path) -> None:
+    """Without the install (this checkout's Python already has the package)."""
+    folder = workspace(tmp_path, "tree", "x = 1\n")
+    (folder / "dirty").mkdir()
+    (folder / "dirty" / "server_args.py").write_text("use_sm120 = True\n")
+    (folder / "ci").mkdir()
+    (folder / "cleantree.toml").rename(folder / "ci" / "manifest.toml")
+
+    found = check(tmp_path, folder, sys.executable)
+    assert found.returncode == 2  # no manifest where the check looks
+    assert "::error" in found.stdout
+
+    extra = check(
+        tmp_path, folder, sys.executable, manifest="ci/manifest.toml", args="--root  dirty"
+    )
+    assert extra.returncode == 1, extra.stderr
+    assert "::error file=dirty/server_args.py,line=1,col=1," in extra.stdout
+    clean = check(tmp_path, folder, sys.executable, manifest="ci/manifest.toml", args="--root .")
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+
+
+def test_the_upload_step_runs_when_asked_also_after_a_failed_check() -> None:
+    action = load_action()
+    upload = step_named(action, UPLOAD)
+    assert upload["uses"].startswith("github/codeql-action/upload-sarif@")
+    assert upload["if"].startswith("always() && ")
+    assert "inputs.sarif == 'true'" in upload["if"]
+    assert upload["with"]["sarif_file"] == "cleantree.sarif"
+    assert "--sarif-output cleantree.sarif" in step_named(action, CHECK_STEP)["run"]
+    assert action["inputs"]["sarif"]["default"] == "true"
+
+
+def check_flags() -> set[str]:
+    """The options ``cleantree check --help`` lists."""
+    completed = subprocess.run(
+        [sys.executable, "-m", "pytest_cleantree", "check", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    return set(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", completed.stdout))
+
+
+def flags_in(text: str) -> set[str]:
+    return set(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", text))
+
+
+def test_the_action_names_only_flags_the_command_has() -> None:
+    action = load_action()
+    flags = flags_in(step_named(action, CHECK_STEP)["run"])
+    assert {"--format", "--sarif-output", "--manifest"} <= flags
+    assert flags <= check_flags()
+
+
+def hooks() -> dict[str, dict[str, object]]:
+    defined = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
+    return {hook["id"]: hook for hook in defined}
+
+
+def readme_yaml_blocks() -> list[object]:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    return [yaml.safe_load(block) for block in re.findall(r"```yaml\n(.*?)```", readme, re.S)]
+
+
+def test_the_readme_pre_commit_snippet_names_a_hook_and_flags_that_exist() -> None:
+    """The snippet's hook ids are hooks of ``.pre-commit-hooks.yaml``, and no flag, in the
+    hook's entry and args or in the snippet's args, is one ``cleantree check`` lacks."""
+    snippets = [b for b in readme_yaml_blocks() if isinstance(b, dict) and "repos" in b]
+    assert snippets, "the README has no pre-commit snippet"
+    defined, flags = hooks(), check_flags()
+    for snippet in snippets:
+        for repo in snippet["repos"]:
+            for hook in repo["hooks"]:
+                assert hook["id"] in defined, f"no such hook: {hook['id']}"
+                definition = defined[hook["id"]]
+                assert str(definition["entry"]).split()[:2] == ["cleantree", "check"]
+                args = [*definition.get("args", []), *hook.get("args", [])]
+                named = " ".join([str(definition["entry"]), *map(str, args)])
+                assert flags_in(named) <= flags, named
+
+
+def test_the_readme_and_the_workflow_give_the_action_only_inputs_and_flags_it_has() -> None:
+    workflow = yaml.safe_load((REPO / "examples" / "ci" / "cleantree.yml").read_text())
+    uses = [action_use(workflow["jobs"]["cleantree"]["steps"])]
+    for block in readme_yaml_blocks():
+        if isinstance(block, list):
+            uses += [step for step in block if "pytest-cleantree@" in str(step.get("uses", ""))]
+    assert len(uses) == 2, "the README shows no step that uses the action"
+    inputs, flags = set(load_action()["inputs"]), check_flags()
+    for use in uses:
+        assert ACTION_USE.fullmatch(use["uses"]), use["uses"]
+        assert set(use.get("with", {})) <= inputs
+        assert flags_in(str(use.get("with", {}).get("args", ""))) <= flags
