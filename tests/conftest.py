@@ -13,6 +13,21 @@ import pytest
 
 from pytest_cleantree.run.cache import CACHE_ENV
 
+#: the marked tiers: a test file's folder under tests/ says which one it belongs to
+TIERS = ("trust", "integration", "examples", "oracle")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test with its tier (``pytest -m integration``), from its folder alone."""
+    here = Path(__file__).parent
+    for item in items:
+        try:
+            folder = item.path.relative_to(here).parts[0]
+        except ValueError:  # pytester's inner sessions collect files outside tests/
+            continue
+        if folder in TIERS:
+            item.add_marker(folder)
+
 
 @pytest.fixture(autouse=True, scope="session")
 def _private_analysis_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:

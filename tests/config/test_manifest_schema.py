@@ -4,7 +4,7 @@ Editors (taplo, Even Better TOML) check a manifest with the schema while it is w
 ``cleantree check`` with :func:`parse_manifest` when it runs: the two must not contradict
 each other. The corpus is every manifest the suite holds: the examples (``examples/``, the
 TOML blocks of the README and docs/manifest.md) and every text of the parser's table tests
-(``tests/unit/test_manifest.py``, read from its ``parametrize`` marks, so a case added there is
+(``tests/config/test_manifest.py``, read from its ``parametrize`` marks, so a case added there is
 a case here).
 
 A schema cannot check all the parser checks (a regular expression that does not compile or
@@ -32,6 +32,7 @@ import pytest
 from pytest_cleantree.config import manifest as manifest_module
 from pytest_cleantree.config.manifest import MANIFEST_NAME, PYPROJECT_NAME, parse_manifest
 from pytest_cleantree.core.errors import ManifestError
+from pytest_cleantree.core.model import SELECTABLE_KINDS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -40,7 +41,7 @@ else:  # pragma: no cover - Python 3.10 only
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA_PATH = REPO / "pytest_cleantree" / "schemas" / "manifest-v1.json"
-TABLE_TESTS = REPO / "tests" / "unit" / "test_manifest.py"
+TABLE_TESTS = REPO / "tests" / "config" / "test_manifest.py"
 
 #: Manifests the schema accepts and the parser rejects, by case name: what only the parser sees.
 BEYOND_THE_SCHEMA = {
@@ -61,7 +62,7 @@ def schema() -> dict[str, Any]:
 
 
 def table_tests() -> ModuleType:
-    """``tests/unit/test_manifest.py`` as a module of its own (its tables are the corpus)."""
+    """``tests/config/test_manifest.py`` as a module of its own (its tables are the corpus)."""
     spec = importlib.util.spec_from_file_location("cleantree_manifest_table_tests", TABLE_TESTS)
     assert spec is not None
     assert spec.loader is not None
@@ -159,7 +160,7 @@ def test_the_schema_names_every_key_the_parser_accepts() -> None:
     assert document["additionalProperties"] is False
     assert rule["additionalProperties"] is False
     kinds = rule["properties"]["kinds"]["items"]["enum"]
-    assert sorted(kinds) == sorted(manifest_module._KIND_NAMES)
+    assert sorted(kinds) == sorted(kind.value for kind in SELECTABLE_KINDS)
     for key, value in [*document["properties"].items(), *rule["properties"].items()]:
         assert value.get("description"), f"{key} has no description"
 

@@ -93,6 +93,7 @@ def test_the_wrapper_says_the_check_could_not_run_when_the_module_root_cannot_be
     assert "not clean" not in completed.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
 def test_pytest_annotates_on_github_actions_with_and_without_xdist(
     example_tree: Path, workers: list[str]
@@ -160,6 +161,7 @@ def try_repo(project: Path, home: Path, *args: str) -> subprocess.CompletedProce
     )
 
 
+@pytest.mark.slow
 def test_pre_commit_try_repo_checks_the_staged_files(tmp_path: Path, pre_commit_home: Path) -> None:
     project = tmp_path / "project"
     (project / "src").mkdir(parents=True)
@@ -245,6 +247,7 @@ def test_the_readme_links_the_references_and_they_document_every_flag() -> None:
         assert key in manifest
 
 
+@pytest.mark.slow
 def test_the_readme_shows_what_pytest_prints() -> None:
     readme = (REPO / "README.md").read_text()
     shown = [line for line in readme.splitlines() if line.startswith("examples/sm120/partial")]

@@ -155,6 +155,7 @@ def test_github_workflow_annotates_the_remaining_lines(example_tree: Path) -> No
         assert "sm120" in text
 
 
+@pytest.mark.slow
 def test_pytest_annotates_on_github_actions(example_tree: Path) -> None:
     env = {**os.environ, "GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": str(example_tree)}
     completed = subprocess.run(

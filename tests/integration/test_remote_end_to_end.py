@@ -45,6 +45,7 @@ def hits(document: dict[str, Any]) -> list[tuple[str, str, int, tuple[str, ...],
     )
 
 
+@pytest.mark.slow
 def test_story_remote_equals_local(example_tree: Path, fleet: Fleet, snapshot: Snapshot) -> None:
     before = snapshot(example_tree)
     local = cli("check", "--format", "json", cwd=example_tree)
@@ -65,6 +66,7 @@ def test_story_remote_equals_local(example_tree: Path, fleet: Fleet, snapshot: S
     assert snapshot(example_tree) == before
 
 
+@pytest.mark.slow
 def test_real_tree_remote_equals_local(tmp_path: Path, fleet: Fleet, snapshot: Snapshot) -> None:
     """A copy of standard-library packages: many files, many hits, byte-for-byte agreement."""
     tree = tmp_path / "stdlib"
@@ -89,6 +91,7 @@ def test_real_tree_remote_equals_local(tmp_path: Path, fleet: Fleet, snapshot: S
     assert snapshot(tree) == before
 
 
+@pytest.mark.slow
 def test_fleet_reports_every_host_and_fails_on_the_unreachable_one(
     example_tree: Path, fleet: Fleet
 ) -> None:
@@ -124,6 +127,7 @@ def test_unknown_host_key_is_refused(example_tree: Path, fleet: Fleet) -> None:
     assert fleet.known_hosts.read_text() == ""
 
 
+@pytest.mark.slow
 def test_pytest_items_per_host_and_xdist(example_tree: Path, fleet: Fleet) -> None:
     root = example_tree / ROOT
     base = [
@@ -175,6 +179,7 @@ def test_pytest_items_per_host_and_xdist(example_tree: Path, fleet: Fleet) -> No
     assert outcomes("-n", "2") == serial
 
 
+@pytest.mark.slow
 def test_a_server_gone_before_the_run_is_an_error_not_a_pass(
     example_tree: Path, disposable_setup: SSHClientSetup
 ) -> None:
@@ -208,6 +213,7 @@ _INVOKE_PROBE = (
 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("match_exec", [False, True], ids=["plain config", "Match exec"])
 def test_an_ssh_configs_match_exec_still_runs_though_paramiko_starts_without_invoke(
     example_tree: Path, ssh_setup: SSHClientSetup, client_key: Path, match_exec: bool

@@ -102,6 +102,7 @@ def _results(source: Any, work: Path) -> dict[tuple[str, str], Result]:
     return {(check.rule.id, check.label): result for check, result in found.items()}
 
 
+@pytest.mark.slow
 def test_results_over_ssh_with_the_prefilter_equal_the_local_ones(
     workspace: Path, make_ssh_source: SourceFactory
 ) -> None:
@@ -138,6 +139,7 @@ def test_results_over_ssh_with_the_prefilter_equal_the_local_ones(
     assert [(m.path, m.pattern) for m in missing] == [("json/__init__.py", "scanstring")]
 
 
+@pytest.mark.slow
 def test_only_files_that_can_spell_a_needle_leave_the_server(
     workspace: Path, make_ssh_source: SourceFactory
 ) -> None:
@@ -185,6 +187,7 @@ def counting_python(tmp_path: Path) -> tuple[Path, Path]:
     return wrapper, log
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("budget", "commands"), [(None, 1), (1, 2)], ids=["read-ahead", "over-budget"]
 )

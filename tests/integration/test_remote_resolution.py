@@ -38,6 +38,7 @@ def rows(stdout: str) -> list[tuple[str, int]]:
     )
 
 
+@pytest.mark.slow
 def test_re_exports_resolve_remotely_as_locally(tmp_path: Path, fleet: Fleet) -> None:
     tree = tmp_path / "tree"
     for name, text in TREE.items():

@@ -83,6 +83,7 @@ def test_expand_then_read_is_two_commands_whatever_the_file_count(
     assert opened == {"connections": 1, "session": 2}
 
 
+@pytest.mark.slow
 def test_the_connection_opens_on_first_use_and_is_reused(
     tmp_path: Path, make_ssh_source: SourceFactory, opened: dict[str, int]
 ) -> None:
@@ -307,6 +308,7 @@ def _wait_gone(pids: list[int]) -> None:
         time.sleep(0.02)
 
 
+@pytest.mark.slow
 def test_a_killed_server_is_an_error_never_an_empty_answer(
     tmp_path: Path, make_ssh_source: SourceFactory, disposable_setup: Any
 ) -> None:
@@ -363,6 +365,7 @@ def test_a_connection_dropped_mid_transfer_is_retried_once(
     assert opened == {"connections": 2, "session": 2}
 
 
+@pytest.mark.slow
 def test_a_connection_dropped_twice_is_an_error(
     tmp_path: Path, make_ssh_source: SourceFactory, opened: dict[str, int]
 ) -> None:
@@ -482,6 +485,7 @@ def site(tmp_path: Path) -> Path:
     return folder
 
 
+@pytest.mark.slow
 def test_a_module_root_is_found_by_the_hosts_python_without_importing_it(
     tmp_path: Path, site: Path, make_ssh_source: SourceFactory
 ) -> None:

@@ -114,6 +114,7 @@ def sample(corpus: Corpus) -> list[ImportedName]:
     return first + generator.sample(others, min(len(others), SAMPLE - len(first)))
 
 
+@pytest.mark.slow
 def test_canonical_lands_where_jedi_goes(corpus: Corpus) -> None:
     disagreements: list[str] = []
     asked = 0
@@ -130,6 +131,7 @@ def test_canonical_lands_where_jedi_goes(corpus: Corpus) -> None:
     assert asked >= min(SAMPLE or 1, len(corpus.imported_names())) // 2
 
 
+@pytest.mark.slow
 def test_reading_in_rounds_answers_as_the_whole_package(corpus: Corpus) -> None:
     for imported in sample(corpus):
         spelling = f"{imported.module}.{imported.name}"

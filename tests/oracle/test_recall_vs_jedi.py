@@ -43,6 +43,7 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("qualified", NAMES)
 def test_every_use_jedi_resolves_is_reported(tree: Path, qualified: str) -> None:
     oracle = jedi_uses(tree, qualified)

@@ -116,6 +116,7 @@ def run_playbook(site: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_the_playbook_gathers_every_hosts_report_and_status(site: Path) -> None:
     completed = run_playbook(site)
     output = completed.stdout + completed.stderr
@@ -136,6 +137,7 @@ def test_the_playbook_gathers_every_hosts_report_and_status(site: Path) -> None:
     assert "not clean: gpu-a, gpu-c, gpu-dead" in output
 
 
+@pytest.mark.slow
 def test_the_playbook_passes_on_a_clean_group(site: Path) -> None:
     completed = run_playbook(site, "-e", "cleantree_hosts=gpu-b")
     assert completed.returncode == 0, completed.stdout + completed.stderr
@@ -143,6 +145,7 @@ def test_the_playbook_passes_on_a_clean_group(site: Path) -> None:
     assert {host: row["status"] for host, row in summary.items()} == {"gpu-b": "clean"}
 
 
+@pytest.mark.slow
 def test_the_cli_reads_the_same_inventory(site: Path) -> None:
     options = ["--ssh-config", str(site / "ssh_config"), "--known-hosts", str(site / "known_hosts")]
     completed = cleantree(

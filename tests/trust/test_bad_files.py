@@ -103,6 +103,7 @@ def test_fifo_matched_by_a_glob_does_not_hang(tmp_path: Path) -> None:
     assert [(hit.path, hit.line) for hit in done[0].hits] == [("real.py", 1)]
 
 
+@pytest.mark.slow
 def test_large_file_is_checked(tmp_path: Path) -> None:
     line = b"value = compute(alpha, beta)  # padding padding padding\n"
     data = line * (50 * 1024 * 1024 // len(line)) + b"sm120_left = 1\n"

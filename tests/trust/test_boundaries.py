@@ -224,6 +224,7 @@ def allowed(outside_tree: Path) -> Path:
     return folder
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["local", pytest.param("remote", marks=pytest.mark.ssh)])
 def test_allowed_entries_outside_the_root_are_read(
     where: str, allowed: Path, request: pytest.FixtureRequest
@@ -242,6 +243,7 @@ def test_allowed_entries_outside_the_root_are_read(
     assert rows == sorted([("../outside.py", 2), (outside, 2), ("link.py", 2)])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["local", pytest.param("remote", marks=pytest.mark.ssh)])
 def test_a_link_out_of_the_root_is_refused_unless_allowed(
     where: str, outside_tree: Path, request: pytest.FixtureRequest
@@ -274,6 +276,7 @@ def pytest_run(
     return run_module("pytest", "--cleantree", *PYTEST_QUIET, *args, cwd=cwd, env=env)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("front", ["cli", "pytest"])
 @pytest.mark.parametrize("where", ["local", pytest.param("remote", marks=pytest.mark.ssh)])
 def test_a_run_leaves_the_tree_byte_for_byte_unchanged(

@@ -162,6 +162,7 @@ def spelt_only_across_breaks(text: str) -> set[str]:
     return {word for word in found if not full.spells(word) and len(word) > 1}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_the_search_speaks_for_the_views_on_the_standard_library(chunk: int) -> None:
     wrong: list[str] = []
@@ -203,6 +204,7 @@ def joined_literals(draw: st.DrawFn) -> str:
     return "".join(parts)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(joined_literals())
 @example('x = ("sm" "120")\n')

@@ -86,6 +86,7 @@ def junit_report(
     return found
 
 
+@pytest.mark.slow
 def test_xdist_serial_and_cached_runs_give_identical_reports(
     stdlib_tree: Path, tmp_path: Path, snapshot: Snapshot
 ) -> None:
@@ -126,6 +127,7 @@ def finish(process: subprocess.Popen[str]) -> str:
     return out
 
 
+@pytest.mark.slow
 def test_two_cli_runs_at_once_on_one_cache_print_what_one_run_alone_prints(
     stdlib_tree: Path, tmp_path: Path, snapshot: Snapshot
 ) -> None:

@@ -93,18 +93,21 @@ SITE_FILES = python_files(SITE, skip=("__pycache__",))
 CHUNKS = 8
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_fast_equals_reference_on_the_standard_library_plain_patterns(chunk: int) -> None:
     files = STDLIB_FILES[chunk::CHUNKS]
     assert disagreements(files, STDLIB, PLAIN) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_fast_equals_reference_on_the_standard_library_qualified_patterns(chunk: int) -> None:
     files = sample(STDLIB_FILES, 600, "stdlib-qualified")[chunk::CHUNKS]
     assert disagreements(files, STDLIB, QUALIFIED) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_fast_equals_reference_on_site_packages(chunk: int) -> None:
     files = sample(SITE_FILES, 800, "site-packages")[chunk::CHUNKS]
@@ -116,6 +119,7 @@ STAR_NAMES = frozenset({"Error", "join", "sep", "TclError", "END", "LEFT", "c_in
 STAR_IMPORT = re.compile(r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\*", re.M)
 
 
+@pytest.mark.slow
 def test_fast_equals_reference_on_star_imports_of_the_standard_library() -> None:
     """Every standard-library file that star-imports, each star module binding ``STAR_NAMES``."""
     out: list[str] = []

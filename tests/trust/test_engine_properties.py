@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -119,6 +120,7 @@ def modules(draw: st.DrawFn) -> tuple[bytes, set[tuple[int, str]]]:
     return (b"\xef\xbb\xbf" if bom else b"") + data, expected
 
 
+@pytest.mark.slow
 @given(modules())
 def test_engine_reports_exactly_the_placed_occurrences(
     module: tuple[bytes, set[tuple[int, str]]],

@@ -107,6 +107,7 @@ def reported(fleet: Fleet, forks: int | None) -> list[tuple[str, bool, str]]:
         runner.close()
 
 
+@pytest.mark.slow
 def test_a_hung_host_is_reported_after_the_healthy_ones(fleet: Fleet) -> None:
     order = reported(fleet, None)
     assert [host for host, _, _ in order[:2]] in (["gpu-a", "gpu-b"], ["gpu-b", "gpu-a"])
@@ -116,6 +117,7 @@ def test_a_hung_host_is_reported_after_the_healthy_ones(fleet: Fleet) -> None:
     assert "within 2 s" in order[2][2], order[2][2]
 
 
+@pytest.mark.slow
 def test_forks_bounds_the_hosts_checked_at_once(fleet: Fleet) -> None:
     # one at a time, in the order given: the hung host, first, holds the others
     assert [host for host, _, _ in reported(fleet, 1)] == HOSTS
@@ -125,6 +127,7 @@ def test_the_default_is_every_host_up_to_32() -> None:
     assert [default_forks(n) for n in (0, 1, 3, 32, 33, 500)] == [1, 1, 3, 32, 32, 32]
 
 
+@pytest.mark.slow
 def test_the_cli_reports_the_fleet_with_forks(fleet: Fleet) -> None:
     completed = cleantree(
         "check",
@@ -152,6 +155,7 @@ def test_a_bad_forks_value_is_refused_by_name(fleet: Fleet, value: str) -> None:
     assert f"argument --forks: {value!r} is not a number of hosts (1 or more)" in (completed.stderr)
 
 
+@pytest.mark.slow
 def test_pytest_items_of_healthy_hosts_pass_beside_a_hung_one(
     fleet: Fleet, pytester: pytest.Pytester
 ) -> None:

@@ -64,6 +64,7 @@ def test_a_timeout_that_is_no_duration_is_a_usage_error(
     assert "internal error" not in completed.stderr
 
 
+@pytest.mark.slow
 def test_the_connect_timeout_is_the_one_given(tmp_path: Path) -> None:
     """A server that accepts the connection but never greets: the handshake waits 1 s."""
     write_tree(tmp_path, '[[rule]]\nfiles = ["m.py"]\nforbid = ["x"]\n', {"m.py": "y = 1\n"})

@@ -376,6 +376,7 @@ def mutated_texts(draw: st.DrawFn) -> str:
 # -- the properties -----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_mutated_documents_load_or_say_where() -> None:
     outcomes: collections.Counter[str] = collections.Counter()
 
@@ -391,6 +392,7 @@ def test_mutated_documents_load_or_say_where() -> None:
     assert_both_ways(outcomes)
 
 
+@pytest.mark.slow
 def test_mutated_texts_load_or_say_where() -> None:
     outcomes: collections.Counter[str] = collections.Counter()
 
@@ -428,6 +430,7 @@ def broken_bytes(draw: st.DrawFn) -> bytes:
     return data[:where] + piece + data[where:]
 
 
+@pytest.mark.slow
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=broken_bytes())
 def test_bytes_load_or_say_where(data: bytes, tmp_path: Path) -> None:
@@ -524,6 +527,7 @@ def run_cli(folder: Path, manifest: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 @settings(
     max_examples=examples(ci=6, long=200),
     suppress_health_check=[HealthCheck.function_scoped_fixture],

@@ -46,6 +46,7 @@ MANIFEST = '[[rule]]\nid = "r"\nfiles = ["**/*.py"]\nforbid = ["sm120"]\n'
 # ---------------------------------------------------------------- item 1: one host, two roots
 
 
+@pytest.mark.slow
 def test_two_roots_on_one_host_are_both_checked(tmp_path: Path, ssh_setup: Setup) -> None:
     """``--host gpu:/srv/a --host gpu:/srv/b``: both trees, each under a label of its own."""
     dirty = write(tmp_path / "a", {"m.py": "sm120 = 1\n"})
@@ -88,6 +89,7 @@ def unprivileged_server(make_sshd: Any, tmp_path: Path, client_key: Path, sftp: 
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sftp", [False, True], ids=["helper", "sftp"])
 @pytest.mark.parametrize(
     "rule",
@@ -119,6 +121,7 @@ def test_an_unreadable_remote_folder_is_an_error_not_a_pass(
 # ---------------------------------------------------------------- items 3 and 9 over SSH
 
 
+@pytest.mark.slow
 def test_remote_globs_follow_links_and_absent_sees_folders(
     tmp_path: Path, ssh_setup: Setup
 ) -> None:

@@ -211,6 +211,7 @@ def line(
 # -- cut, reset, corrupt at any byte -------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_cut_reset_or_corrupt_stream_is_never_a_wrong_answer(line: Line) -> None:
     """Every connection of the read is hit at the same byte (so the one retry is hit too):
     a cut or reset before the read's last bytes must be an error; a corrupt byte gives an
@@ -305,6 +306,7 @@ def test_paramiko_raising_eof_under_a_command_is_a_lost_connection(
 # -- stalls: the timeouts fire, nothing hangs --------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("direction", "where", "expected"),
     [
@@ -503,6 +505,7 @@ FLEET_FAULTS: dict[str, Callable[[Line], None]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fault", sorted(FLEET_FAULTS))
 def test_the_cli_fails_on_a_faulty_host_and_the_fleet_still_reports(
     fault: str, line: Line, fleet: Fleet
@@ -538,6 +541,7 @@ def test_the_cli_fails_on_a_faulty_host_and_the_fleet_still_reports(
     assert document["summary"]["complete"] is False
 
 
+@pytest.mark.slow
 def test_pytest_fails_the_items_of_a_faulty_host(line: Line, fleet: Fleet) -> None:
     line.proxy.plan = Plan("cut", "down", line.total["down"] // 2)
     options = fleet.options()
@@ -591,6 +595,7 @@ def test_pytest_fails_the_items_of_a_faulty_host(line: Line, fleet: Fleet) -> No
 # -- who the host is, and who we are -------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_host_key_that_changes_between_two_runs_is_refused(
     tmp_path: Path,
     line: Line,
@@ -644,6 +649,7 @@ def _short_temp_folder() -> str:
     return tempfile.mkdtemp(prefix="ct-agent-")
 
 
+@pytest.mark.slow
 def test_an_agent_with_no_keys_and_no_key_file_is_refused(
     tmp_path: Path, line: Line, fleet: Fleet, empty_agent: Path, client_key: Path
 ) -> None:

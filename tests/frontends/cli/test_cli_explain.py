@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_cli_resolution import RULE, SGLANG, write
+from tests.frontends.cli.test_cli_resolution import RULE, SGLANG, write
 
 
 def explain(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -119,6 +119,7 @@ def own_names(path: Path) -> list[Pattern]:
     return [parse_pattern(f"{module}.{name}") for name in names]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", REAL_FILES, ids=lambda p: str(p.relative_to(STDLIB)))
 def test_fast_equals_reference_on_a_modules_own_names(path: Path) -> None:
     patterns = own_names(path)

@@ -65,6 +65,7 @@ def stored_attributes(text: str) -> set[tuple[object, ...]]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", REAL_FILES, ids=lambda p: str(p.relative_to(STDLIB)))
 def test_fast_path_agrees_with_astroid_on_real_code(path: Path) -> None:
     text = decode_python(path.read_bytes())

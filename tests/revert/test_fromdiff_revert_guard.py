@@ -101,6 +101,7 @@ def summary(a, n):
 """
 
 
+@pytest.mark.slow
 def test_lines_of_later_commits_with_common_words_and_short_names_are_not_leftovers(
     repo: Repo,
 ) -> None:
@@ -134,6 +135,7 @@ def dump(obj):
 """
 
 
+@pytest.mark.slow
 def test_an_experiment_that_only_uses_names_the_file_had_is_checked_by_its_lines(
     repo: Repo,
 ) -> None:
@@ -176,6 +178,7 @@ def level_of(record):
 """
 
 
+@pytest.mark.slow
 def test_a_word_inside_a_string_does_not_hide_a_new_name(repo: Repo) -> None:
     """Case 3: ``%(message)s`` in a format string before; ``record.message`` is still a name
     the experiment introduced, and a later copy of it is a leftover."""
@@ -209,6 +212,7 @@ class OldKernel:
 """
 
 
+@pytest.mark.slow
 def test_a_deleted_file_still_missing_is_a_violation(repo: Repo) -> None:
     """Case 4: the file the experiment deleted is still missing: a violation (exit 1) of its
     restore rule, not an error asking for ``missing_ok``."""
@@ -245,6 +249,7 @@ def test_the_summary_counts_missing_names_as_names(repo: Repo) -> None:
 PY2 = 'import sys\n\nprint "usage: tool FILE"\nsys.exit(2)\n'
 
 
+@pytest.mark.slow
 def test_a_python_2_file_is_checked_by_its_lines(repo: Repo) -> None:
     """Case 5: a file the running Python cannot parse (Python 2) is checked by the
     experiment's lines, which need no parse; from-diff says it is not valid Python X.Y."""
@@ -271,6 +276,7 @@ def test_a_python_2_file_is_checked_by_its_lines(repo: Repo) -> None:
 # --------------------------------------------------------------------------- case 6
 
 
+@pytest.mark.slow
 def test_an_experiment_that_only_removed_names_points_to_a_usable_option(repo: Repo) -> None:
     """Case 6: the message must not point to ``--expect-removed``, which ``check --reverted``
     does not have, but to the command that has it."""
@@ -293,6 +299,7 @@ def test_an_experiment_that_only_removed_names_points_to_a_usable_option(repo: R
 # --------------------------------------------------------------------------- without git
 
 
+@pytest.mark.slow
 def test_a_manifest_derived_here_catches_a_verbatim_leftover_in_a_tree_without_history(
     repo: Repo, tmp_path: Path
 ) -> None:
@@ -322,6 +329,7 @@ def test_a_manifest_derived_here_catches_a_verbatim_leftover_in_a_tree_without_h
 # --------------------------------------------------------------------------- merges
 
 
+@pytest.mark.slow
 def test_a_merge_commit_is_the_experiment_its_branch_brought_in(repo: Repo) -> None:
     """A merge is taken against its first parent: every line its branch brought in is an
     experiment line, and lines of the main line are not."""

@@ -51,7 +51,7 @@ NEVER_WARM_NAMES = (
 def run_check(tree: Path, cache: Path) -> tuple[int, set[str]]:
     env = {**os.environ, "XDG_CACHE_HOME": str(cache.resolve())}
     env.pop("CLEANTREE_CACHE_DIR", None)  # the cache under XDG_CACHE_HOME, as users have it
-    env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).parents[2]), *sys.path])
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).parents[3]), *sys.path])
     manifest = str(tree / "cleantree.toml")
     done = subprocess.run(
         [sys.executable, "-c", PROBE, "check", "--manifest", manifest],

@@ -2,7 +2,7 @@
 
 Each tree holds a forbidden name in place; the check must exit 1 and print the
 exact ``path:line`` where it stands (issue 11; the engine-level cases are in
-``tests/unit/test_soundness.py``).
+``tests/analysis/test_soundness.py``).
 """
 
 from __future__ import annotations

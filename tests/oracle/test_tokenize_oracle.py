@@ -54,11 +54,13 @@ def corpus(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     return target
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("needle", NAMES)
 def test_code_lines_equal_name_tokens(corpus: Path, needle: str) -> None:
     assert_engine_equals_oracle(corpus, needle)
 
 
+@pytest.mark.slow
 def test_every_module_of_the_standard_library(tmp_path: Path) -> None:
     """The whole standard library (its own test suites and site-packages left out)."""
     stdlib = Path(keyword.__file__).parent

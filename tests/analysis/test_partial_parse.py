@@ -234,6 +234,7 @@ REAL_FILES = sorted(STDLIB.glob("[a-f]*.py")) + sorted((STDLIB / "unittest").glo
 REAL_PATTERNS = ("warnings.warn", "os.path.join", "sys.exc_info", "Error", "_fields", "encod")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", REAL_FILES, ids=lambda p: str(p.relative_to(STDLIB)))
 def test_partial_equals_whole_on_real_files(path: Path) -> None:
     patterns = [parse_pattern(p) for p in REAL_PATTERNS]

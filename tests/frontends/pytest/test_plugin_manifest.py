@@ -50,6 +50,7 @@ def test_without_cleantree_a_broken_manifest_is_not_even_read(pytester: pytest.P
     pytester.runpytest().assert_outcomes(passed=1)
 
 
+@pytest.mark.slow
 def test_without_cleantree_nothing_heavy_is_imported(
     pytester: pytest.Pytester, example_tree: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -79,6 +80,7 @@ def test_without_cleantree_nothing_heavy_is_imported(
 # ---------------------------------------------------------------- which manifest
 
 
+@pytest.mark.slow
 def test_a_named_manifest_does_not_collect_the_tests_beside_it(
     pytester: pytest.Pytester, example_tree: Path
 ) -> None:

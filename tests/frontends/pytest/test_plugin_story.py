@@ -253,6 +253,7 @@ def test_junitxml_holds_the_failure_text(pytester: pytest.Pytester, example_tree
     assert {case.get("classname") for case in cases.values()} == {"cleantree.toml"}
 
 
+@pytest.mark.slow
 def test_xdist_gives_the_same_outcome_per_node_id_as_a_serial_run(
     pytester: pytest.Pytester, example_tree: Path, story_ids: tuple[str, ...]
 ) -> None:

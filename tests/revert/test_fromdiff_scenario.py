@@ -322,6 +322,7 @@ def test_no_derived_name_occurs_in_the_base_version_and_each_occurs_in_the_exper
                 assert [f for f in after if f.occurrence.kind in counted], pattern.text
 
 
+@pytest.mark.slow
 def test_a_narrow_partial_revert_reports_exactly_the_leftover_lines(repo: Repo) -> None:
     (repo.path / "cleantree.toml").write_text(derive(repo))
     edit(repo.path / PARTIAL[0], PARTIAL[1], PARTIAL[2])
@@ -343,6 +344,7 @@ def test_a_narrow_partial_revert_reports_exactly_the_leftover_lines(repo: Repo) 
     assert hits_of(load_manifest(repo.path / "cleantree.toml")) == (expected, ("json/turbo.py",))
 
 
+@pytest.mark.slow
 def test_after_git_revert_the_check_passes(repo: Repo) -> None:
     (repo.path / "cleantree.toml").write_text(derive(repo))
     git(repo.path, "revert", "--no-edit", "experiment")
@@ -385,6 +387,7 @@ def test_the_manifest_round_trips_through_the_loader(repo: Repo, tmp_path: Path)
     )
 
 
+@pytest.mark.slow
 def test_a_single_commit_and_a_root(repo: Repo) -> None:
     single = from_diff(repo.path, "--rev", "experiment").stdout
     why = f'experiment ({repo.short("experiment")}) "{SUBJECT}"'
@@ -404,6 +407,7 @@ def test_a_single_commit_and_a_root(repo: Repo) -> None:
     assert "#   run.sh: outside the root 'json': not checked\n" in rooted.stdout
 
 
+@pytest.mark.slow
 def test_a_plain_diff_gives_the_same_manifest_with_the_tree_in_either_state(repo: Repo) -> None:
     diff = git(repo.path, "diff", "base", "experiment").encode()
     assert derive(repo) == expected_manifest(repo.range_why)
@@ -445,6 +449,7 @@ def _reported(stdout: str) -> set[tuple[str, int]]:
     }
 
 
+@pytest.mark.slow
 def test_cli_check_reverted_in_one_line(repo: Repo) -> None:
     """`cleantree check --reverted REV`: no manifest file, the same leftover lines."""
     edit(repo.path / PARTIAL[0], PARTIAL[1], PARTIAL[2])
@@ -466,6 +471,7 @@ def test_cli_check_reverted_in_one_line(repo: Repo) -> None:
     assert "Traceback" not in bad.stderr
 
 
+@pytest.mark.slow
 def test_pytest_cleantree_reverted_in_one_line(repo: Repo) -> None:
     """`pytest --cleantree-reverted REV` runs only the derived checks, as test items."""
     (repo.path / "test_would_fail.py").write_text("def test_x():\n    assert False\n")

@@ -103,6 +103,7 @@ def _stdlib_files() -> Iterator[Path]:
         yield from [path] if path.is_file() else sorted(path.rglob("*.py"))
 
 
+@pytest.mark.slow
 def test_over_approximates_the_local_prefilter_on_the_standard_library(
     could_spell: Spell,
 ) -> None:
@@ -133,6 +134,7 @@ def test_over_approximates_the_local_prefilter_on_the_standard_library(
     assert left > 300, "the helper must leave files that cannot matter on the server"
 
 
+@pytest.mark.slow
 def test_the_helper_sends_every_file_a_join_may_spell_the_needle_in(
     could_spell: Spell,
 ) -> None:

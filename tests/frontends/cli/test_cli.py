@@ -76,6 +76,7 @@ def module_cleantree() -> Callable[..., Run]:
 # ---------------------------------------------------------------- the story
 
 
+@pytest.mark.slow
 def test_the_partial_revert_exits_1_with_the_five_rows(
     cleantree: Callable[..., Run],
     example_tree: Path,
@@ -159,6 +160,7 @@ def test_the_pyproject_table_form(
     assert rows_in(result.lines) == story_rows
 
 
+@pytest.mark.slow
 def test_a_run_leaves_the_tree_untouched(
     cleantree: Callable[..., Run],
     example_tree: Path,

@@ -261,6 +261,7 @@ def test_a_per_rule_exclusion_applies_to_its_rule_only(with_broken_tests: Path) 
     assert "other" in completed.stdout
 
 
+@pytest.mark.slow
 def test_a_bad_exclude_pattern_names_its_key(with_broken_tests: Path) -> None:
     write_manifest(with_broken_tests, RULE + 'exclude = ["ok", "!"]\n')
     completed = run("check", cwd=with_broken_tests)
@@ -413,6 +414,7 @@ def test_a_named_file_that_does_not_exist_is_an_error(repo: Path) -> None:
     assert "gone.py: no such file" in completed.stdout
 
 
+@pytest.mark.slow
 def test_changed_since_checks_changed_and_untracked_files(repo: Path) -> None:
     (repo / "src" / "c.py").write_text("z = sm120\n")  # changed, not staged
     (repo / "src" / "d.py").write_text("w = sm120\n")  # untracked
@@ -437,6 +439,7 @@ def test_changed_since_a_bad_revision_is_an_error(repo: Path) -> None:
     assert "no-such-rev" in completed.stderr
 
 
+@pytest.mark.slow
 def test_exit_zero_turns_remaining_lines_into_0_but_not_an_incomplete_check(repo: Path) -> None:
     assert run("check", "--exit-zero", cwd=repo).returncode == 0
     assert run("check", "--exit-zero", "src/gone.py", cwd=repo).returncode == 2
@@ -467,6 +470,7 @@ def test_statistics_counts_lines_per_rule_and_per_file(repo: Path) -> None:
     ]
 
 
+@pytest.mark.slow
 def test_one_run_prints_github_annotations_and_writes_sarif(repo: Path) -> None:
     completed = run(
         "check", "--format", "github", "--sarif-output", "out/cleantree.sarif", cwd=repo

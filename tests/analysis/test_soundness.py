@@ -2,7 +2,7 @@
 
 Each case holds the fast path to two answers: the finding a reader of the file
 expects (line and kind, written here), and the reference path's answer,
-finding for finding.  ``tests/cli/test_soundness_cli.py`` runs the same files
+finding for finding.  ``tests/frontends/cli/test_soundness_cli.py`` runs the same files
 through the real CLI.
 """
 

@@ -218,6 +218,7 @@ def test_the_index_is_never_in_the_checked_tree(tree: Path, tmp_path: Path, sett
     assert list((tmp_path / "cache").rglob("*.index"))
 
 
+@pytest.mark.slow
 def test_a_warm_cli_run_sees_an_edit(tmp_path: Path) -> None:
     """The real command, twice on one cache: the second run after a same-size edit."""
     tree = tmp_path / "project"
@@ -251,6 +252,7 @@ def test_a_warm_cli_run_sees_an_edit(tmp_path: Path) -> None:
     assert "m.py:2" not in second.stdout
 
 
+@pytest.mark.slow
 def test_a_closed_runner_holds_no_analysis_and_reads_again_from_disk(
     tree: Path, tmp_path: Path, settled: None
 ) -> None:
