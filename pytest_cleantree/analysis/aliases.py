@@ -15,8 +15,9 @@ such an alias or a use of one (:class:`AliasBinders`): where a value starts
 with a name an import binds on a pattern's path, then wherever a name bound
 to a pattern (or inside one) is spelt, until nothing changes.
 
-Out of reach: a name assigned in a function under ``global`` or ``nonlocal``
-(counted as the function's own), walrus targets, unpacking
+A name assigned under ``global`` or ``nonlocal`` is an alias in the scope
+that owns it (:func:`.bindings.scope_bindings` says which names a scope
+binds and declares).  Out of reach: walrus targets, unpacking
 (``a, b = os.path, os.sep``), and attributes of objects (``self.join = os.path.join``).
 """
 
@@ -56,12 +57,28 @@ class _Scope:
         self.is_class = isinstance(node, ast.ClassDef)
         #: a binding spells its name on a line of its statement: only those lines matter
         scope = scope_bindings(node, lines)
-        self.bound = scope.names
+        self.bound = set(scope.names)
+        self.declared, self.globals = scope.declared, scope.globals
         self.assigned = [
             (b.name, b.value)
             for b in scope.bindings
             if isinstance(b, Assignment) and b.via in _ALIASING and b.value is not None
         ]
+
+    def home(self, name: str) -> _Scope | None:
+        """The scope an assignment of ``name`` here binds (``global``/``nonlocal`` move it)."""
+        if name in self.globals:
+            root = self
+            while root.parent is not None:
+                root = root.parent
+            root.bound.add(name)  # the module binds it, if only from a function
+            return root
+        scope: _Scope | None = self
+        if name in self.declared:  # nonlocal: the nearest enclosing function binding it
+            scope = self.parent
+            while scope is not None and (scope.is_class or name not in scope.bound):
+                scope = scope.parent
+        return scope
 
     def owner(self, name: str) -> _Scope | None:
         """The scope a load of ``name`` here is looked up in (enclosing classes are skipped)."""
@@ -151,7 +168,12 @@ def with_aliases(
             return resolved  # each spelling of the names is an assignment to one: no use
     uses = _Uses(names, lines)
     uses.visit(tree)
-    assignments = [(scope, name, value) for scope in uses.scopes for name, value in scope.assigned]
+    assignments = [
+        (home, name, value)
+        for scope in uses.scopes
+        for name, value in scope.assigned
+        if (home := scope.home(name)) is not None
+    ]
     if not assignments:
         return resolved
     out = dict(resolved)

@@ -203,15 +203,26 @@ class Export:
 
 @dataclass(frozen=True)
 class ScopeBindings:
-    """Every binding of one scope, in source order, and its ``__all__`` statements."""
+    """Every binding of one scope, in source order, and its ``__all__`` statements.
+
+    ``is_module``: a module's ``global`` declarations change nothing (its names are global).
+    """
 
     bindings: tuple[Binding, ...]
     exports: tuple[Export, ...] = ()
+    is_module: bool = False
 
     @functools.cached_property
     def declared(self) -> frozenset[str]:
-        """Names declared ``global`` or ``nonlocal`` here."""
+        """Names declared ``global`` or ``nonlocal`` here (not the scope's own)."""
+        if self.is_module:
+            return frozenset()
         return frozenset(b.name for b in self.bindings if isinstance(b, Global | Nonlocal))
+
+    @functools.cached_property
+    def globals(self) -> frozenset[str]:
+        """Names declared ``global`` here: bound here, they are the module's."""
+        return frozenset(b.name for b in self.bindings if isinstance(b, Global))
 
     @functools.cached_property
     def names(self) -> frozenset[str]:
@@ -256,9 +267,10 @@ def scope_bindings(scope: ast.AST, lines: Sequence[int] | None = None) -> ScopeB
     binding spells its name inside its statement, so a caller asking only
     about names spelt on those lines loses nothing, and walks less.
     """
-    walker = _Walker(lines, is_module=isinstance(scope, ast.Module))
+    is_module = isinstance(scope, ast.Module)
+    walker = _Walker(lines, is_module=is_module)
     walker.scope(scope)
-    return ScopeBindings(tuple(walker.out), tuple(walker.exports))
+    return ScopeBindings(tuple(walker.out), tuple(walker.exports), is_module)
 
 
 class _Walker:

@@ -30,11 +30,12 @@ import sys
 import sysconfig
 import textwrap
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from pytest_cleantree.analysis import FileAnalysis, analyze, analyze_reference
 from pytest_cleantree.analysis.bindings import (
     Assignment,
     Binding,
@@ -43,6 +44,8 @@ from pytest_cleantree.analysis.bindings import (
     ScopeBindings,
     scope_bindings,
 )
+from pytest_cleantree.core.patterns import parse_pattern
+from pytest_cleantree.names.exports import BindingKind, parse_module_exports
 
 
 def _label(binding: Binding) -> str:
@@ -413,3 +416,58 @@ def test_function_scopes_bind_what_symtable_says_on_200_standard_library_files()
                 disagreements[where] = (got - expected, expected - got)
     assert checked > 1000
     assert disagreements == {}
+
+
+# --------------------------------------------------------------------------- the consumers
+
+ENGINES = [pytest.param(analyze, id="fast"), pytest.param(analyze_reference, id="reference")]
+
+
+def _rows(engine: Callable[..., FileAnalysis], source: str, pattern: str) -> set[tuple[int, str]]:
+    analysis = engine("pkg/mod.py", source.encode(), [parse_pattern(pattern)])
+    assert analysis.problem is None
+    return {(f.occurrence.line, f.occurrence.kind.value) for f in analysis.findings}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    "binding",
+    [
+        "for X in ():\n    pass",
+        "with open(p) as X:\n    pass",
+        "try:\n    pass\nexcept E as X:\n    pass",
+        "match v:\n    case [*X]:\n        pass",
+        "if (X := 1):\n    pass",
+        "[(X := y) for y in z]",
+        "X += 1",
+        "global X\nX = 1",
+    ],
+)
+def test_every_module_level_binding_defines_the_module_name(
+    engine: Callable[..., FileAnalysis], binding: str
+) -> None:
+    source = f"{binding}\ndef g():\n    return X\n"
+    assert (binding.count("\n") + 3, "reference") in _rows(engine, source, "pkg.mod.X")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_alias_assigned_under_global_or_nonlocal_is_the_owning_scope_s(
+    engine: Callable[..., FileAnalysis],
+) -> None:
+    declared_global = (
+        "import os\ndef setup():\n    global J\n    J = os.path.join\n"
+        "def use():\n    return J('a')\n"
+    )
+    assert (6, "call") in _rows(engine, declared_global, "os.path.join")
+    declared_nonlocal = (
+        "import os\ndef g():\n    J = None\n    def f():\n        nonlocal J\n"
+        "        J = os.path.join\n        return J('a')\n    return J('b')\n"
+    )
+    assert {(7, "call"), (8, "call")} <= _rows(engine, declared_nonlocal, "os.path.join")
+
+
+def test_the_export_map_defines_every_module_level_binding() -> None:
+    source = "match v:\n    case {**R}:\n        pass\nif (W := 1):\n    pass\nA += 1\n"
+    exports = parse_module_exports("m", source, is_package=False)
+    kinds = {(b.name, b.kind) for b in exports.bindings}
+    assert kinds == {(n, BindingKind.DEFINITION) for n in ("R", "W", "A")}
