@@ -15,50 +15,70 @@ such an alias or a use of one (:class:`AliasBinders`): where a value starts
 with a name an import binds on a pattern's path, then wherever a name bound
 to a pattern (or inside one) is spelt, until nothing changes.
 
-Out of reach: a name assigned in a function under ``global`` or ``nonlocal``
-(counted as the function's own), walrus targets, unpacking
+A name assigned under ``global`` or ``nonlocal`` is an alias in the scope
+that owns it (:func:`.bindings.scope_bindings` says which names a scope
+binds and declares).  Out of reach: walrus targets, unpacking
 (``a, b = os.path, os.sep``), and attributes of objects (``self.join = os.path.join``).
 """
 
 from __future__ import annotations
 
 import ast
-import bisect
-import functools
 import unicodedata
 from collections.abc import Iterator, Sequence
 
+from .bindings import Assignment, scope_bindings, spans
 from .pieces import Followed
 from .resolve import STATEMENT_FIELDS, _Key, covers_any, import_bound_targets, key_of, on_path
-from .scan import scope_bindings
 from .text import PatternSet, lines_at, word_offsets
 
 __all__ = ["AliasBinders", "with_aliases"]
 
-_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
-_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_SCOPES = (
+    ast.Module,
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.Lambda,
+    ast.ClassDef,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+)
+#: the assignments that bind a name to a value an alias can be (``a = b = v``, ``a: T = v``)
+_ALIASING = frozenset({"assign", "annotated"})
 
 
 class _Scope:
-    """One scope: what it binds, and the aliases assigned in it."""
+    """One scope: what it binds, and the aliases assigned in it (the binding model's)."""
 
-    def __init__(self, node: ast.AST, parent: _Scope | None) -> None:
-        self.node = node
+    def __init__(self, node: ast.AST, parent: _Scope | None, lines: list[int] | None) -> None:
         self.parent = parent
         self.is_class = isinstance(node, ast.ClassDef)
-        self.assigned: list[tuple[str, ast.expr]] = []  # (alias, value)
+        #: a binding spells its name on a line of its statement: only those lines matter
+        scope = scope_bindings(node, lines)
+        self.bound = set(scope.names)
+        self.declared, self.globals = scope.declared, scope.globals
+        self.assigned = [
+            (b.name, b.value)
+            for b in scope.bindings
+            if isinstance(b, Assignment) and b.via in _ALIASING and b.value is not None
+        ]
 
-    @functools.cached_property
-    def bound(self) -> set[str]:
-        """What the scope binds, worked out only for scopes a use of an alias looks in."""
-        if isinstance(self.node, _COMPREHENSIONS):
-            return {
-                name.id
-                for generator in self.node.generators
-                for name in ast.walk(generator.target)
-                if isinstance(name, ast.Name)
-            }
-        return scope_bindings(self.node)
+    def home(self, name: str) -> _Scope | None:
+        """The scope an assignment of ``name`` here binds (``global``/``nonlocal`` move it)."""
+        if name in self.globals:
+            root = self
+            while root.parent is not None:
+                root = root.parent
+            root.bound.add(name)  # the module binds it, if only from a function
+            return root
+        scope: _Scope | None = self
+        if name in self.declared:  # nonlocal: the nearest enclosing function binding it
+            scope = self.parent
+            while scope is not None and (scope.is_class or name not in scope.bound):
+                scope = scope.parent
+        return scope
 
     def owner(self, name: str) -> _Scope | None:
         """The scope a load of ``name`` here is looked up in (enclosing classes are skipped)."""
@@ -71,7 +91,9 @@ class _Scope:
         return None
 
 
-class _Collector(ast.NodeVisitor):
+class _Uses(ast.NodeVisitor):
+    """The loads of the alias names, each with its scope, and the attribute chains on them."""
+
     def __init__(self, names: set[str], lines: list[int] | None) -> None:
         self.names = names  # the only names whose uses can be an alias's
         self.lines = lines  # the lines that spell one (``None``: unknown), ascending
@@ -80,14 +102,10 @@ class _Collector(ast.NodeVisitor):
         self.chains: dict[int, list[tuple[ast.Attribute, str]]] = {}  # id(base) -> chains
         self._stack: list[_Scope] = []
 
-    def visit_Module(self, node: ast.Module) -> None:
-        self._open(node)
-
     def generic_visit(self, node: ast.AST) -> None:
         """Visit the children, less the statements on no line that spells an alias's name.
 
-        Such a statement holds no use of an alias, assigns none, and what it
-        binds is read from the whole scope (:func:`.scan.scope_bindings`).
+        Such a statement holds no use of an alias, and binds none of the names.
         """
         for _, value in ast.iter_fields(node):
             for child in value if isinstance(value, list) else (value,):
@@ -97,13 +115,12 @@ class _Collector(ast.NodeVisitor):
     def _may_hold(self, node: ast.AST) -> bool:
         if self.lines is None or not isinstance(node, ast.stmt | ast.excepthandler):
             return True
-        decorators = getattr(node, "decorator_list", None)
-        first = decorators[0].lineno if decorators else node.lineno
-        index = bisect.bisect_left(self.lines, first)
-        return index < len(self.lines) and self.lines[index] <= (node.end_lineno or first)
+        return spans(node, self.lines)  # type: ignore[arg-type]
 
     def _open(self, node: ast.AST) -> None:
-        scope = _Scope(node, self._stack[-1] if self._stack else None)
+        # decorators, defaults and annotations are evaluated in the enclosing scope;
+        # visiting them inside is harmless: they do not bind the names they use
+        scope = _Scope(node, self._stack[-1] if self._stack else None, self.lines)
         self.scopes.append(scope)
         self._stack.append(scope)
         try:
@@ -111,24 +128,11 @@ class _Collector(ast.NodeVisitor):
         finally:
             self._stack.pop()
 
-    def _scoped(self, node: ast.AST) -> None:
-        # decorators, defaults and annotations are evaluated in the enclosing scope;
-        # visiting them inside is harmless: they do not bind the names they use
-        self._open(node)
-
-    visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = visit_ClassDef = _scoped
-    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _scoped
-
-    def visit_Assign(self, node: ast.Assign) -> None:
-        for target in node.targets:
-            if isinstance(target, ast.Name):
-                self._stack[-1].assigned.append((target.id, node.value))
-        self.generic_visit(node)
-
-    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
-        if isinstance(node.target, ast.Name) and node.value is not None:
-            self._stack[-1].assigned.append((node.target.id, node.value))
-        self.generic_visit(node)
+    def visit(self, node: ast.AST) -> None:
+        if isinstance(node, _SCOPES):
+            self._open(node)
+        else:
+            super().visit(node)
 
     def visit_Name(self, node: ast.Name) -> None:
         if isinstance(node.ctx, ast.Load) and node.id in self.names:
@@ -159,41 +163,59 @@ def with_aliases(
         return resolved  # no value is a resolved name: no alias (the common case, and cheap)
     lines = None
     if text is not None:
-        if not text.isascii() and not unicodedata.is_normalized("NFKC", text):
-            text = unicodedata.normalize("NFKC", text)  # keeps lines (see .text.TextViews)
-        offsets = word_offsets(text, names)
-        if len(offsets) <= stores:
+        lines = _spelling_lines(text, names, stores)
+        if lines is None:
             return resolved  # each spelling of the names is an assignment to one: no use
-        lines = sorted(lines_at(text, offsets))
-    collector = _Collector(names, lines)
-    collector.visit(tree)
+    uses = _Uses(names, lines)
+    uses.visit(tree)
     assignments = [
-        (scope, name, value) for scope in collector.scopes for name, value in scope.assigned
+        (home, name, value)
+        for scope in uses.scopes
+        for name, value in scope.assigned
+        if (home := scope.home(name)) is not None
     ]
     if not assignments:
         return resolved
     out = dict(resolved)
-    owners = [(use, scope.owner(use.id)) for use, scope in collector.loads]
+    owners = [(use, scope.owner(use.id)) for use, scope in uses.loads]
     for _ in range(len(assignments) + 1):  # each round follows one more alias of an alias
-        aliases: dict[tuple[int, str], set[str]] = {}
-        for scope, name, value in assignments:
-            if isinstance(value, ast.Name | ast.Attribute):
-                found = out.get(key_of(value), ())
-                if found:
-                    aliases.setdefault((id(scope), name), set()).update(found)
-        changed = False
-        for use, owner in owners:
-            if owner is None:
-                continue
-            targets = aliases.get((id(owner), use.id))
-            if not targets:
-                continue
-            changed |= _add(out, key_of(use), targets)
-            for chain, suffix in collector.chains.get(id(use), ()):
-                changed |= _add(out, key_of(chain), {t + suffix for t in targets})
-        if not changed:
+        if not _follow(out, assignments, owners, uses.chains):
             break
     return out
+
+
+def _spelling_lines(text: str, names: set[str], stores: int) -> list[int] | None:
+    """The lines that spell the names; ``None`` when every spelling is an assignment."""
+    if not text.isascii() and not unicodedata.is_normalized("NFKC", text):
+        text = unicodedata.normalize("NFKC", text)  # keeps lines (see .text.TextViews)
+    offsets = word_offsets(text, names)
+    if len(offsets) <= stores:
+        return None
+    return sorted(lines_at(text, offsets))
+
+
+def _follow(
+    out: dict[_Key, tuple[str, ...]],
+    assignments: list[tuple[_Scope, str, ast.expr]],
+    owners: list[tuple[ast.Name, _Scope | None]],
+    chains: dict[int, list[tuple[ast.Attribute, str]]],
+) -> bool:
+    """One round: add to each use of an alias what its value resolves to; true if any changed."""
+    aliases: dict[tuple[int, str], set[str]] = {}
+    for scope, name, value in assignments:
+        if isinstance(value, ast.Name | ast.Attribute):
+            found = out.get(key_of(value), ())
+            if found:
+                aliases.setdefault((id(scope), name), set()).update(found)
+    changed = False
+    for use, owner in owners:
+        targets = aliases.get((id(owner), use.id)) if owner is not None else None
+        if not targets:
+            continue
+        changed |= _add(out, key_of(use), targets)
+        for chain, suffix in chains.get(id(use), ()):
+            changed |= _add(out, key_of(chain), {t + suffix for t in targets})
+    return changed
 
 
 def _alias_names(tree: ast.Module, resolved: dict[_Key, tuple[str, ...]]) -> tuple[set[str], int]:

@@ -90,19 +90,10 @@ def layout(text: str) -> Layout | None:
             indent_of.append(None)
         if not text.startswith("class", header):
             continue
-        newline = text.find("\n", header)
-        body = _COLUMN_ZERO.finditer(text, end if newline == -1 else newline, end)
-        body_end = next((m.start() + 1 for m in body if not in_string(m.start() + 1)), end)
-        inside = blocks[
-            bisect.bisect_right(offsets, header) : bisect.bisect_left(offsets, body_end)
-        ]
-        for body_indent in sorted({indent for _, indent in inside if indent}, key=len):
-            level = [(o, i) for o, i in inside if i == body_indent and not in_string(o)]
-            if level:  # the shallowest blocks that are code: the class's members
-                break
-        else:
+        cut = _class_members(text, (blocks, offsets), header, end, in_string)
+        if cut is None:
             continue
-        members = _block_runs(text, level)
+        members, body_indent, body_end = cut
         classes.append(header)
         owner = top[-1]
         for member, _ in members:
@@ -115,6 +106,30 @@ def layout(text: str) -> Layout | None:
             indent_of.append(None)
     lines = [1, *line_numbers(text, starts[1:])]
     return Layout(lines, top, indent_of, tuple(line_numbers(text, classes)))
+
+
+def _class_members(
+    text: str,
+    found: tuple[Sequence[tuple[int, str]], Sequence[int]],
+    header: int,
+    end: int,
+    in_string: Callable[[int], bool],
+) -> tuple[list[tuple[int, int]], str, int] | None:
+    """The members of the top-level class whose ``class`` line starts at ``header``.
+
+    (member runs, their indentation, where the class body ends); ``None`` when
+    the body holds no ``def``/``class``/decorator that is code.
+    """
+    newline = text.find("\n", header)
+    body = _COLUMN_ZERO.finditer(text, end if newline == -1 else newline, end)
+    body_end = next((m.start() + 1 for m in body if not in_string(m.start() + 1)), end)
+    blocks, offsets = found  # every block (offset, indentation), and their offsets
+    inside = blocks[bisect.bisect_right(offsets, header) : bisect.bisect_left(offsets, body_end)]
+    for body_indent in sorted({indent for _, indent in inside if indent}, key=len):
+        level = [(o, i) for o, i in inside if i == body_indent and not in_string(o)]
+        if level:  # the shallowest blocks that are code: the class's members
+            return _block_runs(text, level), body_indent, body_end
+    return None
 
 
 def _block_runs(text: str, blocks: Sequence[tuple[int, str]]) -> list[tuple[int, int]]:

@@ -11,7 +11,6 @@ library.
 from __future__ import annotations
 
 import ast
-import bisect
 import functools
 import itertools
 import re
@@ -20,6 +19,7 @@ from collections.abc import Iterator, Sequence
 
 from pytest_cleantree.core.patterns import covers
 
+from .bindings import Importation, ImportationFrom, scope_bindings, spans
 from .text import PatternSet, is_python_path, lines_at, spells_word, word_offsets
 
 
@@ -131,7 +131,8 @@ class _NameBindings(ast.NodeVisitor):
     target when an enclosing scope it can see imports it: its own scope, the
     functions around it (not their classes), the module.  As in astroid's
     lookup, a use in the very frame of an import but on an earlier line does
-    not see that import.
+    not see that import.  What each scope binds is the binding model's
+    (:func:`.bindings.scope_bindings`); this walk adds the uses.
     """
 
     def __init__(self, names: set[str], module: str, lines: list[int], *, is_package: bool) -> None:
@@ -146,8 +147,8 @@ class _NameBindings(ast.NodeVisitor):
         #: (node, statement line, visible scope ids innermost first, frame scope id)
         self.uses: list[tuple[ast.Name, int, tuple[int, ...], int]] = []
         self.chains: list[tuple[ast.Attribute, ast.Name, str]] = []  # (node, base, ".a.b")
-        self._scopes: list[tuple[int, str]] = [(0, "module")]
-        self._scope_ids = itertools.count(1)
+        self._scopes: list[tuple[int, str]] = []
+        self._scope_ids = itertools.count()
         self._line = 0
         #: the lines that spell one of the names (the others are not walked)
         self.lines = lines
@@ -176,10 +177,6 @@ class _NameBindings(ast.NodeVisitor):
                 out[key_of(chain)] = (next(iter(self.targets[base.id])) + suffix,)
         return out
 
-    def _bind(self, name: str) -> None:
-        if name in self.names:
-            self.other.add(name)
-
     def visit(self, node: ast.AST) -> None:
         if isinstance(node, ast.stmt):
             if not spans(node, self.lines):
@@ -187,33 +184,27 @@ class _NameBindings(ast.NodeVisitor):
             self._line = node.lineno
         super().visit(node)
 
-    def visit_Import(self, node: ast.Import) -> None:
-        for alias in node.names:
-            bound = alias.asname or alias.name.split(".", 1)[0]
-            self._import(bound, alias.name if alias.asname else bound)
-
-    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        base = absolute_module(self.module, node.level, node.module, is_package=self.is_package)
-        for alias in node.names:
-            if alias.name != "*":
-                qualified = f"{base}.{alias.name}" if base else alias.name
-                self._import(alias.asname or alias.name, qualified)
-
-    def _import(self, bound: str, target: str) -> None:
-        if bound not in self.names:
-            return
-        scope, kind = self._scopes[-1]
-        if kind == "class":
-            self.other.add(bound)
-            return
-        self.targets[bound].add(target)
-        self.imports[bound].setdefault(scope, self._line)
+    def _bindings(self, scope: int, kind: str, node: ast.AST) -> None:
+        """Note what the scope opened binds of the names: imports, or anything else."""
+        for binding in scope_bindings(node, self.lines).bindings:
+            bound = binding.name
+            if bound not in self.names:
+                continue
+            if kind == "class" or not isinstance(binding, Importation | ImportationFrom):
+                self.other.add(bound)
+                continue
+            if isinstance(binding, Importation):
+                target = binding.module
+            else:
+                base = absolute_module(
+                    self.module, binding.level, binding.module, is_package=self.is_package
+                )
+                target = f"{base}.{binding.attr}" if base else binding.attr
+            self.targets[bound].add(target)
+            self.imports[bound].setdefault(scope, binding.line)
 
     def visit_Name(self, node: ast.Name) -> None:
-        if node.id not in self.names:
-            return
-        if not isinstance(node.ctx, ast.Load):
-            self.other.add(node.id)
+        if node.id not in self.names or not isinstance(node.ctx, ast.Load):
             return
         innermost = self._scopes[-1]
         visible = [innermost[0]]
@@ -232,80 +223,41 @@ class _NameBindings(ast.NodeVisitor):
         self.generic_visit(node)
 
     def _scoped(self, node: ast.AST, kind: str) -> None:
-        """Visit a def, class, lambda or comprehension as the scope it opens.
+        """Visit a module, def, class, lambda or comprehension as the scope it opens.
 
         Decorators, defaults and annotations are visited inside it too: a use
         there then sees the scopes around, as it should, but never an import
         inside the body, whose lines all come after the ``def`` line.
         """
-        self._scopes.append((next(self._scope_ids), kind))
+        scope = next(self._scope_ids)
+        self._bindings(scope, kind, node)
+        self._scopes.append((scope, kind))
         try:
             self.generic_visit(node)
         finally:
             self._scopes.pop()
 
-    def visit_Lambda(self, node: ast.Lambda) -> None:
+    def visit_Module(self, node: ast.Module) -> None:
+        self._scoped(node, "module")
+
+    def visit_FunctionDef(self, node: ast.AST) -> None:
         self._scoped(node, "function")
+
+    visit_AsyncFunctionDef = visit_Lambda = visit_FunctionDef
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self._scoped(node, "class")
 
     def visit_ListComp(self, node: ast.expr) -> None:
         self._scoped(node, "comprehension")
 
     visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_ListComp
 
-    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        self._bind(node.name)
-        self._scoped(node, "function")
-
-    visit_AsyncFunctionDef = visit_FunctionDef
-
-    def visit_ClassDef(self, node: ast.ClassDef) -> None:
-        self._bind(node.name)
-        self._scoped(node, "class")
-
-    def visit_arg(self, node: ast.arg) -> None:
-        self._bind(node.arg)
-        self.generic_visit(node)
-
-    def visit_Global(self, node: ast.Global | ast.Nonlocal) -> None:
-        for name in node.names:
-            self._bind(name)
-
-    visit_Nonlocal = visit_Global
-
-    def generic_visit(self, node: ast.AST) -> None:
-        field_name = _BINDING_FIELD.get(type(node).__name__)
-        bound = getattr(node, field_name, None) if field_name else None
-        if isinstance(bound, str):
-            self._bind(bound)
-        super().generic_visit(node)
-
-
-#: nodes that bind a name held in a field (``except E as name``, ``case [*rest]``,
-#: ``case {**rest}``, PEP 695 ``class C[T]``), by node type
-_BINDING_FIELD = {
-    "ExceptHandler": "name",
-    "MatchAs": "name",
-    "MatchStar": "name",
-    "MatchMapping": "rest",
-    "TypeVar": "name",
-    "ParamSpec": "name",
-    "TypeVarTuple": "name",
-}
-
 
 def key_of(node: ast.Name | ast.Attribute) -> _Key:
     """How the scan finds a resolved node again: its kind and exact span."""
     kind = "Name" if isinstance(node, ast.Name) else "Attribute"
     return (kind, node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
-
-
-def spans(node: ast.stmt, lines: Sequence[int]) -> bool:
-    """Does the statement, decorators included, span one of these ascending lines?"""
-    first = node.lineno
-    for decorator in getattr(node, "decorator_list", ()):
-        first = min(first, decorator.lineno)
-    index = bisect.bisect_left(lines, first)
-    return index < len(lines) and lines[index] <= (node.end_lineno or node.lineno)
 
 
 def astroid_resolve(

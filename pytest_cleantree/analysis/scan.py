@@ -14,13 +14,14 @@ import io
 import re
 import tokenize
 import unicodedata
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from pytest_cleantree.core.findings import Finding
 from pytest_cleantree.core.model import Kind, Occurrence, Pattern
 from pytest_cleantree.core.patterns import match_name, match_text, prefilter_needle
 
-from .resolve import _Key, absolute_module, key_of, spans
+from .bindings import ScopeBindings, scope_bindings, spans
+from .resolve import _Key, absolute_module, key_of
 from .text import PatternSet, column
 
 
@@ -76,7 +77,7 @@ class Scanner:
         self._qualified_cache: dict[tuple[str, tuple[str, ...], bool], tuple[Pattern, ...]] = {}
         self._qualified = patterns.qualified
         self._plain = patterns.plain
-        #: names the module binds at its top level (def, class, assignment): ``module.name``
+        #: names the module scope gives a value (definitions, assignments): ``module.name``
         self._top: frozenset[str] = frozenset()
         #: names a ``from M import *`` of the module binds, with what each stands for (``M.name``)
         self._star: dict[str, tuple[str, ...]] = {}
@@ -167,13 +168,15 @@ class Scanner:
     # -- walking
 
     def scan(self, tree: ast.Module) -> None:
-        if self.module and self._qualified:
-            # only the names a qualified pattern ends with: a use of one spells it, so
-            # the fast path, which walks only lines that spell a pattern, sees it too
-            ends = {p.body.rsplit(".", 1)[-1] for p in self._qualified}
-            self._top = frozenset(top_level_bindings(tree.body)) & ends
-        if self.stars and self._qualified:
-            self._star = star_bindings(tree.body, self.module, self.stars, self.is_package)
+        if self._qualified and (self.module or self.stars):
+            module_scope = scope_bindings(tree)
+            if self.module:
+                # only the names a qualified pattern ends with: a use of one spells it, so
+                # the fast path, which walks only lines that spell a pattern, sees it too
+                ends = {p.body.rsplit(".", 1)[-1] for p in self._qualified}
+                self._top = module_scope.defined & ends
+            if self.stars:
+                self._star = star_bindings(module_scope, self.module, self.stars, self.is_package)
         self._body(tree.body, docstring_allowed=True)
 
     def _module_binding(self, name: str) -> str | None:
@@ -199,7 +202,7 @@ class Scanner:
         if not self._top and not self._star:
             visit()
             return
-        self._scopes.append((is_class, frozenset(scope_bindings(node))))
+        self._scopes.append((is_class, scope_bindings(node).names))
         try:
             visit()
         finally:
@@ -527,44 +530,8 @@ class Scanner:
             return
 
 
-#: statements whose bodies run at their scope's level (not a new scope)
-_BLOCKS = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)
-_SCOPES = (
-    ast.FunctionDef,
-    ast.AsyncFunctionDef,
-    ast.ClassDef,
-    ast.Lambda,
-    ast.ListComp,
-    ast.SetComp,
-    ast.DictComp,
-    ast.GeneratorExp,
-)
-
-
-def top_level_bindings(body: Sequence[ast.stmt]) -> Iterator[str]:
-    """Names a module defines at its top level: ``def``, ``class``, assignment targets.
-
-    Bodies of top-level ``if``/``try``/``with``/``for``/``while``/``match`` included.
-    """
-    for stmt in body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            yield stmt.name
-        elif isinstance(stmt, ast.Assign):
-            for target in stmt.targets:
-                yield from _target_names(target)
-        elif isinstance(stmt, ast.AnnAssign):
-            yield from _target_names(stmt.target)
-        elif isinstance(stmt, (*_BLOCKS, ast.Match)) or type(stmt).__name__ == "TryStar":
-            for field in ("body", "orelse", "finalbody"):
-                yield from top_level_bindings(getattr(stmt, field, ()))
-            for handler in getattr(stmt, "handlers", ()):
-                yield from top_level_bindings(handler.body)
-            for case in getattr(stmt, "cases", ()):
-                yield from top_level_bindings(case.body)
-
-
 def star_bindings(
-    body: Sequence[ast.stmt],
+    scope: ScopeBindings,
     module: str,
     stars: Mapping[str, frozenset[str]],
     is_package: bool,
@@ -578,10 +545,8 @@ def star_bindings(
     them elsewhere), in its ``if``/``try``/... blocks included.
     """
     bound: dict[str, list[str]] = {}
-    for node in _module_level(body):
-        if not isinstance(node, ast.ImportFrom) or node.names[0].name != "*":
-            continue
-        base = absolute_module(module, node.level, node.module, is_package=is_package)
+    for star in scope.stars:
+        base = absolute_module(module, star.level, star.module, is_package=is_package)
         if base.startswith("."):
             modules = [name for name in stars if ("." + name).endswith(base)]
         else:
@@ -590,72 +555,6 @@ def star_bindings(
             for name in stars[star_module]:
                 bound.setdefault(name, []).append(f"{star_module}.{name}")
     return {name: tuple(dict.fromkeys(targets)) for name, targets in bound.items()}
-
-
-def _module_level(body: Sequence[ast.stmt]) -> Iterator[ast.stmt]:
-    """Every statement that runs at module level, those in its blocks included."""
-    for stmt in body:
-        yield stmt
-        if isinstance(stmt, (*_BLOCKS, ast.Match)) or type(stmt).__name__ == "TryStar":
-            for field in ("body", "orelse", "finalbody"):
-                yield from _module_level(getattr(stmt, field, ()))
-            for handler in getattr(stmt, "handlers", ()):
-                yield from _module_level(handler.body)
-            for case in getattr(stmt, "cases", ()):
-                yield from _module_level(case.body)
-
-
-def _target_names(target: ast.expr) -> Iterator[str]:
-    if isinstance(target, ast.Name):
-        yield target.id
-    elif isinstance(target, (ast.Tuple, ast.List)):
-        for element in target.elts:
-            yield from _target_names(element)
-    elif isinstance(target, ast.Starred):
-        yield from _target_names(target.value)
-
-
-def scope_bindings(scope: ast.AST) -> set[str]:
-    """The names a function, lambda or class body binds in its own scope (less its globals).
-
-    As Python decides scopes: any binding anywhere in the scope, whatever the
-    order.  Nested scopes are not entered (their own names excepted); a name
-    bound only inside a comprehension is left out (reporting more, never less).
-    """
-    bound: set[str] = set()
-    declared: set[str] = set()
-    if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-        args = scope.args
-        for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg):
-            if arg is not None:
-                bound.add(arg.arg)
-    body: list[ast.AST] = (
-        [scope.body] if isinstance(scope, ast.Lambda) else list(getattr(scope, "body", ()))
-    )
-    stack = list(reversed(body))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bound.add(node.name)
-            continue
-        if isinstance(node, _SCOPES):
-            continue
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            bound.add(node.id)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            for alias in node.names:
-                if alias.name != "*":
-                    bound.add(alias.asname or alias.name.split(".", 1)[0])
-        elif (isinstance(node, ast.ExceptHandler) and node.name) or (
-            isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name
-        ):
-            bound.add(node.name)
-        elif isinstance(node, ast.MatchMapping) and node.rest:
-            bound.add(node.rest)
-        elif isinstance(node, ast.Global):
-            declared.update(node.names)
-        stack.extend(ast.iter_child_nodes(node))
-    return bound - declared
 
 
 def _identifier(token: str) -> str:

@@ -11,10 +11,11 @@ way.  Only the modules on a pattern's chains are needed: :func:`modules_to_read`
 and :func:`next_reads` say which, round by round, so a remote Source reads a few
 files in a few round trips, never the whole tree.
 
-Module-level bindings are read from the module's top level, including the
-bodies of top-level ``if``/``try``/``with``/``for``/``while``/``match``
-statements: ``def``, ``class``, assignment and annotated assignment targets
-define ``module.name``; imports re-export.  A star import takes the source's
+Module-level bindings are the module scope's (:mod:`.analysis.bindings`),
+the bodies of top-level ``if``/``try``/``with``/``for``/``while``/``match``
+statements included: every assignment (``for``/``with``/``except`` targets,
+walrus, match captures too) and definition defines ``module.name``; imports
+re-export.  A star import takes the source's
 ``__all__`` when it is a static list of strings, else every public name
 bound in the source (names imported into it included), as Python and mypy do.
 
@@ -31,6 +32,8 @@ import enum
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
+from pytest_cleantree.analysis import bindings
+from pytest_cleantree.analysis.bindings import scope_bindings
 from pytest_cleantree.config.layout import Layout
 
 __all__ = [
@@ -120,157 +123,55 @@ def resolve_relative(module: str, is_package: bool, level: int, target: str | No
 
 
 def parse_module_exports(name: str, text: str, *, is_package: bool) -> ModuleExports:
-    """Read a module's top-level bindings; raises ``SyntaxError``/``ValueError`` on bad source."""
-    tree = ast.parse(text)
-    reader = _TopLevel(name, is_package)
-    reader.body(tree.body)
+    """Read a module's top-level bindings; raises ``SyntaxError``/``ValueError`` on bad source.
+
+    They are the module scope's, from :func:`.analysis.bindings.scope_bindings`.
+    """
+    scope = scope_bindings(ast.parse(text))
+    made = [_binding(b, name, is_package) for b in scope.bindings]
+    all_names, all_from = _static_all(scope.exports)
     return ModuleExports(
-        name,
-        is_package,
-        tuple(reader.bindings),
-        None if reader.all_dynamic or not reader.all_seen else tuple(reader.all_names),
-        tuple(reader.all_from),
+        name, is_package, tuple(b for b in made if b is not None), all_names, all_from
     )
 
 
-class _TopLevel:
-    """Collects the bindings of a module body (not of function or class bodies)."""
+def _binding(binding: bindings.Binding, module: str, is_package: bool) -> Binding | None:
+    """What one binding of the module scope makes of ``module.name`` (``None``: nothing).
 
-    def __init__(self, module: str, is_package: bool) -> None:
-        self.module = module
-        self.is_package = is_package
-        self.bindings: list[Binding] = []
-        self.all_names: list[str] = []
-        self.all_from: list[str] = []
-        self.all_seen = False
-        self.all_dynamic = False
-
-    def body(self, statements: Iterable[ast.stmt]) -> None:
-        for statement in statements:
-            self.statement(statement)
-
-    def define(self, name: str, line: int) -> None:
-        self.bindings.append(Binding(name, BindingKind.DEFINITION, line))
-
-    def statement(self, node: ast.stmt) -> None:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            self.define(node.name, node.lineno)
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.asname:
-                    self.bindings.append(
-                        Binding(alias.asname, BindingKind.MODULE, alias.lineno, alias.name)
-                    )
-                else:
-                    top = alias.name.split(".")[0]
-                    self.bindings.append(Binding(top, BindingKind.MODULE, alias.lineno, top))
-        elif isinstance(node, ast.ImportFrom):
-            source = resolve_relative(self.module, self.is_package, node.level, node.module)
-            for alias in node.names:
-                if source is None:  # climbs above the top package: binds nothing Python accepts
-                    continue
-                if alias.name == "*":
-                    self.bindings.append(Binding("*", BindingKind.STAR, alias.lineno, source))
-                else:
-                    bound = alias.asname or alias.name
-                    self.bindings.append(
-                        Binding(bound, BindingKind.FROM, alias.lineno, source, alias.name)
-                    )
-        elif isinstance(node, ast.Assign):
-            for target in node.targets:
-                self.targets(target)
-            if any(_is_all(target) for target in node.targets):
-                self.all_names.clear()
-                self.all_from.clear()
-                self.all_seen = True
-                self.all_value(node.value)
-        elif isinstance(node, ast.AnnAssign):
-            self.targets(node.target)
-            if _is_all(node.target) and node.value is not None:
-                self.all_names.clear()
-                self.all_from.clear()
-                self.all_seen = True
-                self.all_value(node.value)
-        elif isinstance(node, ast.AugAssign):
-            if _is_all(node.target):
-                self.all_value(node.value)
-        elif isinstance(node, ast.Expr):
-            self.all_call(node.value)
-        elif isinstance(node, ast.If | ast.While):
-            self.body(node.body)
-            self.body(node.orelse)
-        elif isinstance(node, ast.For | ast.AsyncFor):
-            self.targets(node.target)
-            self.body(node.body)
-            self.body(node.orelse)
-        elif isinstance(node, ast.With | ast.AsyncWith):
-            for item in node.items:
-                if item.optional_vars is not None:
-                    self.targets(item.optional_vars)
-            self.body(node.body)
-        elif isinstance(node, ast.Try) or type(node).__name__ == "TryStar":
-            try_node: ast.Try = node  # type: ignore[assignment]
-            self.body(try_node.body)
-            for handler in try_node.handlers:
-                if handler.name:
-                    self.define(handler.name, handler.lineno)
-                self.body(handler.body)
-            self.body(try_node.orelse)
-            self.body(try_node.finalbody)
-        elif isinstance(node, ast.Match):
-            for case in node.cases:
-                self.body(case.body)
-        elif type(node).__name__ == "TypeAlias":
-            self.define(node.name.id, node.name.lineno)  # type: ignore[attr-defined]
-
-    def targets(self, target: ast.expr) -> None:
-        if isinstance(target, ast.Name):
-            self.define(target.id, target.lineno)
-        elif isinstance(target, ast.Tuple | ast.List):
-            for element in target.elts:
-                self.targets(element)
-        elif isinstance(target, ast.Starred):
-            self.targets(target.value)
-
-    def all_value(self, value: ast.expr) -> None:
-        """Add a (static) ``__all__`` value; anything else makes ``__all__`` unknown."""
-        if isinstance(value, ast.List | ast.Tuple):
-            for element in value.elts:
-                if isinstance(element, ast.Constant) and isinstance(element.value, str):
-                    self.all_names.append(element.value)
-                else:
-                    self.all_dynamic = True
-        elif isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
-            self.all_value(value.left)
-            self.all_value(value.right)
-        elif (
-            isinstance(value, ast.Attribute)
-            and value.attr == "__all__"
-            and isinstance(value.value, ast.Name)
-        ):
-            self.all_from.append(value.value.id)
-        else:
-            self.all_dynamic = True
-
-    def all_call(self, value: ast.expr) -> None:
-        """``__all__.extend([...])`` / ``__all__.append("x")`` / ``__all__ += ...``."""
-        if not (
-            isinstance(value, ast.Call)
-            and isinstance(value.func, ast.Attribute)
-            and _is_all(value.func.value)
-        ):
-            return
-        method, args = value.func.attr, value.args
-        if method == "extend" and len(args) == 1:
-            self.all_value(args[0])
-        elif method == "append" and len(args) == 1:
-            self.all_value(ast.List(elts=[args[0]], ctx=ast.Load()))
-        elif method not in ("sort", "index", "count", "copy"):
-            self.all_dynamic = True
+    Every assignment and definition defines it; ``del`` and declarations make
+    nothing; a relative import that climbs above the top package binds nothing
+    Python accepts.
+    """
+    if isinstance(binding, bindings.Assignment | bindings.Definition):
+        return Binding(binding.name, BindingKind.DEFINITION, binding.line)
+    if isinstance(binding, bindings.Importation):
+        return Binding(binding.name, BindingKind.MODULE, binding.line, binding.module)
+    if not isinstance(binding, bindings.ImportationFrom | bindings.StarImportation):
+        return None
+    source = resolve_relative(module, is_package, binding.level, binding.module or None)
+    if source is None:
+        return None
+    if isinstance(binding, bindings.StarImportation):
+        return Binding("*", BindingKind.STAR, binding.line, source)
+    return Binding(binding.name, BindingKind.FROM, binding.line, source, binding.attr)
 
 
-def _is_all(node: ast.expr) -> bool:
-    return isinstance(node, ast.Name) and node.id == "__all__"
+def _static_all(
+    exports: Iterable[bindings.Export],
+) -> tuple[tuple[str, ...] | None, tuple[str, ...]]:
+    """The static ``__all__`` (``None``: absent or not static) and the names spliced in."""
+    names: list[str] = []
+    spliced: list[str] = []
+    seen = dynamic = False
+    for export in exports:
+        if export.replaces:
+            names.clear()
+            spliced.clear()
+            seen = True
+        names += export.names
+        spliced += export.spliced
+        dynamic = dynamic or export.dynamic
+    return (None if dynamic or not seen else tuple(names)), tuple(spliced)
 
 
 @dataclass(frozen=True)

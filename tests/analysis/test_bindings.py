@@ -1,0 +1,473 @@
+"""The binding model: one row per construct, and the standard library's ``symtable`` as oracle.
+
+The oracle's correspondence.  A scope's :attr:`ScopeBindings.names` are the
+symbols of its ``symtable`` table that are assigned, imported or a namespace
+(``def``/``class``), and for a function also its parameters, less those it
+declares ``global`` or ``nonlocal``.  Module scope: every module of the
+running Python's standard library (``site-packages`` and ``dist-packages`` are
+not the standard library; files that do not parse are skipped).  Function
+scopes: every ``def`` of 200 of them.
+
+Disagreements accepted, each Python-correct on the model's side:
+
+- *Private names in a class* (``self.__x = ...`` aside, ``def m(self, __v)``):
+  ``symtable`` reports them mangled (``_C__v``); the model keeps the name as
+  spelt, since it is the spelling a pattern matches.  The oracle mangles the
+  model's names in scopes inside a class before comparing.
+- *A walrus in a comprehension at module level* (``[(y := f(x)) for x in xs]``):
+  ``symtable`` records ``y`` in the module table as declared global only
+  (``DEF_GLOBAL``, not ``is_assigned``), yet it binds the module's ``y``
+  (PEP 572).  Allowed when the model binds the name by a walrus and the
+  symbol is ``is_declared_global``.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import symtable
+import sys
+import sysconfig
+import textwrap
+import warnings
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from pytest_cleantree.analysis import FileAnalysis, analyze, analyze_reference
+from pytest_cleantree.analysis.bindings import (
+    Assignment,
+    Binding,
+    Definition,
+    Export,
+    ScopeBindings,
+    scope_bindings,
+)
+from pytest_cleantree.core.patterns import parse_pattern
+from pytest_cleantree.names.exports import BindingKind, parse_module_exports
+
+
+def _label(binding: Binding) -> str:
+    if isinstance(binding, Assignment):
+        return f"Assignment:{binding.via}"
+    if isinstance(binding, Definition):
+        return f"Definition:{binding.kind}"
+    return type(binding).__name__
+
+
+def _scope(tree: ast.Module, which: str) -> ast.AST:
+    """``module``, or the first node of that type (``FunctionDef``, ``ListComp``, ...)."""
+    if which == "module":
+        return tree
+    return next(node for node in ast.walk(tree) if type(node).__name__ == which)
+
+
+def _found(source: str, which: str = "module") -> set[tuple[str, str]]:
+    tree = ast.parse(textwrap.dedent(source))
+    return {(b.name, _label(b)) for b in scope_bindings(_scope(tree, which)).bindings}
+
+
+ROWS = [
+    # imports
+    ("import", "import os", "module", {("os", "Importation")}),
+    ("import-dotted", "import os.path", "module", {("os", "Importation")}),
+    ("import-as", "import os.path as p", "module", {("p", "Importation")}),
+    (
+        "from",
+        "from a import b, c as d",
+        "module",
+        {("b", "ImportationFrom"), ("d", "ImportationFrom")},
+    ),
+    ("from-relative", "from . import x", "module", {("x", "ImportationFrom")}),
+    ("star", "from a import *", "module", {("*", "StarImportation")}),
+    # assignments
+    ("assign", "x = y = 1", "module", {("x", "Assignment:assign"), ("y", "Assignment:assign")}),
+    ("augmented", "x += 1", "module", {("x", "Assignment:augmented")}),
+    (
+        "annotated",
+        "x: int = 1\ny: int",
+        "module",
+        {("x", "Assignment:annotated"), ("y", "Assignment:annotated")},
+    ),
+    ("annotated-parenthesised", "(x): int", "module", set()),
+    (
+        "unpack",
+        "a, [b, *c] = v",
+        "module",
+        {("a", "Assignment:unpack"), ("b", "Assignment:unpack"), ("c", "Assignment:unpack")},
+    ),
+    ("attribute-and-subscript", "a.b = 1\nc[d] = 2", "module", set()),
+    (
+        "for",
+        "for a, b in c:\n    pass\nelse:\n    e = 1",
+        "module",
+        {("a", "Assignment:for"), ("b", "Assignment:for"), ("e", "Assignment:assign")},
+    ),
+    (
+        "async-for",
+        "async def f():\n    async for a in b:\n        pass",
+        "AsyncFunctionDef",
+        {("a", "Assignment:for")},
+    ),
+    (
+        "with",
+        "with a as b, c as (d, e):\n    pass",
+        "module",
+        {("b", "Assignment:with"), ("d", "Assignment:with"), ("e", "Assignment:with")},
+    ),
+    (
+        "async-with",
+        "async def f():\n    async with a as b:\n        pass",
+        "AsyncFunctionDef",
+        {("b", "Assignment:with")},
+    ),
+    (
+        "except",
+        "try:\n    pass\nexcept E as e:\n    f = 1\nfinally:\n    g = 2",
+        "module",
+        {("e", "Assignment:except"), ("f", "Assignment:assign"), ("g", "Assignment:assign")},
+    ),
+    (
+        "except-star",
+        "try:\n    pass\nexcept* E as e:\n    pass",
+        "module",
+        {("e", "Assignment:except")},
+    ),
+    ("walrus", "if (n := 10) > 5:\n    pass", "module", {("n", "Assignment:walrus")}),
+    ("walrus-in-comprehension", "[(y := x) for x in z]", "module", {("y", "Assignment:walrus")}),
+    (
+        "walrus-in-comprehension-in-def",
+        "def f():\n    return [(y := x) for x in z]",
+        "FunctionDef",
+        {("y", "Assignment:walrus")},
+    ),
+    (
+        "walrus-in-default",
+        "def f(a=(b := 1)):\n    pass",
+        "module",
+        {("f", "Definition:def"), ("b", "Assignment:walrus")},
+    ),
+    (
+        "walrus-in-lambda-is-the-lambda's",
+        "f = lambda: (y := 1)",
+        "module",
+        {("f", "Assignment:assign")},
+    ),
+    (
+        "comprehension-targets",
+        "[a for a, b in c for d in a if (e := d)]",
+        "ListComp",
+        {
+            ("a", "Assignment:comprehension"),
+            ("b", "Assignment:comprehension"),
+            ("d", "Assignment:comprehension"),
+        },
+    ),
+    ("comprehension-targets-are-not-the-module's", "{k: v for k, v in x}", "module", set()),
+    # match
+    (
+        "match-as",
+        "match x:\n    case [a, (1 | 2) as c]:\n        pass",
+        "module",
+        {("a", "Assignment:match"), ("c", "Assignment:match")},
+    ),
+    (
+        "match-star",
+        "match x:\n    case [1, *rest]:\n        pass",
+        "module",
+        {("rest", "Assignment:match")},
+    ),
+    (
+        "match-mapping-rest",
+        "match x:\n    case {'k': v, **rest}:\n        pass",
+        "module",
+        {("v", "Assignment:match"), ("rest", "Assignment:match")},
+    ),
+    (
+        "match-class-and-guard",
+        "match x:\n    case P(a=b) if (g := b):\n        c = 1",
+        "module",
+        {("b", "Assignment:match"), ("g", "Assignment:walrus"), ("c", "Assignment:assign")},
+    ),
+    # declarations, deletion
+    (
+        "global",
+        "def f():\n    global a\n    a = 1",
+        "FunctionDef",
+        {("a", "Global"), ("a", "Assignment:assign")},
+    ),
+    ("nonlocal", "def f():\n    nonlocal a", "FunctionDef", {("a", "Nonlocal")}),
+    (
+        "del",
+        "del a, (b, c), d.e",
+        "module",
+        {("a", "Deletion"), ("b", "Deletion"), ("c", "Deletion")},
+    ),
+    # functions and classes
+    (
+        "parameters",
+        "def f(a, /, b=1, *c, d, e=2, **g):\n    h = 1",
+        "FunctionDef",
+        {
+            ("a", "Argument"),
+            ("b", "Argument"),
+            ("c", "Argument"),
+            ("d", "Argument"),
+            ("e", "Argument"),
+            ("g", "Argument"),
+            ("h", "Assignment:assign"),
+        },
+    ),
+    ("lambda-parameters", "f = lambda a, *b: a", "Lambda", {("a", "Argument"), ("b", "Argument")}),
+    (
+        "def-and-class",
+        "@d\ndef f():\n    x = 1\nasync def g():\n    pass\nclass C:\n    y = 2",
+        "module",
+        {("f", "Definition:def"), ("g", "Definition:def"), ("C", "Definition:class")},
+    ),
+    (
+        "class-body",
+        "class C(B):\n    x = 1\n    def m(self):\n        z = 3",
+        "ClassDef",
+        {("x", "Assignment:assign"), ("m", "Definition:def")},
+    ),
+    (
+        "nested-def-is-its-own",
+        "def f():\n    def g():\n        x = 1",
+        "FunctionDef",
+        {("g", "Definition:def")},
+    ),
+    (
+        "blocks",
+        "if a:\n    b = 1\nelif c:\n    d = 2\nwhile e:\n    f = 3\nelse:\n    g = 4",
+        "module",
+        {(n, "Assignment:assign") for n in "bdfg"},
+    ),
+]
+if sys.version_info >= (3, 12):  # PEP 695
+    ROWS += [
+        ("type-alias", "type X = int", "module", {("X", "Definition:type")}),
+        ("type-params", "def f[T, *Ts, **P]():\n    pass", "FunctionDef",
+         {("T", "Definition:typeparam"), ("Ts", "Definition:typeparam"),
+          ("P", "Definition:typeparam")}),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("source", "which", "expected"), [r[1:] for r in ROWS], ids=[r[0] for r in ROWS]
+)
+def test_each_construct_binds_exactly_these(
+    source: str, which: str, expected: set[tuple[str, str]]
+) -> None:
+    assert _found(source, which) == expected
+
+
+def test_names_are_the_local_ones_and_defined_those_given_a_value() -> None:
+    source = "def f(a):\n    global g\n    nonlocal n\n    g = n = b = 1\n    del c\n"
+    scope = scope_bindings(_scope(ast.parse(source), "FunctionDef"))
+    assert scope.names == {"a", "b", "c"}
+    assert scope.declared == {"g", "n"}
+    assert scope.defined == {"b"}
+    module = scope_bindings(ast.parse("from m import *\nimport os\nx = 1\n"))
+    assert module.names == {"os", "x"}
+    assert module.defined == {"x"}
+    assert [(s.module, s.level) for s in module.stars] == [("m", 0)]
+
+
+def test_an_assignment_holds_its_value_only_when_the_name_takes_it_whole() -> None:
+    tree = ast.parse("a = b = v\nc, d = v\ne: T = w\nf += 1\nif (g := h):\n    pass\n")
+    values = {
+        b.name: ast.unparse(b.value) if b.value is not None else None
+        for b in scope_bindings(tree).bindings
+        if isinstance(b, Assignment)
+    }
+    assert values == {"a": "v", "b": "v", "c": None, "d": None, "e": "w", "f": None, "g": "h"}
+
+
+def test_all_is_read_statically_in_module_scope_only() -> None:
+    source = (
+        "__all__ = ['a'] + other.__all__\n"
+        "__all__ += ('b',)\n"
+        "__all__.extend(['c'])\n"
+        "__all__.append('d')\n"
+        "__all__.sort()\n"
+        "__all__.remove('a')\n"
+        "def f():\n    __all__ = ['local']\n"
+    )
+    assert scope_bindings(ast.parse(source)).exports == (
+        Export(1, ("a",), ("other",), replaces=True),
+        Export(2, ("b",)),
+        Export(3, ("c",)),
+        Export(4, ("d",)),
+        Export(6, dynamic=True),
+    )
+
+
+def test_lines_skip_the_statements_that_span_none_of_them() -> None:
+    tree = ast.parse("a = 1\nif x:\n    b = 2\n    c = 3\nd = 4\n")
+    assert scope_bindings(tree, [3]).names == {"b"}
+    assert scope_bindings(tree, []).names == frozenset()
+
+
+# --------------------------------------------------------------------------- the oracle
+
+STDLIB = Path(sysconfig.get_paths()["stdlib"])
+_THIRD_PARTY = {"site-packages", "dist-packages"}
+
+
+def _stdlib_files() -> list[Path]:
+    return sorted(path for path in STDLIB.rglob("*.py") if not _THIRD_PARTY & set(path.parts))
+
+
+def _parsed(path: Path) -> tuple[str, ast.Module, symtable.SymbolTable] | None:
+    try:
+        source = importlib.util.decode_source(path.read_bytes())
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return source, ast.parse(source), symtable.symtable(source, str(path), "exec")
+    except (SyntaxError, ValueError, UnicodeDecodeError):
+        return None
+
+
+def _expected(table: symtable.SymbolTable, *, function: bool) -> set[str]:
+    names = set()
+    for symbol in table.get_symbols():
+        binds = symbol.is_assigned() or symbol.is_imported() or symbol.is_namespace()
+        if binds or (function and symbol.is_parameter()):
+            names.add(symbol.get_name())
+    if function:
+        names -= {s.get_name() for s in table.get_symbols() if s.is_declared_global()}
+        names -= {s.get_name() for s in table.get_symbols() if s.is_nonlocal()}
+    return names
+
+
+def _mangle(name: str, owner: str | None) -> str:
+    """A private name in a class, as Python (and ``symtable``) stores it."""
+    stripped = (owner or "").lstrip("_")
+    if not stripped or not name.startswith("__") or name.endswith("__") or "." in name:
+        return name
+    return f"_{stripped}{name}"
+
+
+def _functions(
+    body: ast.AST, table: symtable.SymbolTable, owner: str | None
+) -> Iterator[tuple[ast.AST, symtable.SymbolTable, str | None]]:
+    """Each ``def`` under ``body`` with its table and the class its names are mangled for."""
+    tables: dict[tuple[str, int], symtable.SymbolTable] = {}
+    for child in table.get_children():
+        tables.setdefault((child.get_name(), child.get_lineno()), child)
+    stack = list(ast.iter_child_nodes(body))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            first = node.decorator_list[0].lineno if node.decorator_list else node.lineno
+            found = tables.get((node.name, node.lineno)) or tables.get((node.name, first))
+            if found is None:
+                continue
+            if isinstance(node, ast.ClassDef):
+                yield from _functions(node, found, node.name)
+            else:
+                yield node, found, owner
+                yield from _functions(node, found, owner)
+        elif not isinstance(node, ast.Lambda | ast.ListComp | ast.SetComp | ast.DictComp):
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def _walrus_declared_global(scope: ScopeBindings, table: symtable.SymbolTable) -> set[str]:
+    walrus = {b.name for b in scope.bindings if isinstance(b, Assignment) and b.via == "walrus"}
+    return {name for name in walrus if table.lookup(name).is_declared_global()}
+
+
+def test_module_scopes_bind_what_symtable_says_on_the_whole_standard_library() -> None:
+    disagreements = {}
+    checked = 0
+    for path in _stdlib_files():
+        parsed = _parsed(path)
+        if parsed is None:
+            continue
+        _, tree, table = parsed
+        scope = scope_bindings(tree)
+        got = set(scope.names) - _walrus_declared_global(scope, table)
+        expected = _expected(table, function=False)
+        checked += 1
+        if got != expected:
+            disagreements[str(path)] = (got - expected, expected - got)
+    assert checked > 500
+    assert disagreements == {}
+
+
+def test_function_scopes_bind_what_symtable_says_on_200_standard_library_files() -> None:
+    disagreements = {}
+    checked = 0
+    files = _stdlib_files()
+    step = max(1, len(files) // 200)
+    for path in files[::step][:200]:
+        parsed = _parsed(path)
+        if parsed is None:
+            continue
+        _, tree, table = parsed
+        for node, function_table, owner in _functions(tree, table, None):
+            got = {_mangle(name, owner) for name in scope_bindings(node).names}
+            expected = _expected(function_table, function=True)
+            checked += 1
+            if got != expected:
+                where = f"{path}:{getattr(node, 'lineno', 0)}"
+                disagreements[where] = (got - expected, expected - got)
+    assert checked > 1000
+    assert disagreements == {}
+
+
+# --------------------------------------------------------------------------- the consumers
+
+ENGINES = [pytest.param(analyze, id="fast"), pytest.param(analyze_reference, id="reference")]
+
+
+def _rows(engine: Callable[..., FileAnalysis], source: str, pattern: str) -> set[tuple[int, str]]:
+    analysis = engine("pkg/mod.py", source.encode(), [parse_pattern(pattern)])
+    assert analysis.problem is None
+    return {(f.occurrence.line, f.occurrence.kind.value) for f in analysis.findings}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    "binding",
+    [
+        "for X in ():\n    pass",
+        "with open(p) as X:\n    pass",
+        "try:\n    pass\nexcept E as X:\n    pass",
+        "match v:\n    case [*X]:\n        pass",
+        "if (X := 1):\n    pass",
+        "[(X := y) for y in z]",
+        "X += 1",
+        "global X\nX = 1",
+    ],
+)
+def test_every_module_level_binding_defines_the_module_name(
+    engine: Callable[..., FileAnalysis], binding: str
+) -> None:
+    source = f"{binding}\ndef g():\n    return X\n"
+    assert (binding.count("\n") + 3, "reference") in _rows(engine, source, "pkg.mod.X")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_alias_assigned_under_global_or_nonlocal_is_the_owning_scope_s(
+    engine: Callable[..., FileAnalysis],
+) -> None:
+    declared_global = (
+        "import os\ndef setup():\n    global J\n    J = os.path.join\n"
+        "def use():\n    return J('a')\n"
+    )
+    assert (6, "call") in _rows(engine, declared_global, "os.path.join")
+    declared_nonlocal = (
+        "import os\ndef g():\n    J = None\n    def f():\n        nonlocal J\n"
+        "        J = os.path.join\n        return J('a')\n    return J('b')\n"
+    )
+    assert {(7, "call"), (8, "call")} <= _rows(engine, declared_nonlocal, "os.path.join")
+
+
+def test_the_export_map_defines_every_module_level_binding() -> None:
+    source = "match v:\n    case {**R}:\n        pass\nif (W := 1):\n    pass\nA += 1\n"
+    exports = parse_module_exports("m", source, is_package=False)
+    kinds = {(b.name, b.kind) for b in exports.bindings}
+    assert kinds == {(n, BindingKind.DEFINITION) for n in ("R", "W", "A")}
