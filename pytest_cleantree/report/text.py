@@ -111,10 +111,27 @@ def render(results: Sequence[Result], context: RenderContext) -> str:
     else:
         text = render_summary(results) if clean else render_report(results, root)
     if not context.quiet:
-        return text
+        return _with_uncovered(text, results, context.uncovered)
     if clean:
         return ""
     return text.rpartition("\n\n")[0]  # the findings, without the summary line
+
+
+def _with_uncovered(text: str, results: Sequence[Result], uncovered: Sequence[str]) -> str:
+    """The report with a line per named file no rule covers, before the summary line; when
+    no rule covers any, the summary says that nothing was checked, never "clean"."""
+    if not uncovered:
+        return text
+    notes = [f"cleantree: no rule covers {escape_controls(name)}" for name in uncovered]
+    body, _, summary = text.rpartition("\n")
+    if not results:
+        count = len(uncovered)
+        summary = (
+            f"cleantree: nothing checked: no rule covers the {count} file"
+            + ("s named" if count != 1 else " named")
+            + " (0 rules, 0 files)"
+        )
+    return "\n".join([*([body] if body else []), *notes, summary])
 
 
 def render_report(results: Sequence[Result], root: str = "") -> str:

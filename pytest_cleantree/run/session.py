@@ -78,6 +78,8 @@ class Session:
     targets: list[HostTarget]
     runner: Runner
     checks: list[Check]
+    #: the files named (as given) that no rule covers: the report says so, never "clean"
+    uncovered: tuple[str, ...] = ()
 
     def local_source(self) -> Source:
         """This machine's tree; a tree that cannot be opened is one error naming its origin."""
@@ -146,7 +148,7 @@ def open_session(request: SessionRequest) -> Session:
             session.local_source()
         rules = manifest.rules
         if request.files or request.changed_since:
-            rules = _selected_rules(session)
+            rules, session.uncovered = _selected_rules(session)
         session.checks = list(iter_checks(rules))
     except BaseException:
         runner.close()
@@ -165,10 +167,10 @@ def _load(request: SessionRequest) -> tuple[Manifest, Path]:
     return load_manifest(request.manifest), request.manifest
 
 
-def _selected_rules(session: Session) -> tuple[Rule, ...]:
-    """The rules narrowed to the named files and those changed since a revision
-    (see :mod:`.selection`)."""
-    from pytest_cleantree.run.selection import changed_since, paths_under_root, select_rules
+def _selected_rules(session: Session) -> tuple[tuple[Rule, ...], tuple[str, ...]]:
+    """The rules narrowed to the named files and those changed since a revision, and the
+    named files (as given) no rule covers (see :mod:`.selection`)."""
+    from pytest_cleantree.run.selection import changed_since, paths_from_root, select_rules
 
     request, manifest = session.request, session.manifest
     if session.targets != [LOCAL_TARGET]:
@@ -178,9 +180,11 @@ def _selected_rules(session: Session) -> tuple[Rule, ...]:
         named += changed_since(request.changed_since, request.base)
     base = request.base
     if any(os.path.realpath(base / name) == os.path.realpath(manifest.path) for name in named):
-        return manifest.rules  # the manifest changed: every rule may have
+        return manifest.rules, ()  # the manifest changed: every rule may have
     root = getattr(session.runner.source(), "root", "")
-    return select_rules(manifest.rules, paths_under_root(named, root, base))
+    paths = paths_from_root(named, root, base)
+    selection = select_rules(manifest.rules, list(paths))
+    return selection.rules, tuple(paths[path] for path in selection.uncovered)
 
 
 def _inventory_hosts(path: Path, groups: tuple[str, ...], table: dict[str, str]) -> list[str]:
