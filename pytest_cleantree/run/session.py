@@ -8,6 +8,7 @@ and render.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,9 +19,9 @@ from pytest_cleantree.config.manifest import load_manifest
 from pytest_cleantree.core.checks import Check, iter_checks
 from pytest_cleantree.core.errors import CleanTreeError, SourceError
 from pytest_cleantree.core.model import Manifest, Rule
-from pytest_cleantree.run.cache import default_cache_dir
+from pytest_cleantree.run.cache import choose_cache_dir, say
 from pytest_cleantree.run.parallel import default_jobs
-from pytest_cleantree.run.runner import LOCAL_TARGET, Runner
+from pytest_cleantree.run.runner import LOCAL_TARGET, Runner, local_root
 from pytest_cleantree.sources import HostTarget, RemoteOptions, Source, resolve_hosts
 
 if TYPE_CHECKING:
@@ -138,7 +139,7 @@ def open_session(request: SessionRequest) -> Session:
         override_base=request.base,
         targets=targets,
         remote=request.remote,
-        cache_dir=default_cache_dir() if request.cache else None,
+        cache_dir=_cache_dir(request, manifest, targets) if request.cache else None,
         jobs=request.jobs or default_jobs(),
         forks=request.forks,
     )
@@ -165,6 +166,23 @@ def _load(request: SessionRequest) -> tuple[Manifest, Path]:
     if request.manifest is None:
         raise CleanTreeError("no manifest and no reverted commit to check")
     return load_manifest(request.manifest), request.manifest
+
+
+def _cache_dir(
+    request: SessionRequest, manifest: Manifest, targets: list[HostTarget]
+) -> Path | None:
+    """The analysis cache's folder (see :func:`.cache.choose_cache_dir`): never inside this
+    machine's checked tree; why there is none, when it could not be, is said once."""
+    from pytest_cleantree.sources.local import resolve_local_root
+
+    tree = None
+    if LOCAL_TARGET in targets:
+        with contextlib.suppress(SourceError):  # no tree to check: the run says so
+            tree = str(resolve_local_root(*local_root(manifest, request.root, request.base)))
+    choice = choose_cache_dir(os.environ, tree)
+    if choice.why:
+        say(choice.why)
+    return choice.folder
 
 
 def _selected_rules(session: Session) -> tuple[tuple[Rule, ...], tuple[str, ...]]:
