@@ -19,14 +19,16 @@ class RenderContext:
     ``root`` is the checked folder on this machine (``""`` when only remote hosts ran, or
     when the root is a remote host's, as written); ``workspace`` is the folder that
     GitHub and SARIF paths are relative to (``""``: leave ``root`` as it is); ``cwd`` is
-    the folder text paths are shown from.  ``statistics`` and ``quiet`` shape the text
-    report only.
+    the folder text paths are shown from.  ``uncovered`` are the files the user named that
+    no rule covers (``cleantree check FILE...``).  ``statistics`` and ``quiet`` shape the
+    text report only.
     """
 
     manifest: str = ""
     root: str = ""
     cwd: str = ""
     workspace: str = ""
+    uncovered: tuple[str, ...] = ()
     statistics: bool = False
     quiet: bool = False
 

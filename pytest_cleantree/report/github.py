@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pytest_cleantree.core.errors import CleanTreeError
 from pytest_cleantree.core.model import Result
 from pytest_cleantree.report.context import RenderContext, error_places, join_root
-from pytest_cleantree.report.text import escape_controls, render_summary
+from pytest_cleantree.report.text import escape_controls, escape_surrogates, render_summary
 
 
 def render(results: Sequence[Result], context: RenderContext) -> str:
@@ -25,7 +25,9 @@ def render_error(error: CleanTreeError, context: RenderContext) -> str:
 
 
 def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """A workflow command's data as GitHub reads it; a name's bytes that are not UTF-8 shown
+    as ``\\xNN`` (see :func:`.text.escape_surrogates`)."""
+    return escape_surrogates(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def _escape_property(text: str) -> str:

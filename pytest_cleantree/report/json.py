@@ -9,7 +9,7 @@ from typing import Any
 from pytest_cleantree import __version__
 from pytest_cleantree.core.model import Hit, Result
 from pytest_cleantree.report.context import RenderContext
-from pytest_cleantree.report.text import render_summary
+from pytest_cleantree.report.text import escape_json, render_summary
 
 JSON_SCHEMA_ID = "https://pytest-cleantree.invalid/schemas/report-v1.json"
 JSON_VERSION = 1
@@ -21,7 +21,10 @@ def render(results: Sequence[Result], context: RenderContext) -> str:
 
 
 def render_json(results: Sequence[Result], *, manifest: str, root: str) -> str:
-    """The versioned JSON report; ``pytest_cleantree/schemas/report-v1.json`` describes it."""
+    """The versioned JSON report; ``pytest_cleantree/schemas/report-v1.json`` describes it.
+
+    Always valid UTF-8: a byte of a file name that is not UTF-8 is the text ``\\xNN``
+    (see :func:`.text.escape_surrogates`)."""
     document = {
         "$schema": JSON_SCHEMA_ID,
         "version": JSON_VERSION,
@@ -59,7 +62,7 @@ def render_json(results: Sequence[Result], *, manifest: str, root: str) -> str:
             for result in results
         ],
     }
-    return json.dumps(document, indent=2, ensure_ascii=False)
+    return escape_json(json.dumps(document, indent=2, ensure_ascii=False))  # any file name
 
 
 def _json_hit(hit: Hit) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from pytest_cleantree import __version__
 from pytest_cleantree.core.errors import CleanTreeError
 from pytest_cleantree.core.model import Result, Rule
 from pytest_cleantree.report.context import RenderContext, error_places, join_root
+from pytest_cleantree.report.text import escape_json, escape_surrogates
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
@@ -75,7 +76,7 @@ def render_sarif(results: Sequence[Result], *, root: str, manifest: str = "") ->
                 "associatedRule": {"id": rule.id},
             }
             if problem.path:  # a file's problem points to that file (and line, when known)
-                uri = join_root(root, problem.path)
+                uri = _uri(join_root(root, problem.path))
                 location: dict[str, Any] = {"artifactLocation": {"uri": uri}}
                 if problem.line:
                     location["region"] = {"startLine": problem.line}
@@ -112,7 +113,7 @@ def _sarif_document(
             }
         ],
     }
-    return json.dumps(document, indent=2, ensure_ascii=False)
+    return escape_json(json.dumps(document, indent=2, ensure_ascii=False))  # any file name
 
 
 def render_sarif_error(error: CleanTreeError, *, manifest: str) -> str:
@@ -122,7 +123,7 @@ def render_sarif_error(error: CleanTreeError, *, manifest: str) -> str:
     for message, path, line, column in error_places(error, manifest):
         notification: dict[str, Any] = {"level": "error", "message": {"text": message}}
         if path:
-            location: dict[str, Any] = {"artifactLocation": {"uri": urllib.parse.quote(path)}}
+            location: dict[str, Any] = {"artifactLocation": {"uri": _uri(path)}}
             if line:
                 location["region"] = {"startLine": line} | (
                     {"startColumn": column} if column else {}
@@ -159,13 +160,23 @@ def _sarif_rule(rule: Rule) -> dict[str, Any]:
 
 def _fingerprint(rule_id: str, host: str, path: str, text: str) -> dict[str, str]:
     material = "\0".join((rule_id, host, path, " ".join(text.split())))
-    return {"cleantree/v1": hashlib.sha256(material.encode()).hexdigest()}
+    digest = hashlib.sha256(material.encode("utf-8", "surrogatepass"))  # any text, same as ever
+    return {"cleantree/v1": digest.hexdigest()}
+
+
+def _uri(path: str) -> str:
+    """A path as a URI reference: its bytes percent-encoded, those that are not UTF-8 too
+    (``caf%E9.py``: the name on disk, which a message's ``caf\\xe9.py`` only shows)."""
+    try:
+        return urllib.parse.quote(path.encode("utf-8", "surrogateescape"))
+    except UnicodeEncodeError:  # a lone surrogate no file system byte gave: shown as text
+        return urllib.parse.quote(escape_surrogates(path))
 
 
 def _location(uri: str, region: dict[str, int]) -> dict[str, Any]:
     return {
         "physicalLocation": {
-            "artifactLocation": {"uri": urllib.parse.quote(uri)},
+            "artifactLocation": {"uri": _uri(uri)},
             "region": region,
         }
     }

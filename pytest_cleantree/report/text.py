@@ -11,21 +11,50 @@ from collections.abc import Iterable, Sequence
 from pytest_cleantree.core.model import Result
 from pytest_cleantree.report.context import RenderContext
 
-#: C0 and C1 controls but tab, and the bidirectional overrides (U+202E reverses what follows)
-_CONTROLS = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+#: lone surrogates: a name's bytes that are not UTF-8, as ``os.fsdecode`` keeps them
+#: (U+DC80-U+DCFF), or a string literal's ``"\\ud800"``; no UTF-8 output can hold them
+_SURROGATES = "\ud800-\udfff"
+_LONE = re.compile(f"[{_SURROGATES}]")
+#: C0 and C1 controls but tab, the bidirectional overrides (U+202E reverses what follows)
+#: and the lone surrogates
+_CONTROLS = re.compile(
+    f"[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069{_SURROGATES}]"
+)
 
 
 def escape_controls(text: str) -> str:
     """``text`` safe for a terminal: each control character written as its escape (``\\x1b``).
 
     A checked line holding ``\\x1b[2K`` or ``\\r`` would otherwise erase the finding
-    it is part of from the screen.  Machine formats keep the real value.
+    it is part of from the screen.  A byte of a name that is not UTF-8 is shown as
+    ``\\xNN`` (see :func:`escape_surrogates`).  Machine formats keep the real value of
+    what UTF-8 can hold.
     """
     return _CONTROLS.sub(_escape, text)
 
 
+def escape_surrogates(text: str) -> str:
+    """``text`` as UTF-8 can hold it: the one escaping model of every format.
+
+    A byte that is not UTF-8 in a file name (``os.fsdecode`` keeps it as U+DC80 +
+    byte) is written ``\\xNN``, the byte's value, as Python's ``repr`` of the bytes
+    shows it: ``caf\\xe9.py``.  Any other lone surrogate is written ``\\udXXX``.
+    The escape is for display: a name that truly holds ``\\xe9`` reads the same.
+    """
+    return _LONE.sub(_escape, text)
+
+
+def escape_json(text: str) -> str:
+    """A JSON document (``ensure_ascii=False``) as valid UTF-8: each lone surrogate of its
+    strings written as in :func:`escape_surrogates`, the backslash escaped for JSON (the
+    string's value is ``caf\\xe9.py``)."""
+    return _LONE.sub(lambda match: "\\" + _escape(match), text)
+
+
 def _escape(match: re.Match[str]) -> str:
     code = ord(match.group())
+    if 0xDC80 <= code <= 0xDCFF:  # a byte os.fsdecode could not decode
+        return f"\\x{code - 0xDC00:02x}"
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
@@ -111,10 +140,27 @@ def render(results: Sequence[Result], context: RenderContext) -> str:
     else:
         text = render_summary(results) if clean else render_report(results, root)
     if not context.quiet:
-        return text
+        return _with_uncovered(text, results, context.uncovered)
     if clean:
         return ""
     return text.rpartition("\n\n")[0]  # the findings, without the summary line
+
+
+def _with_uncovered(text: str, results: Sequence[Result], uncovered: Sequence[str]) -> str:
+    """The report with a line per named file no rule covers, before the summary line; when
+    no rule covers any, the summary says that nothing was checked, never "clean"."""
+    if not uncovered:
+        return text
+    notes = [f"cleantree: no rule covers {escape_controls(name)}" for name in uncovered]
+    body, _, summary = text.rpartition("\n")
+    if not results:
+        count = len(uncovered)
+        summary = (
+            f"cleantree: nothing checked: no rule covers the {count} file"
+            + ("s named" if count != 1 else " named")
+            + " (0 rules, 0 files)"
+        )
+    return "\n".join([*([body] if body else []), *notes, summary])
 
 
 def render_report(results: Sequence[Result], root: str = "") -> str:
@@ -173,7 +219,9 @@ def render_statistics(results: Sequence[Result], root: str = "") -> str:
         return "no forbidden line remains"
     width = len(str(max(per_rule.values())))
     lines = ["lines remaining per rule:"]
-    lines += [f"  {count:>{width}}  {rule}" for rule, count in per_rule.most_common()]
+    shown = [(count, escape_controls(name)) for name, count in per_rule.most_common()]
+    lines += [f"  {count:>{width}}  {rule}" for count, rule in shown]
     lines.append("lines remaining per file:")
-    lines += [f"  {count:>{width}}  {path}" for path, count in per_file.most_common()]
+    shown = [(count, escape_controls(path)) for path, count in per_file.most_common()]
+    lines += [f"  {count:>{width}}  {path}" for count, path in shown]
     return "\n".join(lines)

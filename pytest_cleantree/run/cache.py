@@ -5,7 +5,14 @@ the exact code of the analysis (the package version and a digest of the
 modules that decide findings): a changed analyser never reads an old answer.
 They are JSON (never pickle: a cache folder is not trusted code), written to a
 temporary file and renamed into place, so concurrent runs never see half an
-entry.  The cache lives in the user's cache folder, never in the checked tree.
+entry.
+
+A pack says what a file holds as surely as the file does, so only its owner may
+write one: folders are made 0700 and files 0600 whatever the umask, and a folder
+or file that is not the user's, or that group or others may write, is not read
+(the run says why, once, and goes on without it).  The cache lives in the user's
+cache folder (``$XDG_CACHE_HOME`` when absolute, as the XDG spec says, else
+``~/.cache``), never in the checked tree, and nowhere when there is no home.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import sys
 import tempfile
 import threading
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,23 +44,98 @@ CACHE_ENV = "CLEANTREE_CACHE_DIR"
 RACY_NS = 2 * 10**9
 
 
-def default_cache_dir() -> Path | None:
-    """``$CLEANTREE_CACHE_DIR``, else ``$XDG_CACHE_HOME/pytest-cleantree`` or ``~/.cache/...``."""
-    configured = os.environ.get(CACHE_ENV)
+#: :data:`pytest_cleantree.analysis.ENGINE_ENV`, which a warm run does not import
+ENGINE_ENV = "CLEANTREE_ENGINE"
+
+#: the cache's folders and files are the user's alone
+FOLDER_MODE, FILE_MODE = 0o700, 0o600
+
+
+@dataclass(frozen=True)
+class CacheChoice:
+    """Where the cache is (``None``: nowhere), and why not when it could not be (to say once;
+    ``""`` when there is a cache, or the user turned it off)."""
+
+    folder: Path | None
+    why: str = ""
+
+
+def choose_cache_dir(env: Mapping[str, str], tree: str | None = None) -> CacheChoice:
+    """The cache folder for this environment and this machine's checked ``tree``.
+
+    ``$CLEANTREE_CACHE_DIR`` (empty: no cache), else ``$XDG_CACHE_HOME/pytest-cleantree``
+    when that is absolute (a relative one is ignored, as the XDG spec says), else
+    ``$HOME/.cache/pytest-cleantree``; no cache when ``HOME`` is unset, empty, relative or
+    ``/``, nor when the folder would be inside ``tree`` (a cache there is the tree's, to
+    anyone who can write it).
+    """
+    configured = env.get(CACHE_ENV)
+    if configured == "":
+        return CacheChoice(None)
     if configured is not None:
-        return Path(configured) if configured else None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "pytest-cleantree"
+        folder = os.path.abspath(configured)
+    elif os.path.isabs(xdg := env.get("XDG_CACHE_HOME", "")):
+        folder = os.path.join(xdg, "pytest-cleantree")
+    else:
+        home = env.get("HOME", "")
+        if not os.path.isabs(home) or not home.strip("/"):
+            why = f"no home folder to keep it in (HOME is {home!r})"
+            return CacheChoice(None, why)
+        folder = os.path.join(home, ".cache", "pytest-cleantree")
+    if tree is not None and _inside(folder, tree):
+        return CacheChoice(None, f"{folder} is inside the checked tree {tree}: not used")
+    return CacheChoice(Path(folder))
+
+
+def _inside(folder: str, tree: str) -> bool:
+    real_folder, real_tree = os.path.realpath(folder), os.path.realpath(tree)
+    return os.path.commonpath([real_folder, real_tree]) == real_tree
+
+
+def say(why: str) -> None:
+    """Tell the user why the cache is not used (on stderr: a report on stdout stays whole)."""
+    print(f"cleantree: cache: {why}", file=sys.stderr)
+
+
+def untrusted(info: os.stat_result, uid: int) -> str:
+    """Why a cache folder or file with this stat is not to be read (``""``: it may be)."""
+    if info.st_uid != uid:
+        return f"owned by uid {info.st_uid}, not by this user ({uid})"
+    if info.st_mode & 0o022:
+        who = "group" if info.st_mode & 0o020 else "others"
+        return f"writable by {who} (mode {oct(info.st_mode & 0o777)})"
+    return ""
 
 
 def _code_digest() -> str:
     """What findings depend on besides the file: this code, the Python that parses, astroid."""
     material = f"{__version__} {sys.version_info[:3]} {_which_astroid()}"
+    material += f" {sys.version} {sys.implementation.cache_tag} {_engine()} {_which_re2()}"
     digest = hashlib.blake2b(material.encode(), digest_size=8)
     for path in findings_code():
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
+
+
+def _engine() -> str:
+    """The engine asked for, as written (any other value is another key: never a wrong one)."""
+    return os.environ.get(ENGINE_ENV, "")
+
+
+def _which_re2() -> str:
+    """Which re2 matches ``re:`` patterns: its module file's path, size and mtime (not imported:
+    6 ms that most runs never pay)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("re2")
+    if spec is None or not spec.origin:
+        return "-"
+    try:
+        info = os.stat(spec.origin)
+    except OSError:
+        return spec.origin
+    return f"{spec.origin}:{info.st_size}:{info.st_mtime_ns}"
 
 
 def _which_astroid() -> str:
@@ -100,6 +183,11 @@ class AnalysisStore:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder / _code_digest()
+        self._uid = os.geteuid()
+        #: why the store is not used (a folder someone else can write), once found; "" if it is
+        self._off: str | None = None
+        self._said = False
+        self._trusted = (str(folder), str(self.folder), os.path.join(self.folder, "index"))
         self._packs: dict[str, dict[str, Any]] = {}
         self._written: dict[str, dict[str, Any]] = {}
         #: per root, each file's stat and content digest as last read, and those seen this run
@@ -215,20 +303,51 @@ class AnalysisStore:
     def _save(self, pack: str, entries: dict[str, Any]) -> None:
         self._save_file(self._file(pack), entries)
 
+    def _usable(self) -> bool:
+        """Are the store's folders the user's alone?  Asked once; the first answer stands."""
+        if self._off is None:
+            self._off = ""
+            for folder in self._trusted:
+                try:
+                    why = untrusted(os.stat(folder), self._uid)
+                except OSError:
+                    continue  # not made yet: it will be, privately
+                if why:
+                    self._off = f"{folder} is {why}"
+                    self._refuse(f"{self._off}: not used (remove it to start afresh)")
+                    break
+        return not self._off
+
+    def _refuse(self, why: str) -> None:
+        """Say why a part of the cache is not read, once per run."""
+        if not self._said:
+            self._said = True
+            say(why)
+
     def _load_file(self, file: str) -> dict[str, Any]:
+        if not self._usable():
+            return {}
         try:
-            with open(file, encoding="utf-8") as handle:
+            fd = os.open(file, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+            with os.fdopen(fd, encoding="utf-8") as handle:
+                why = untrusted(os.fstat(handle.fileno()), self._uid)
+                if why:  # someone else could have written it: it says nothing
+                    self._refuse(f"{file} is {why}: not read")
+                    return {}
                 entries = json.load(handle)
         except (OSError, ValueError):
             return {}  # none yet, or unreadable: analyse again
         return entries if isinstance(entries, dict) else {}
 
     def _save_file(self, file: str, entries: dict[str, Any]) -> None:
+        if not self._usable():
+            return
         temporary = None
         folder = os.path.dirname(file)
         try:
-            os.makedirs(folder, exist_ok=True)
-            fd, temporary = tempfile.mkstemp(dir=folder, prefix=".tmp-")
+            if not _make_private(folder, self._uid):
+                return
+            fd, temporary = tempfile.mkstemp(dir=folder, prefix=".tmp-")  # 0600
             with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as handle:
                 # dumps, not dump: only a one-shot encoding runs json's C encoder (5x faster)
                 handle.write(json.dumps(entries, ensure_ascii=False, separators=(",", ":")))
@@ -240,3 +359,20 @@ class AnalysisStore:
             if temporary is not None:
                 with contextlib.suppress(OSError):
                     os.unlink(temporary)
+
+
+def _make_private(folder: str, uid: int) -> bool:
+    """Make ``folder`` and the missing folders above it, each 0700 whatever the umask; is
+    ``folder`` now the user's alone (``False``: write nothing there)?"""
+    missing: list[str] = []
+    here = folder
+    while not os.path.isdir(here) and os.path.dirname(here) != here:
+        missing.append(here)
+        here = os.path.dirname(here)
+    for path in reversed(missing):
+        try:
+            os.mkdir(path, FOLDER_MODE)
+        except FileExistsError:
+            continue  # another run made it: the check below tells whose it is
+        os.chmod(path, FOLDER_MODE)  # the umask may have taken bits away, never added any
+    return not untrusted(os.stat(folder), uid)

@@ -1,16 +1,20 @@
 """Only the files named: ``cleantree check FILE...`` (what pre-commit passes) and
 ``--changed-since REV``.
 
-The manifest's rules are narrowed to the named files their entries cover (a literal
-entry naming the file, or a glob matching it, with the same glob rules as the sources);
-rules that cover none of them are left out.  So a commit touching ``srt/server_args.py``
-checks that file against the rules naming it, and nothing else.
+A rule applies to a named file when the whole-tree check would have looked at it: a
+``files`` entry naming it (literally, or as a glob with the same glob rules as the
+sources), an ``absent`` entry naming it or a folder holding it, an entry outside the root
+(``allow_outside_root``) naming it.  Each rule is narrowed to what it covers and rules
+covering none are left out; the named files no rule covers are returned too, so that the
+report says so rather than "clean".  So a commit touching ``srt/server_args.py`` checks
+that file against the rules naming it, and nothing else.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
+import posixpath
 import subprocess
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -19,39 +23,85 @@ from pytest_cleantree.core.errors import CleanTreeError
 from pytest_cleantree.core.model import Rule
 from pytest_cleantree.core.patterns import compile_path_glob, is_path_glob
 
-__all__ = ["changed_since", "paths_under_root", "select_rules"]
+__all__ = ["Selection", "changed_since", "paths_from_root", "select_rules"]
 
 
-def _covers(entry: str, path: str) -> bool:
-    return entry == path or (
-        is_path_glob(entry) and compile_path_glob(entry).match(path) is not None
-    )
+@dataclasses.dataclass(frozen=True)
+class Selection:
+    """The rules narrowed to the named files, and the named files none of them covers."""
+
+    rules: tuple[Rule, ...]
+    uncovered: tuple[str, ...]
 
 
-def select_rules(rules: Iterable[Rule], paths: Sequence[str]) -> tuple[Rule, ...]:
-    """The rules narrowed to ``paths`` (relative to the root): each keeps, as its ``files``
-    and ``absent``, the paths its entries cover; a rule covering none is left out."""
+def _matches(entry: str, path: str) -> bool:
+    """Does a ``files`` entry name ``path``: the same path (``./a.py`` is ``a.py``), or a
+    glob matching it?  A glob's wildcards never match ``..``: only an entry written
+    outside the root reaches a file there, as in the whole-tree expansion."""
+    if is_path_glob(entry):
+        return compile_path_glob(entry).match(path) is not None
+    return posixpath.normpath(entry) == path
+
+
+def _absent_covers(entry: str, path: str) -> str | None:
+    """What an ``absent`` entry finds present given that ``path`` exists: the path itself or
+    the folder holding it that the entry names (literally or by a glob, which matches
+    folders too), as the entry's expansion would name it; ``None`` when it covers nothing."""
+    parts = path.split("/")
+    for end in range(len(parts), 0, -1):
+        here = "/".join(parts[:end])
+        if here != ".." and not here.endswith("/..") and _matches(entry, here):
+            return here if is_path_glob(entry) else entry
+    return None
+
+
+def _narrowed(rule: Rule, paths: Sequence[str]) -> tuple[Rule | None, set[str]]:
+    """``rule`` with the ``files`` and ``absent`` it has among ``paths`` (``None``: none),
+    and the paths it covers."""
+    files: dict[str, None] = {}
+    absent: dict[str, None] = {}
+    covered: set[str] = set()
+    for path in paths:
+        for entry in rule.files:
+            if _matches(entry, path):
+                files[path if is_path_glob(entry) else entry] = None
+                covered.add(path)
+        for entry in rule.absent:
+            if (present := _absent_covers(entry, path)) is not None:
+                absent[present] = None
+                covered.add(path)
+    if not covered:
+        return None, covered
+    # the files exist (they were named): a missing one is an error, not "missing_ok"
+    return dataclasses.replace(rule, files=tuple(files), absent=tuple(absent)), covered
+
+
+def select_rules(rules: Iterable[Rule], paths: Sequence[str]) -> Selection:
+    """The rules narrowed to ``paths`` (relative to the root, normalised; ``../`` for a path
+    outside it): each keeps, as its ``files`` and ``absent``, the entries covering those
+    paths (a glob's matches, a literal as written); a rule covering none is left out."""
     selected: list[Rule] = []
+    covered: set[str] = set()
     for rule in rules:
-        files = tuple(p for p in paths if any(_covers(entry, p) for entry in rule.files))
-        absent = tuple(p for p in paths if any(_covers(entry, p) for entry in rule.absent))
-        if files or absent:
-            # the files exist (they were named): a missing one is an error, not "missing_ok"
-            selected.append(dataclasses.replace(rule, files=files, absent=absent))
-    return tuple(selected)
+        narrowed, paths_covered = _narrowed(rule, paths)
+        if narrowed is not None:
+            selected.append(narrowed)
+            covered |= paths_covered
+    return Selection(tuple(selected), tuple(p for p in paths if p not in covered))
 
 
-def paths_under_root(files: Iterable[str], root: str, cwd: Path) -> list[str]:
-    """The named files (relative to ``cwd``, or absolute) as paths under ``root``, in order,
-    without duplicates; files outside the root are not the manifest's business."""
+def paths_from_root(files: Iterable[str], root: str, cwd: Path) -> dict[str, str]:
+    """The named files (relative to ``cwd``, or absolute) as normalised paths relative to
+    ``root`` (``../x.py`` outside it), in order, without duplicates, each mapped to the name
+    as given; the root itself names no file."""
     real_root = os.path.realpath(root)
-    found: dict[str, None] = {}
+    found: dict[str, str] = {}
     for name in files:
         full = os.path.realpath(cwd / name)
-        if os.path.commonpath([full, real_root]) != real_root or full == real_root:
+        if full == real_root:
             continue
-        found[Path(os.path.relpath(full, real_root)).as_posix()] = None
-    return list(found)
+        found.setdefault(Path(os.path.relpath(full, real_root)).as_posix(), name)
+    return found
 
 
 def changed_since(revision: str, cwd: Path) -> list[str]:

@@ -8,6 +8,7 @@ and render.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,9 +19,9 @@ from pytest_cleantree.config.manifest import load_manifest
 from pytest_cleantree.core.checks import Check, iter_checks
 from pytest_cleantree.core.errors import CleanTreeError, SourceError
 from pytest_cleantree.core.model import Manifest, Rule
-from pytest_cleantree.run.cache import default_cache_dir
+from pytest_cleantree.run.cache import choose_cache_dir, say
 from pytest_cleantree.run.parallel import default_jobs
-from pytest_cleantree.run.runner import LOCAL_TARGET, Runner
+from pytest_cleantree.run.runner import LOCAL_TARGET, Runner, local_root
 from pytest_cleantree.sources import HostTarget, RemoteOptions, Source, resolve_hosts
 
 if TYPE_CHECKING:
@@ -78,6 +79,8 @@ class Session:
     targets: list[HostTarget]
     runner: Runner
     checks: list[Check]
+    #: the files named (as given) that no rule covers: the report says so, never "clean"
+    uncovered: tuple[str, ...] = ()
 
     def local_source(self) -> Source:
         """This machine's tree; a tree that cannot be opened is one error naming its origin."""
@@ -136,7 +139,7 @@ def open_session(request: SessionRequest) -> Session:
         override_base=request.base,
         targets=targets,
         remote=request.remote,
-        cache_dir=default_cache_dir() if request.cache else None,
+        cache_dir=_cache_dir(request, manifest, targets) if request.cache else None,
         jobs=request.jobs or default_jobs(),
         forks=request.forks,
     )
@@ -146,7 +149,7 @@ def open_session(request: SessionRequest) -> Session:
             session.local_source()
         rules = manifest.rules
         if request.files or request.changed_since:
-            rules = _selected_rules(session)
+            rules, session.uncovered = _selected_rules(session)
         session.checks = list(iter_checks(rules))
     except BaseException:
         runner.close()
@@ -165,10 +168,27 @@ def _load(request: SessionRequest) -> tuple[Manifest, Path]:
     return load_manifest(request.manifest), request.manifest
 
 
-def _selected_rules(session: Session) -> tuple[Rule, ...]:
-    """The rules narrowed to the named files and those changed since a revision
-    (see :mod:`.selection`)."""
-    from pytest_cleantree.run.selection import changed_since, paths_under_root, select_rules
+def _cache_dir(
+    request: SessionRequest, manifest: Manifest, targets: list[HostTarget]
+) -> Path | None:
+    """The analysis cache's folder (see :func:`.cache.choose_cache_dir`): never inside this
+    machine's checked tree; why there is none, when it could not be, is said once."""
+    from pytest_cleantree.sources.local import resolve_local_root
+
+    tree = None
+    if LOCAL_TARGET in targets:
+        with contextlib.suppress(SourceError):  # no tree to check: the run says so
+            tree = str(resolve_local_root(*local_root(manifest, request.root, request.base)))
+    choice = choose_cache_dir(os.environ, tree)
+    if choice.why:
+        say(choice.why)
+    return choice.folder
+
+
+def _selected_rules(session: Session) -> tuple[tuple[Rule, ...], tuple[str, ...]]:
+    """The rules narrowed to the named files and those changed since a revision, and the
+    named files (as given) no rule covers (see :mod:`.selection`)."""
+    from pytest_cleantree.run.selection import changed_since, paths_from_root, select_rules
 
     request, manifest = session.request, session.manifest
     if session.targets != [LOCAL_TARGET]:
@@ -178,9 +198,11 @@ def _selected_rules(session: Session) -> tuple[Rule, ...]:
         named += changed_since(request.changed_since, request.base)
     base = request.base
     if any(os.path.realpath(base / name) == os.path.realpath(manifest.path) for name in named):
-        return manifest.rules  # the manifest changed: every rule may have
+        return manifest.rules, ()  # the manifest changed: every rule may have
     root = getattr(session.runner.source(), "root", "")
-    return select_rules(manifest.rules, paths_under_root(named, root, base))
+    paths = paths_from_root(named, root, base)
+    selection = select_rules(manifest.rules, list(paths))
+    return selection.rules, tuple(paths[path] for path in selection.uncovered)
 
 
 def _inventory_hosts(path: Path, groups: tuple[str, ...], table: dict[str, str]) -> list[str]:

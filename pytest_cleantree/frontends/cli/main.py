@@ -111,7 +111,8 @@ def _check(args: argparse.Namespace) -> int:
     clean = all(result.ok for result in results)
     complete = all(result.complete for result in results)
     code = EXIT_CLEAN if clean else EXIT_VIOLATIONS if complete else EXIT_INCOMPLETE
-    _write_reports(args, results, _context(args, str(session.path), roots.get("", "")))
+    context = _context(args, str(session.path), roots.get("", ""), session.uncovered)
+    _write_reports(args, results, context)
     if code == EXIT_VIOLATIONS and args.exit_zero:
         return EXIT_CLEAN
     return code
@@ -140,7 +141,9 @@ def _request(args: argparse.Namespace, manifest: Path | None, **values: object) 
     return session_request(given, Path.cwd(), tree_must_exist=True)
 
 
-def _context(args: argparse.Namespace, manifest: str, root: str) -> RenderContext:
+def _context(
+    args: argparse.Namespace, manifest: str, root: str, uncovered: tuple[str, ...] = ()
+) -> RenderContext:
     from pytest_cleantree.report.context import RenderContext
 
     return RenderContext(
@@ -148,6 +151,7 @@ def _context(args: argparse.Namespace, manifest: str, root: str) -> RenderContex
         root=root,
         cwd=os.getcwd(),
         workspace=os.environ.get("GITHUB_WORKSPACE") or os.getcwd(),
+        uncovered=uncovered,
         statistics=getattr(args, "statistics", False),
         quiet=getattr(args, "quiet", False),
     )
