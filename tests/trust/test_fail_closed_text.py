@@ -1,0 +1,127 @@
+"""Fail closed, round 3 (issue 23), classes 1, 2, 3, 5, 9 and a lone surrogate: the one text model.
+
+Every case here was a false clean (or a crash) before: the tree holds a forbidden needle, or
+Python refuses a file, and the check must say so on both engines.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import pytest_cleantree
+
+ENGINES = ["fast", "reference"]
+REPO = str(Path(pytest_cleantree.__file__).parent.parent)
+
+
+def check(
+    tree: Path,
+    manifest: str,
+    files: dict[str, bytes],
+    *args: str,
+    engine: str = "fast",
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    for name, data in files.items():
+        path = tree / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    (tree / "cleantree.toml").write_text(manifest, encoding="utf-8")
+    base = {
+        "PATH": "/usr/bin:/bin",
+        "CLEANTREE_CACHE_DIR": "",
+        "CLEANTREE_ENGINE": engine,
+        "PYTHONPATH": REPO,  # this checkout's code, not whichever is installed
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "pytest_cleantree", "check", "--manifest", "cleantree.toml", *args],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**base, **(env or {})},
+    )
+
+
+def rule(forbid: str, files: str = "m.py") -> str:
+    return f'root = "."\n[[rule]]\nid = "gone"\nfiles = ["{files}"]\nforbid = [{forbid}]\n'
+
+
+# class 1: needles that are not identifiers, spelt by escapes or newline translation
+NEEDLE_CASES = [
+    ("backslash", "'C:\\cuda'", b'p = "C:\\\\cuda"\n', 1),
+    ("single quote", '''"it's"''', b"s = 'it\\'s'\n", 1),
+    ("double quote", """'say "hi"'""", b's = "say \\"hi\\""\n', 1),
+    ("tab", '"a\\tb"', b's = "a\\tb"\n', 1),
+    ("newline", '"a\\nb"', b's = "a\\nb"\n', 1),
+    ("bell", '"a\\u0007b"', b's = "a\\ab"\n', 1),
+    ("crlf in a triple-quoted string", '"one\\ntwo"', b'x = 1\r\ns = """one\r\ntwo"""\r\n', 2),
+]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    ("forbid", "source", "line"), [c[1:] for c in NEEDLE_CASES], ids=[c[0] for c in NEEDLE_CASES]
+)
+def test_a_needle_spelt_by_an_escape_is_found(
+    tmp_path: Path, engine: str, forbid: str, source: bytes, line: int
+) -> None:
+    done = check(tmp_path, rule(forbid), {"m.py": source}, engine=engine)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"m.py:{line}:" in done.stdout, done.stdout
+
+
+# class 2: a coding cookie Python refuses
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("codec", ["cp037", "utf_16_be"])
+def test_a_cookie_python_refuses_is_an_error(tmp_path: Path, engine: str, codec: str) -> None:
+    source = f"# coding: {codec}\nx = 'sm120'\n".encode("ascii")
+    with pytest.raises(SyntaxError):
+        compile(source, "m.py", "exec")
+    done = check(tmp_path, rule('"sm120"'), {"m.py": source}, engine=engine)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "m.py" in done.stdout + done.stderr
+
+
+# class 3: files over the parse limit
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_oversize_file_is_never_a_silent_clean(tmp_path: Path, engine: str) -> None:
+    padding = b"# " + b"x" * 70 + b"\n"
+    source = b'X = "\\x73m120"\n' + padding * (9 * 2**20 // len(padding))
+    done = check(tmp_path, rule('"sm120"'), {"m.py": source}, engine=engine)
+    assert done.returncode in (1, 2), done.stdout + done.stderr
+    if done.returncode == 1:
+        assert "m.py:1:" in done.stdout
+    else:
+        assert "m.py" in done.stdout + done.stderr
+
+
+# class 5: an allow must be a comment
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_allow_inside_a_string_allows_nothing(tmp_path: Path, engine: str) -> None:
+    source = b'run(is_sm120(), note="# cleantree: allow gone -- vendor")\n'
+    done = check(tmp_path, rule('"is_sm120"'), {"m.py": source}, engine=engine)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "m.py:1:" in done.stdout
+
+
+def test_an_allow_in_a_comment_still_allows(tmp_path: Path) -> None:
+    source = b"run(is_sm120())  # cleantree: allow gone -- vendor\n"
+    done = check(tmp_path, rule('"is_sm120"'), {"m.py": source})
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+# a lone surrogate in a literal (class 8's crash on a regex run)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_lone_surrogate_in_a_literal_does_not_crash_a_regex_run(
+    tmp_path: Path, engine: str
+) -> None:
+    source = b's = "\\ud800"\nuse_sm120()\n'
+    done = check(tmp_path, rule('"re:sm1[0-9]+"'), {"m.py": source}, engine=engine)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "m.py:2:" in done.stdout
