@@ -374,11 +374,12 @@ def could_spell(
 
 
 #: what Python's tokenizer may drop between two pieces of one string value, over-approximated:
-#: it starts and ends with a quote or a backslash-newline, and holds only quotes, spaces,
-#: backslash-newlines, comments and prefix letters (each alternative starts with its own
+#: it starts and ends with a quote, a brace (an f-string's ``{x=}`` spells ``x=``) or a
+#: backslash-newline, and holds only quotes, braces, spaces, backslash-newlines, comments and
+#: prefix letters (each alternative starts with its own
 #: characters: no text can be read two ways, so a match never takes exponential time)
-_EDGE = r"""(?:["']|\\(?:\r\n|[\r\n]))"""
-_JUNK = r"""(?:["' \t\f\r\n]|\\[\r\n]|\#[^\r\n]*[\r\n]|[rRbBuUfF])*"""
+_EDGE = r"""(?:["'{]|\\(?:\r\n|[\r\n]))"""
+_JUNK = r"""(?:["'{ \t\f\r\n]|\\[\r\n]|\#[^\r\n]*[\r\n]|[rRbBuUfF])*"""
 BREAK_SEARCHES: "Dict[str, Tuple[re.Pattern[str], re.Pattern[str]]]" = {}
 
 
@@ -389,9 +390,9 @@ def spelt_across_breaks(text: str, needle: str) -> bool:
     if len(needle) < 2:
         return False
     cuts = range(1, len(needle))
-    # cheap first: a head before a quote or backslash, a tail after a quote or newline
-    if not any(needle[:k] + q in text for k in cuts for q in "\"'\\") or not any(
-        q + needle[k:] in text for k in cuts for q in "\"'\r\n"
+    # cheap first: a head before a quote, backslash or brace, a tail after one or a newline
+    if not any(needle[:k] + q in text for k in cuts for q in "\"'\\{") or not any(
+        q + needle[k:] in text for k in cuts for q in "\"'\r\n{"
     ):
         return False
     searches = BREAK_SEARCHES.get(needle)

@@ -15,10 +15,13 @@ from typing import Protocol, cast
 
 #: what Python's tokenizer removes between two pieces of one string value: a
 #: backslash-newline, or the end of one literal, separators, a prefix and the start of the
-#: next.  It matches every match of :data:`_ESCAPE`'s newline group and of :data:`_ADJACENT`
-#: (a comment here ends with its newline: RE2 has no lookahead, and nothing else can follow it)
+#: next, or the brace before an f-string's self-documenting expression (``f"a {x=}"`` holds
+#: the value ``"a x="``).  It matches every match of :data:`_ESCAPE`'s newline group and of
+#: :data:`_ADJACENT` (a comment here ends with its newline: RE2 has no lookahead, and nothing
+#: else can follow it)
 _BREAK = (
-    rb"""(?:["']+(?:[ \t\f\r\n]|\\[\r\n]|\#[^\r\n]*[\r\n])*[rRbBuUfF]{0,2}["']+|\\(?:\r\n?|\n))"""
+    rb"""(?:["']+(?:[ \t\f\r\n]|\\[\r\n]|\#[^\r\n]*[\r\n])*[rRbBuUfF]{0,2}["']+"""
+    rb"""|\\(?:\r\n?|\n)|\{)"""
 )
 
 

@@ -6,11 +6,14 @@ Python refuses a file, and the check must say so on both engines.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from runs import cleantree
 
 import pytest_cleantree
 
@@ -61,6 +64,11 @@ NEEDLE_CASES = [
     ("newline", '"a\\nb"', b's = "a\\nb"\n', 1),
     ("bell", '"a\\u0007b"', b's = "a\\ab"\n', 1),
     ("crlf in a triple-quoted string", '"one\\ntwo"', b'x = 1\r\ns = """one\r\ntwo"""\r\n', 2),
+    # more of what the tokenizer makes (the last found by tests/trust/test_differential_needles.py)
+    ("lone cr in a triple-quoted string", '"one\\ntwo"', b's = """one\rtwo"""\n', 1),
+    ("raw joined to escaped", '"\\\\tA"', b's = r"\\t" "\\x41"\n', 1),
+    ("f-string doubled brace", '"a{b"', b'x = 1\ns = f"a{{b"\n', 2),
+    ("f-string self-documenting", '"for x="', b'x = 1\ns = f"for {x=}"\n', 2),
 ]
 
 
@@ -125,3 +133,49 @@ def test_a_lone_surrogate_in_a_literal_does_not_crash_a_regex_run(
     done = check(tmp_path, rule('"re:sm1[0-9]+"'), {"m.py": source}, engine=engine)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "m.py:2:" in done.stdout
+
+
+# class 9: over SSH, the server's needle test must send every file the reference finds in
+def remote_check(
+    tmp_path: Path, setup: Any, manifest: str, files: dict[str, bytes], engine: str
+) -> subprocess.CompletedProcess[str]:
+    root = tmp_path / "tree"
+    for name, data in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(data)
+    (tmp_path / "cleantree.toml").write_text(manifest.replace('root = "."\n', ""))
+    ssh = ["--ssh-config", str(setup.ssh_config), "--known-hosts", str(setup.known_hosts)]
+    return cleantree(
+        "check",
+        "--host",
+        f"{setup.alias}:{root}",
+        *ssh,
+        "--python",
+        sys.executable,
+        cwd=tmp_path,
+        env={**os.environ, "CLEANTREE_CACHE_DIR": "", "CLEANTREE_ENGINE": engine},
+    )
+
+
+@pytest.mark.ssh
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    ("forbid", "source", "line"), [c[1:] for c in NEEDLE_CASES], ids=[c[0] for c in NEEDLE_CASES]
+)
+def test_a_needle_spelt_by_an_escape_is_found_over_ssh(
+    tmp_path: Path, ssh_setup: Any, engine: str, forbid: str, source: bytes, line: int
+) -> None:
+    done = remote_check(tmp_path, ssh_setup, rule(forbid), {"m.py": source}, engine)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"m.py:{line}:" in done.stdout, done.stdout
+
+
+@pytest.mark.ssh
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_cookie_python_refuses_is_an_error_over_ssh(
+    tmp_path: Path, ssh_setup: Any, engine: str
+) -> None:
+    source = b"# coding: cp037\nx = 'sm120'\n"
+    done = remote_check(tmp_path, ssh_setup, rule('"sm120"'), {"m.py": source}, engine)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "m.py" in done.stdout + done.stderr
