@@ -304,6 +304,12 @@ ONE_LETTER_ESCAPES = {
 _ONE_LETTER = re.compile(r"\\([\\'\"abfnrtv])")
 #: doubled braces in an f-string spell one
 _DOUBLED_BRACE = re.compile(r"\{\{|\}\}")
+#: what the views' decoding (escapes decoded all over the text) can read otherwise than
+#: Python: a raw literal (its escapes spell nothing), a bytes literal where ``\\u``, ``\\U``
+#: or ``\\N`` spell nothing, and ``\\\\`` (the views do not pair it: ``"\\\\x41"``)
+_RAW_PREFIX = re.compile(r"""(?<![\w\\])(?:[rR][bBfF]?|[bBfF][rR])["']""")
+_BYTES_PREFIX = re.compile(r"""(?<![\w\\])(?:[bB][rR]?|[rR][bB])["']""")
+_NOT_BYTES_ESCAPE = re.compile(r"\\[uUN]")
 
 
 def unescape(match: "re.Match[str]") -> str:
@@ -323,17 +329,26 @@ def unescape(match: "re.Match[str]") -> str:
 
 
 def made_chars(text: str, escape: "re.Pattern[str]" = STRING_ESCAPE) -> "Set[str]":
-    """Every character Python's tokenizer may put into a string's value that the text does
-    not hold as itself there: what the text's escapes spell, a newline where the text holds a
-    carriage return (CRLF and a lone CR are read as newlines), a brace where it holds two.
+    """Every character Python's tokenizer may put into a string's value that no view spells
+    where the value does: a one-letter escape's (the views do not decode them), a newline
+    where the text holds a carriage return (CRLF and a lone CR are read as newlines), a brace
+    where it holds two; and what the views' escapes decode to, where the text holds what
+    that decoding misreads (a raw literal, ``\\\\``, a bytes literal with ``\\u``): a value
+    joined from a misread piece and a decoded one is then spelt by no view.
 
-    A needle with none of these is spelt, in any value, by pieces of the text with breaks
-    between them (:func:`spelt_across_breaks`); one with any is left to a full analysis.
+    A needle with none of these is spelt, in any value, by a view, or by pieces of one with
+    breaks between them (:func:`spelt_across_breaks`); one with any is left to a full analysis.
     """
     made: Set[str] = set()
     if "\\" in text:
-        made.update(char for char in map(unescape, escape.finditer(text)) if len(char) == 1)
         made.update(ONE_LETTER_ESCAPES[letter] for letter in set(_ONE_LETTER.findall(text)))
+        if (
+            "\\\\" in text
+            or _RAW_PREFIX.search(text)
+            or (_NOT_BYTES_ESCAPE.search(text) and _BYTES_PREFIX.search(text))
+        ):
+            decoded = map(unescape, escape.finditer(text))
+            made.update(char for char in decoded if len(char) == 1)
     if "\r" in text:
         made.add("\n")
     if ("{{" in text or "}}" in text) and _DOUBLED_BRACE.search(text):

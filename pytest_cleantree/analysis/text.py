@@ -194,14 +194,17 @@ class TextViews:
         them (:data:`_BREAK`) and from decoded escapes.  When no escape decodes to a
         needle's character, an occurrence the text does not hold is pieces of the text
         with breaks between, which one search finds.  A needle with a quote or a
-        backslash is left to the views.
+        backslash is left to the views; one with a character the tokenizer makes
+        (:attr:`made_chars`) to the whole analysis.
         """
         needles = needles - self.unbroken
         if not needles:
             return False
         if any('"' in needle or "'" in needle or "\\" in needle for needle in needles):
             return True
-        if any(self.makes(needle) for needle in needles):
+        if any(char in needle for char in self.decoded_chars for needle in needles) or any(
+            self.makes(needle) for needle in needles
+        ):
             return True
         # a pattern list's needles are searched for at once (their expression compiled
         # once); a subset (what one file spells) one by one, each needle's expression
@@ -306,10 +309,13 @@ class TextViews:
             decoded = {needle for needle in needles if needle in self._unescaped()}
             if decoded:
                 found |= self._escaped_lines(decoded)
-        if any(self.makes(needle) for needle in needles):
-            # the tokenizer makes a needle's character: only the joined views see it joined,
-            # and they may pair quotes wrongly (see spelt_across_breaks), nor do they decode
-            # one-letter escapes or newlines: any line may
+        if any(char in needle for char in self.decoded_chars for needle in needles) or any(
+            self.makes(needle) for needle in needles
+        ):
+            # an escape spells a needle's character, or the tokenizer makes one: only the
+            # joined views see it joined, and they may pair quotes wrongly (see
+            # spelt_across_breaks), nor do they decode one-letter escapes or newlines: any
+            # line may
             return set(range(1, len(self.lines) + 1))
         if self.adjacent and needles:
             found |= self._joined_lines(needles)
