@@ -124,6 +124,39 @@ def test_an_allow_in_a_comment_still_allows(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_allow_inside_a_triple_quoted_string_allows_nothing(tmp_path: Path, engine: str) -> None:
+    """The line alone reads like code with a comment; the file says it is in a string."""
+    source = b's = """\nis_sm120()  # cleantree: allow gone -- vendor\n"""\n'
+    done = check(tmp_path, rule('"is_sm120"'), {"m.py": source}, engine=engine)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "m.py:2:" in done.stdout
+
+
+def test_an_allow_inside_a_string_allows_nothing_from_a_warm_cache(tmp_path: Path) -> None:
+    """The comment tokens are cached with the findings: a warm run reads the same allows."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    env = {"CLEANTREE_CACHE_DIR": str(tmp_path / "cache")}
+    files = {
+        "m.py": b'run(is_sm120(), note="# cleantree: allow gone -- vendor")\n',
+        "n.py": b"run(is_sm120())  # cleantree: allow gone -- vendor\n",
+    }
+    for _ in range(2):
+        done = check(tree, rule('"is_sm120"', files="*.py"), files, env=env)
+        assert done.returncode == 1, done.stdout + done.stderr
+        assert "m.py:1:" in done.stdout, done.stdout
+        assert "n.py" not in done.stdout, done.stdout
+    assert any((tmp_path / "cache").rglob("*.json")), "no cache was written"
+
+
+def test_an_allow_in_a_text_file_is_read_from_its_line(tmp_path: Path) -> None:
+    manifest = rule('"is_sm120"', files="run.sh")
+    source = b"is_sm120 --fast  # cleantree: allow gone -- vendor\n"
+    done = check(tmp_path, manifest, {"run.sh": source})
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 # a lone surrogate in a literal (class 8's crash on a regex run)
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_lone_surrogate_in_a_literal_does_not_crash_a_regex_run(
