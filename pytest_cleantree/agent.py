@@ -286,23 +286,74 @@ def read_one(
 
 # --------------------------------------------------------------------------- the needle test
 
-#: escapes that can spell a character inside a string literal (``"\\x73m120"`` is ``"sm120"``),
-#: and a backslash-newline, which a string literal drops (the client's prefilter uses it too)
+#: escapes that can spell any character inside a string literal (``"\\x73m120"`` is
+#: ``"sm120"``), and a backslash-newline, which a string literal drops: the views decode
+#: these (the client's prefilter too).  A name has only letters, digits, spaces and hyphens:
+#: a ``\\N{`` that is no name never reaches into the next literal.
 STRING_ESCAPE = re.compile(
-    r"\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|N\{([^}\n]+)\}|([0-7]{1,3})"
-    r"|(\r\n|\r|\n))"
+    r"\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|N\{([A-Za-z0-9 -]+)\}"
+    r"|([0-7]{1,3})|(\r\n|\r|\n))"
 )
+#: the one-letter escapes Python decodes, and what each spells: these are not decoded in
+#: the views, whose joins they would throw off (``\\"``); a needle that holds one of their
+#: characters, in a text holding the escape, makes the whole file a candidate instead
+ONE_LETTER_ESCAPES = {
+    "\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b",
+    "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v",
+}  # fmt: skip
+_ONE_LETTER = re.compile(r"\\([\\'\"abfnrtv])")
+#: doubled braces in an f-string spell one
+_DOUBLED_BRACE = re.compile(r"\{\{|\}\}")
+#: what the views' decoding (escapes decoded all over the text) can read otherwise than
+#: Python: a raw literal (its escapes spell nothing), a bytes literal where ``\\u``, ``\\U``
+#: or ``\\N`` spell nothing, and ``\\\\`` (the views do not pair it: ``"\\\\x41"``)
+_RAW_PREFIX = re.compile(r"""(?<![\w\\])(?:[rR][bBfF]?|[bBfF][rR])["']""")
+_BYTES_PREFIX = re.compile(r"""(?<![\w\\])(?:[bB][rR]?|[rR][bB])["']""")
+_NOT_BYTES_ESCAPE = re.compile(r"\\[uUN]")
 
 
 def unescape(match: "re.Match[str]") -> str:
-    """A string escape's character, as the client's prefilter decodes it (names aside)."""
-    hex2, hex4, hex8, _named, octal, newline = match.groups()
+    """The character a match of :data:`STRING_ESCAPE` spells ("" for a backslash-newline;
+    the escape itself for one that spells nothing: an unknown name, an out-of-range code)."""
+    hex2, hex4, hex8, named, octal, newline = match.groups()
     if newline:
         return ""
     try:
+        if named:
+            import unicodedata  # here: the server never decodes a name (such files are sent)
+
+            return unicodedata.lookup(named)
         return chr(int(hex2 or hex4 or hex8, 16) if not octal else int(octal, 8))
-    except (TypeError, ValueError, OverflowError):
+    except (KeyError, TypeError, ValueError, OverflowError):
         return match.group(0)
+
+
+def made_chars(text: str, escape: "re.Pattern[str]" = STRING_ESCAPE) -> "Set[str]":
+    """Every character Python's tokenizer may put into a string's value that no view spells
+    where the value does: a one-letter escape's (the views do not decode them), a newline
+    where the text holds a carriage return (CRLF and a lone CR are read as newlines), a brace
+    where it holds two; and what the views' escapes decode to, where the text holds what
+    that decoding misreads (a raw literal, ``\\\\``, a bytes literal with ``\\u``): a value
+    joined from a misread piece and a decoded one is then spelt by no view.
+
+    A needle with none of these is spelt, in any value, by a view, or by pieces of one with
+    breaks between them (:func:`spelt_across_breaks`); one with any is left to a full analysis.
+    """
+    made: Set[str] = set()
+    if "\\" in text:
+        made.update(ONE_LETTER_ESCAPES[letter] for letter in set(_ONE_LETTER.findall(text)))
+        if (
+            "\\\\" in text
+            or _RAW_PREFIX.search(text)
+            or (_NOT_BYTES_ESCAPE.search(text) and _BYTES_PREFIX.search(text))
+        ):
+            decoded = map(unescape, escape.finditer(text))
+            made.update(char for char in decoded if len(char) == 1)
+    if "\r" in text:
+        made.add("\n")
+    if ("{{" in text or "}}" in text) and _DOUBLED_BRACE.search(text):
+        made.update("{}")
+    return made
 
 
 def could_spell(
@@ -314,7 +365,8 @@ def could_spell(
     with escapes decoded; or, in either, spelt with breaks between its characters (see
     :func:`spelt_across_breaks`).  What this does not model is sent whole: bytes that are
     not ASCII (NFKC names, other codings), a coding cookie, a named escape (its name table
-    depends on the Python).
+    depends on the Python), a needle holding a character the tokenizer makes
+    (:func:`made_chars`: a one-letter escape's, a translated newline).
     """
     if any(needle in data for needle, _ in needles):
         return True
@@ -324,6 +376,9 @@ def could_spell(
         return True
     if any(b"coding" in line for line in data.split(b"\n", 2)[:2]) or "\\N{" in text:
         return True
+    made = made_chars(text, escape)
+    if any(char in made for _, needle in needles for char in needle):
+        return True  # a character an escape or a newline spells: left to the analysis
     sources = [text]
     if "\\" in text:
         decoded = escape.sub(unescape, text)
@@ -334,11 +389,12 @@ def could_spell(
 
 
 #: what Python's tokenizer may drop between two pieces of one string value, over-approximated:
-#: it starts and ends with a quote or a backslash-newline, and holds only quotes, spaces,
-#: backslash-newlines, comments and prefix letters (each alternative starts with its own
+#: it starts and ends with a quote, a brace (an f-string's ``{x=}`` spells ``x=``) or a
+#: backslash-newline, and holds only quotes, braces, spaces, backslash-newlines, comments and
+#: prefix letters (each alternative starts with its own
 #: characters: no text can be read two ways, so a match never takes exponential time)
-_EDGE = r"""(?:["']|\\(?:\r\n|[\r\n]))"""
-_JUNK = r"""(?:["' \t\f\r\n]|\\[\r\n]|\#[^\r\n]*[\r\n]|[rRbBuUfF])*"""
+_EDGE = r"""(?:["'{]|\\(?:\r\n|[\r\n]))"""
+_JUNK = r"""(?:["'{ \t\f\r\n]|\\[\r\n]|\#[^\r\n]*[\r\n]|[rRbBuUfF])*"""
 BREAK_SEARCHES: "Dict[str, Tuple[re.Pattern[str], re.Pattern[str]]]" = {}
 
 
@@ -349,9 +405,9 @@ def spelt_across_breaks(text: str, needle: str) -> bool:
     if len(needle) < 2:
         return False
     cuts = range(1, len(needle))
-    # cheap first: a head before a quote or backslash, a tail after a quote or newline
-    if not any(needle[:k] + q in text for k in cuts for q in "\"'\\") or not any(
-        q + needle[k:] in text for k in cuts for q in "\"'\r\n"
+    # cheap first: a head before a quote, backslash or brace, a tail after one or a newline
+    if not any(needle[:k] + q in text for k in cuts for q in "\"'\\{") or not any(
+        q + needle[k:] in text for k in cuts for q in "\"'\r\n{"
     ):
         return False
     searches = BREAK_SEARCHES.get(needle)

@@ -22,10 +22,11 @@ from collections.abc import Mapping, Sequence
 from pytest_cleantree.core.findings import FileAnalysis, Finding
 from pytest_cleantree.core.model import Pattern
 
+from .decoding import decode_python
 from .fast import analyze_fast
 from .reference import analyze_reference
 from .resolve import absolute_module, module_name_for
-from .text import MAX_PARSE_BYTES, decode_python, is_python_path, split_lines
+from .text import MAX_PARSE_BYTES, is_python_path, split_lines
 
 __all__ = [
     "ENGINE_ENV",

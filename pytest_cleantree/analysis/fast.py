@@ -16,6 +16,7 @@ from pytest_cleantree.core.model import Pattern
 
 from .aliases import AliasBinders
 from .deep import deep_enough
+from .lines import with_allows
 from .pieces import parse_needed
 from .reference import (
     PARSE_ERRORS,
@@ -39,6 +40,7 @@ from .text import (
 )
 
 
+@with_allows
 @with_line_patterns
 @deep_enough
 def analyze_fast(
@@ -64,7 +66,7 @@ def analyze_fast(
     if not present:  # each file is scanned only for what it can spell
         return FileAnalysis(path, lines, ())
     if too_large_to_parse(len(data)):
-        return too_large(path, len(data), lines, present)
+        return too_large(path, len(data), text, lines, present)
     spelt = PatternSet.of(present)
     module, is_package = module_of(path, module)
     resolving = needs_resolution(text, views.norm, spelt)

@@ -21,19 +21,20 @@ from pytest_cleantree.core.model import Pattern, PatternTier
 
 from . import text as text_module
 from .aliases import with_aliases
+from .decoding import DECODE_ERRORS, RefusedSource, decode_python
 from .deep import deep_enough
+from .lines import line_findings, text_findings, with_allows
 from .pieces import parse_python
 from .records import decode_problem, parse_problem
 from .resolve import _Key, module_name_for, resolve_reference
 from .scan import Scanner
 from .text import (
-    DECODE_ERRORS,
+    PatternSet,
+    TextViews,
     compile_patterns,
-    decode_python,
     is_python_path,
-    line_findings,
+    present_patterns,
     split_lines,
-    text_findings,
     too_large_to_parse,
 )
 
@@ -55,6 +56,8 @@ def prepare(
         return FileAnalysis(path, lines, tuple(text_findings(lines, patterns)))
     try:
         text = decode_python(data)
+    except RefusedSource as exc:  # Python's own verdict: as a file that does not parse
+        return unparsed(path, split_lines(exc.decoded), patterns, exc.reason)
     except DECODE_ERRORS as exc:
         lines = split_lines(data.decode("utf-8", errors="surrogateescape"))
         return FileAnalysis(path, lines, tuple(text_findings(lines, patterns)), decode_problem(exc))
@@ -62,23 +65,35 @@ def prepare(
 
 
 def too_large(
-    path: str, size: int, lines: tuple[str, ...], patterns: Sequence[Pattern]
+    path: str, size: int, text: str, lines: tuple[str, ...], patterns: Sequence[Pattern]
 ) -> FileAnalysis:
     """A file too large to parse in bounded memory is matched line by line, as grep would.
 
     Text matching finds every line a substring, glob or exact pattern can
-    match (as kind ``text``); only a qualified pattern can hide behind an
-    alias, so only then is the check incomplete.
+    match (as kind ``text``), where the text spells it as it stands.  A pattern
+    it does not find there may still be spelt by what only a parse sees (an
+    escape, a join of literals, NFKC letters: the views say whether it can be,
+    :func:`.text.present_patterns`; a regex always can), and a qualified pattern
+    may hide behind an alias: either makes the check incomplete, the file named.
     """
     findings = tuple(text_findings(lines, patterns))
+    found = {finding.pattern for finding in findings}
+    unfound = [p for p in patterns if p.text not in found]
+    hidden = present_patterns(TextViews(text, lines), PatternSet.of(unfound)) if unfound else []
+    why = []
     if any(p.tier is PatternTier.QUALIFIED for p in patterns):
-        problem = (
-            f"{size / 2**20:.0f} MiB is over the {text_module.MAX_PARSE_BYTES // 2**20} MiB "
-            "parse limit: "
-            "matched as text, so aliases of qualified names are not resolved"
+        why.append("aliases of qualified names are not resolved")
+    spelt = [p.text for p in hidden if p.tier is not PatternTier.QUALIFIED]
+    if spelt:
+        why.append(
+            f"the text may spell {', '.join(map(repr, spelt))} through an escape, a join of "
+            "strings or NFKC letters, which only a parse sees"
         )
-        return FileAnalysis(path, lines, findings, problem)
-    return FileAnalysis(path, lines, findings)
+    if not why:
+        return FileAnalysis(path, lines, findings)
+    limit = text_module.MAX_PARSE_BYTES // 2**20
+    problem = f"{size / 2**20:.0f} MiB is over the {limit} MiB parse limit: matched as text, so "
+    return FileAnalysis(path, lines, findings, problem + "; ".join(why))
 
 
 def unparsed(
@@ -132,6 +147,7 @@ def with_line_patterns(
     return wrapper
 
 
+@with_allows
 @with_line_patterns
 @deep_enough
 def analyze_reference(
@@ -153,7 +169,7 @@ def analyze_reference(
         return prepared
     text, lines = prepared
     if too_large_to_parse(len(data)):
-        return too_large(path, len(data), lines, patterns)
+        return too_large(path, len(data), text, lines, patterns)
     try:
         tree: ast.Module = parse_python(text, path)
     except PARSE_ERRORS as exc:

@@ -8,6 +8,9 @@ tokenizer does to text before names and strings reach the AST:
 - identifiers are NFKC-normalised (a name in fullwidth letters is the ASCII name);
 - string escapes spell characters (``"\\x73m120"``), and a backslash-newline
   inside a string disappears (``"sm\\`` + newline + ``120"``);
+- a one-letter escape (``\\\\``, ``\\"``, ``\\n``...), a carriage return (read as a newline)
+  and an f-string's doubled brace spell characters the views do not decode: a needle
+  holding one of them, where the text can make it, makes every line a candidate;
 - adjacent string literals are joined (``"sm" "120"``).
 
 Each of these gives a *view* of the text in which needles are looked for; a
@@ -20,18 +23,16 @@ from __future__ import annotations
 
 import bisect
 import functools
-import io
 import re
-import tokenize
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol, cast
 
-from pytest_cleantree.agent import STRING_ESCAPE
-from pytest_cleantree.core.findings import Finding
-from pytest_cleantree.core.model import Kind, Occurrence, Pattern, PatternTier
-from pytest_cleantree.core.patterns import IDENTIFIER, match_text, prefilter_needle
+from pytest_cleantree.agent import STRING_ESCAPE, made_chars, unescape
+from pytest_cleantree.core.model import Pattern, PatternTier
+from pytest_cleantree.core.patterns import IDENTIFIER, prefilter_needle
+
+from .breaks import breaks_search
 
 PYTHON_SUFFIXES = (".py", ".pyi", ".pyw")
 #: larger Python files are matched as text: ``ast`` needs ~100x the file's size in memory
@@ -54,25 +55,6 @@ def split_lines(text: str) -> tuple[str, ...]:
     if "\r" not in text:
         return tuple(text.split("\n"))
     return tuple(_NEWLINE.split(text))
-
-
-def decode_python(data: bytes) -> str:
-    """Decode a Python file by PEP 263 (BOM, coding line, else UTF-8).
-
-    Raises ``SyntaxError`` for an unknown coding, ``UnicodeDecodeError`` for
-    bytes that do not decode, and ``LookupError`` for a coding that names a
-    codec that is not a text encoding (``rot13``, ``base64``): Python itself
-    refuses such a file with "encoding problem".
-    """
-    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    try:
-        return data.decode(encoding)
-    except TypeError as exc:  # a bytes-to-bytes codec
-        raise LookupError(f"{encoding!r} is not a text encoding") from exc
-
-
-#: Exceptions :func:`decode_python` raises for bytes that are not Python source text.
-DECODE_ERRORS = (SyntaxError, UnicodeDecodeError, LookupError)
 
 
 # --------------------------------------------------------------------------- pattern sets
@@ -155,98 +137,6 @@ _ADJACENT = re.compile(
     r"""|(?<=[^"']["'])(?:[rRbBuUfF]{1,2})?["'](?!["']))"""
 )
 
-#: :data:`_ESCAPE` without its backslash-newline: it finds the same escapes that decode
-_DECODING = re.compile(
-    r"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}\n]+\}|[0-7]{1,3})"
-)
-
-
-def _decode_escape(escape: str) -> str:
-    """The character one escape (a match of :data:`_DECODING`) spells."""
-    match = _ESCAPE.fullmatch(escape)
-    return _unescape(match) if match else escape
-
-
-def _unescape(match: re.Match[str]) -> str:
-    hex2, hex4, hex8, named, octal, newline = match.groups()
-    if newline:
-        return ""
-    try:
-        if named:
-            return unicodedata.lookup(named)
-        return chr(int(hex2 or hex4 or hex8, 16) if not octal else int(octal, 8))
-    except (KeyError, ValueError, OverflowError):
-        return match.group(0)
-
-
-#: what Python's tokenizer removes between two pieces of one string value: a
-#: backslash-newline, or the end of one literal, separators, a prefix and the start of the
-#: next.  It matches every match of :data:`_ESCAPE`'s newline group and of :data:`_ADJACENT`
-#: (a comment here ends with its newline: RE2 has no lookahead, and nothing else can follow it)
-_BREAK = (
-    rb"""(?:["']+(?:[ \t\f\r\n]|\\[\r\n]|\#[^\r\n]*[\r\n])*[rRbBuUfF]{0,2}["']+|\\(?:\r\n?|\n))"""
-)
-
-
-def _broken(needle: str) -> bytes:
-    """RE2 for ``needle`` with at least one break between its characters.
-
-    Nested on the first break (``n(?:B+eedle|e(?:B+edle|...))``, breaks optional after
-    it), so that a plain occurrence never matches: one search answers.  The expression
-    grows with the square of the length: a longer needle is cut into windows of
-    :data:`_WINDOW` characters, each overlapping the next by one, and any window spelt
-    with a break counts (an occurrence with a break holds a window with that break).
-    """
-    chars = [
-        b"".join(b"\\x%02x" % byte for byte in char.encode("utf-8", "surrogatepass"))
-        for char in needle
-    ]
-    if len(chars) > _WINDOW:
-        starts = range(0, len(chars) - 1, _WINDOW - 1)
-        return b"|".join(_broken_chars(chars[start : start + _WINDOW]) for start in starts)
-    return _broken_chars(chars)
-
-
-def _broken_chars(chars: list[bytes]) -> bytes:
-    rest = [(_BREAK + b"*").join(chars[index:]) for index in range(len(chars))]
-    tail = b""
-    for index in range(len(chars) - 1, 0, -1):
-        broken = _BREAK + b"+" + rest[index]
-        tail = broken if not tail else b"(?:" + broken + b"|" + chars[index] + tail + b")"
-    return chars[0] + tail
-
-
-#: the longest piece of a needle searched for whole (see :func:`_broken`)
-_WINDOW = 10
-
-
-class _BreakSearch(Protocol):
-    def search(self, text: bytes, pos: int = 0) -> _Span | None: ...
-
-
-class _Span(Protocol):
-    def span(self) -> tuple[int, int]: ...
-
-
-@functools.lru_cache(maxsize=1024)
-def _breaks_search(needles: frozenset[str]) -> _BreakSearch | None:
-    """The search for any of ``needles`` spelt across breaks (``None``: none can be).
-
-    Matched on the text's UTF-8 bytes, one byte a character (RE2's Latin-1 mode), each
-    needle's characters kept whole.  A needle of one character holds no break.
-    """
-    spellings = [_broken(needle) for needle in sorted(needles) if len(needle) > 1]
-    if not spellings:
-        return None
-    import re2  # here: a run that searches nothing does not load it
-
-    options = re2.Options()
-    options.encoding = re2.Options.Encoding.LATIN1
-    options.never_capture = True
-    options.log_errors = False  # a large union may outgrow RE2's DFA: it then runs slower, as right
-    options.max_mem = 64 << 20
-    return cast(_BreakSearch, re2.compile(b"|".join(spellings), options))
-
 
 class TextViews:
     """The views of one file's text in which a needle can be found (see the module doc).
@@ -275,10 +165,25 @@ class TextViews:
 
     @functools.cached_property
     def decoded_chars(self) -> frozenset[str]:
-        """The characters the text's escapes decode to (a backslash-newline is a break)."""
+        """The characters the views' escapes decode to (a backslash-newline is a break)."""
         if not self.escapes:
             return frozenset()
-        return frozenset(_decode_escape(escape) for escape in set(_DECODING.findall(self.text)))
+        decoded = (unescape(match) for match in _ESCAPE.finditer(self.text))
+        return frozenset(char for char in decoded if len(char) == 1)
+
+    @functools.cached_property
+    def made_chars(self) -> frozenset[str]:
+        """Every character the tokenizer may put in a value that the text does not hold
+        there as itself (the agent's :func:`~pytest_cleantree.agent.made_chars`)."""
+        return frozenset(made_chars(self.text))
+
+    def makes(self, needle: str) -> bool:
+        """Does ``needle`` hold a character the tokenizer makes here (see :attr:`made_chars`)?
+
+        Then no view is trusted to spell it: the file is analysed, every line a candidate.
+        """
+        made = self.made_chars
+        return bool(made) and any(char in made for char in needle)
 
     def derived_may_spell(self, needles: frozenset[str], *, together: bool = False) -> bool:
         """Can a string's value spell one of ``needles`` where the text itself does not?
@@ -289,21 +194,24 @@ class TextViews:
         them (:data:`_BREAK`) and from decoded escapes.  When no escape decodes to a
         needle's character, an occurrence the text does not hold is pieces of the text
         with breaks between, which one search finds.  A needle with a quote or a
-        backslash is left to the views.
+        backslash is left to the views; one with a character the tokenizer makes
+        (:attr:`made_chars`) to the whole analysis.
         """
         needles = needles - self.unbroken
         if not needles:
             return False
         if any('"' in needle or "'" in needle or "\\" in needle for needle in needles):
             return True
-        if any(char in needle for char in self.decoded_chars for needle in needles):
+        if any(char in needle for char in self.decoded_chars for needle in needles) or any(
+            self.makes(needle) for needle in needles
+        ):
             return True
         # a pattern list's needles are searched for at once (their expression compiled
         # once); a subset (what one file spells) one by one, each needle's expression
         # compiled once, where a union would be compiled for each new combination
         groups = [needles] if together else [frozenset({needle}) for needle in needles]
         for group in groups:
-            search = _breaks_search(group)
+            search = breaks_search(group)
             if search is not None and search.search(self._utf8) is not None:
                 return True
         self.unbroken |= needles
@@ -337,7 +245,7 @@ class TextViews:
         be a join (``"f" "lashinfer"``: ``"f"`` reads as the end of one literal, a prefix
         and the start of the next) throws them off; the break search pairs nothing.
         """
-        search = _breaks_search(frozenset({needle}))
+        search = breaks_search(frozenset({needle}))
         if search is None:
             return False
         if search.search(self._utf8) is not None:
@@ -368,7 +276,7 @@ class TextViews:
 
     def _unescaped(self) -> str:
         if self._decoded is None:
-            self._decoded = _ESCAPE.sub(_unescape, self.text) if self.escapes else self.text
+            self._decoded = _ESCAPE.sub(unescape, self.text) if self.escapes else self.text
         return self._decoded
 
     def _joins(self) -> tuple[tuple[str, str], ...]:
@@ -401,9 +309,13 @@ class TextViews:
             decoded = {needle for needle in needles if needle in self._unescaped()}
             if decoded:
                 found |= self._escaped_lines(decoded)
-        if any(char in needle for char in self.decoded_chars for needle in needles):
-            # an escape spells a needle's character: only the joined views see it joined,
-            # and they may pair quotes wrongly (see spelt_across_breaks): any line may
+        if any(char in needle for char in self.decoded_chars for needle in needles) or any(
+            self.makes(needle) for needle in needles
+        ):
+            # an escape spells a needle's character, or the tokenizer makes one: only the
+            # joined views see it joined, and they may pair quotes wrongly (see
+            # spelt_across_breaks), nor do they decode one-letter escapes or newlines: any
+            # line may
             return set(range(1, len(self.lines) + 1))
         if self.adjacent and needles:
             found |= self._joined_lines(needles)
@@ -414,7 +326,7 @@ class TextViews:
         starts = [0, *(match.end() for match in _NEWLINE_BYTES.finditer(self._utf8))]
         found: set[int] = set()
         for needle in needles:
-            search = _breaks_search(frozenset({needle}))
+            search = breaks_search(frozenset({needle}))
             if search is None:
                 continue
             match = search.search(self._utf8)
@@ -443,7 +355,7 @@ class TextViews:
             while lines[number].endswith("\\") and number + 1 < len(lines):
                 number += 1
             number += 1
-            decoded = _ESCAPE.sub(_unescape, "\n".join(lines[first:number]))
+            decoded = _ESCAPE.sub(unescape, "\n".join(lines[first:number]))
             if any(needle in decoded for needle in needles):
                 found.update(range(first + 1, number + 1))
         return found
@@ -462,7 +374,7 @@ class TextViews:
         found: set[int] = set()
         for first, last in groups:
             window = "\n".join(self.lines[first - 1 : last])
-            joined = _ADJACENT.sub("", _ESCAPE.sub(_unescape, window) if self.escapes else window)
+            joined = _ADJACENT.sub("", _ESCAPE.sub(unescape, window) if self.escapes else window)
             if any(needle in joined for needle in needles):
                 found.update(range(first, last + 1))
         return found
@@ -512,7 +424,7 @@ def present_patterns(
         elif (
             needle in text  # :meth:`TextViews.spells`, inlined: it runs per needle per file
             or (norm is not text and needle in norm)
-            or (derived and views.contains(needle))
+            or (derived and (views.makes(needle) or views.contains(needle)))
         ):
             kept.append(pattern)
     return kept
@@ -653,27 +565,6 @@ def _is_word_char(char: str) -> bool:
 
 
 # --------------------------------------------------------------------------- text matching
-
-
-def text_findings(lines: Sequence[str], patterns: Sequence[Pattern]) -> Iterator[Finding]:
-    """Findings of kind ``text``: each line whose text matches, as grep would."""
-    for number, line in enumerate(lines, start=1):
-        for pattern in patterns:
-            if match_text(pattern, line):
-                yield Finding(
-                    pattern.text, Occurrence(number, column(pattern, line), Kind.TEXT, line)
-                )
-
-
-def line_findings(lines: Sequence[str], patterns: Sequence[Pattern]) -> Iterator[Finding]:
-    """Whole-line patterns (``forbid_lines``, ``line@N:``) on each line, as kind ``text``."""
-    for pattern in patterns:
-        numbers = [pattern.line] if pattern.line else range(1, len(lines) + 1)
-        for number in numbers:
-            line = lines[number - 1] if number <= len(lines) else ""
-            if match_text(pattern, line):
-                indent = len(line) - len(line.lstrip())
-                yield Finding(pattern.text, Occurrence(number, indent, Kind.TEXT, line))
 
 
 def column(pattern: Pattern, text: str) -> int:

@@ -37,6 +37,16 @@ class FileAnalysis:
     problem_line: int = 0
     #: after :meth:`compact`: only the lines that hold findings
     kept: Mapping[int, str] = field(default_factory=dict)
+    #: a Python file's comments that may be inline allows, as (line, comment text): an allow
+    #: must be a comment token, which its line alone cannot tell; ``None`` (a file that is
+    #: not Python): allows are read from the lines
+    allows: tuple[tuple[int, str], ...] | None = None
+
+    def allow_text(self, line: int) -> str:
+        """What an inline allow on ``line`` is read from: its comment, or the line itself."""
+        if self.allows is None:
+            return self.source_line(line)
+        return next((text for number, text in self.allows if number == line), "")
 
     def source_line(self, line: int) -> str:
         if line in self.kept:

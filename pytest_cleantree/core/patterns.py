@@ -175,7 +175,7 @@ def match_text(pattern: Pattern, text: str) -> bool:
     if tier in (PatternTier.SUBSTRING, PatternTier.QUALIFIED):
         return pattern.body in text
     if tier is PatternTier.REGEX:
-        return _regex(pattern.body).search(text) is not None
+        return _regex(pattern.body).search(_encodable(text)) is not None
     if tier is PatternTier.LINE:
         return text.strip() == pattern.body
     words = WORD.findall(text)
@@ -183,6 +183,17 @@ def match_text(pattern: Pattern, text: str) -> bool:
         return pattern.body in words or pattern.body in text.split()
     glob = _glob(pattern.body)
     return any(glob.match(word) for word in words) or any(glob.match(w) for w in text.split())
+
+
+def _encodable(text: str) -> str:
+    """``text`` with each lone surrogate (``"\\ud800"`` is a valid literal) as U+FFFD: RE2
+    matches UTF-8, which cannot encode one (a crash would end the whole run)."""
+    if text.isascii() or not _SURROGATE.search(text):
+        return text
+    return _SURROGATE.sub("\ufffd", text)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def prefilter_needle(pattern: Pattern) -> str | None:

@@ -5,7 +5,10 @@ The comment suppresses the named rule on that line only, and only with a reason,
 that gives no reason, or names a rule the manifest does not have, suppresses nothing: the
 line stays a finding, with a note that says why the allow was refused.  Suppressed lines
 are kept in :attr:`~pytest_cleantree.core.model.Result.suppressed`, so that every format counts
-and shows them.  Pure: the allow is parsed from the hit's source line.
+and shows them.  An allow must be a comment: in a Python file it is read from the comment
+tokens on the hit's line (:attr:`~pytest_cleantree.core.findings.FileAnalysis.allows`), so
+that ``note="# cleantree: allow ..."`` in a string allows nothing; in other files, from the
+line.  Pure.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from collections.abc import Mapping, Set
 from dataclasses import dataclass
 from typing import TypeVar
 
+from pytest_cleantree.core.errors import SourceError
+from pytest_cleantree.core.findings import FileAnalysis
 from pytest_cleantree.core.model import Hit, Result, Suppressed
 
 __all__ = ["Allow", "apply_allows", "parse_allow"]
@@ -55,8 +60,8 @@ def parse_allow(source: str) -> Allow | None:
     return Allow(ids, reason)
 
 
-def _judge_hit(hit: Hit, rule_id: str, rule_ids: Set[str]) -> Hit | Suppressed:
-    allow = parse_allow(hit.source)
+def _judge_hit(hit: Hit, rule_id: str, rule_ids: Set[str], written: str) -> Hit | Suppressed:
+    allow = parse_allow(written)
     if allow is None:
         return hit
     if allow.problem:
@@ -71,9 +76,18 @@ def _judge_hit(hit: Hit, rule_id: str, rule_ids: Set[str]) -> Hit | Suppressed:
     return Suppressed(hit, allow.reason)
 
 
-def apply_allows(results: Mapping[_K, Result], rule_ids: Set[str]) -> dict[_K, Result]:
+def apply_allows(
+    results: Mapping[_K, Result],
+    rule_ids: Set[str],
+    analyses: Mapping[str, FileAnalysis | SourceError] | None = None,
+) -> dict[_K, Result]:
     """``results`` with each validly allowed hit moved to ``suppressed``; ``rule_ids`` are
-    the ids of the whole manifest (an allow naming another of them is no error)."""
+    the ids of the whole manifest (an allow naming another of them is no error).
+
+    ``analyses`` (by path) say where each hit's allow is read from (see the module doc);
+    a hit whose file has none is read from its source line.
+    """
+    analyses = analyses or {}
     applied: dict[_K, Result] = {}
     for key, result in results.items():
         if not result.hits:
@@ -82,7 +96,11 @@ def apply_allows(results: Mapping[_K, Result], rule_ids: Set[str]) -> dict[_K, R
         hits: list[Hit] = []
         suppressed: list[Suppressed] = list(result.suppressed)
         for hit in result.hits:
-            judged = _judge_hit(hit, result.rule.id, rule_ids)
+            analysis = analyses.get(hit.path)
+            written = (
+                analysis.allow_text(hit.line) if isinstance(analysis, FileAnalysis) else hit.source
+            )
+            judged = _judge_hit(hit, result.rule.id, rule_ids, written)
             if isinstance(judged, Suppressed):
                 suppressed.append(judged)
             else:

@@ -204,15 +204,16 @@ class AnalysisStore:
         try:
             if entry is None or entry[0] != digest:
                 return None
-            _, found, problem, kept, problem_line = entry
+            _, found, problem, kept, problem_line, allows = entry
             findings = tuple(
                 Finding(pattern, Occurrence(line, col, Kind(kind), name, tuple(qualified)))
                 for pattern, line, col, kind, name, qualified in found
             )
             lines = {int(line): str(text) for line, text in kept.items()}
+            comments = None if allows is None else tuple((int(n), str(t)) for n, t in allows)
         except (ValueError, KeyError, TypeError, AttributeError):
             return None  # an entry of another shape: analyse again
-        return FileAnalysis(path, (), findings, problem, problem_line, lines)
+        return FileAnalysis(path, (), findings, problem, problem_line, lines, comments)
 
     def put(self, pack: str, path: str, digest: str, analysis: FileAnalysis) -> None:
         """Keep a compact analysis (see :meth:`FileAnalysis.compact`) until :meth:`flush`."""
@@ -228,7 +229,9 @@ class AnalysisStore:
             for f in analysis.findings
         ]
         kept = {str(line): text for line, text in analysis.kept.items()}
-        entry = [digest, found, analysis.problem, kept, analysis.problem_line]
+        allows = None if analysis.allows is None else [list(pair) for pair in analysis.allows]
+        # the entry's shape is its format: an entry of another length is analysed again
+        entry = [digest, found, analysis.problem, kept, analysis.problem_line, allows]
         with self._lock:
             self._packs.setdefault(pack, {})[path] = entry
             self._written.setdefault(pack, {})[path] = entry

@@ -52,7 +52,7 @@ def judge_all(
     if unfollowed:
         _add_unfollowed(judged, unfollowed)
     # inline allows move allowed hits to Result.suppressed
-    return apply_allows(judged, rule_ids or {check.rule.id for check in checks})
+    return apply_allows(judged, rule_ids or {check.rule.id for check in checks}, analyses)
 
 
 def _add_unfollowed(judged: dict[Check, Result], unfollowed: Mapping[str, str]) -> None:

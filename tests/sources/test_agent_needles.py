@@ -19,11 +19,11 @@ import pytest
 
 from pytest_cleantree import agent
 from pytest_cleantree.agent import STRING_ESCAPE
+from pytest_cleantree.analysis.decoding import decode_python
 from pytest_cleantree.analysis.text import (
     _ADJACENT,
     IDENTIFIER,
     TextViews,
-    decode_python,
     split_lines,
 )
 

@@ -24,15 +24,14 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from test_differential import placed
 
+from pytest_cleantree.agent import unescape as _unescape
 from pytest_cleantree.analysis import analyze_fast, analyze_reference
+from pytest_cleantree.analysis.decoding import DECODE_ERRORS, decode_python
 from pytest_cleantree.analysis.text import (
     _ADJACENT,
     _ESCAPE,
-    DECODE_ERRORS,
     IDENTIFIER,
     TextViews,
-    _unescape,
-    decode_python,
     split_lines,
 )
 from pytest_cleantree.core.patterns import parse_pattern

@@ -1,0 +1,85 @@
+"""The break search: is a needle spelt with breaks between its characters?
+
+Python builds one string value from pieces of the text with *breaks* between
+them: a backslash-newline inside a literal, or the end of one literal,
+separators and the start of the next (``"sm" "120"``).  One RE2 search over
+the file's UTF-8 bytes answers, for a set of needles, whether any is spelt so
+(:func:`breaks_search`); :class:`.text.TextViews` asks it before building the
+views that decode and join.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Protocol, cast
+
+#: what Python's tokenizer removes between two pieces of one string value: a
+#: backslash-newline, or the end of one literal, separators, a prefix and the start of the
+#: next, or the brace before an f-string's self-documenting expression (``f"a {x=}"`` holds
+#: the value ``"a x="``).  It matches every match of :data:`_ESCAPE`'s newline group and of
+#: :data:`_ADJACENT` (a comment here ends with its newline: RE2 has no lookahead, and nothing
+#: else can follow it)
+_BREAK = (
+    rb"""(?:["']+(?:[ \t\f\r\n]|\\[\r\n]|\#[^\r\n]*[\r\n])*[rRbBuUfF]{0,2}["']+"""
+    rb"""|\\(?:\r\n?|\n)|\{)"""
+)
+
+
+def _broken(needle: str) -> bytes:
+    """RE2 for ``needle`` with at least one break between its characters.
+
+    Nested on the first break (``n(?:B+eedle|e(?:B+edle|...))``, breaks optional after
+    it), so that a plain occurrence never matches: one search answers.  The expression
+    grows with the square of the length: a longer needle is cut into windows of
+    :data:`_WINDOW` characters, each overlapping the next by one, and any window spelt
+    with a break counts (an occurrence with a break holds a window with that break).
+    """
+    chars = [
+        b"".join(b"\\x%02x" % byte for byte in char.encode("utf-8", "surrogatepass"))
+        for char in needle
+    ]
+    if len(chars) > _WINDOW:
+        starts = range(0, len(chars) - 1, _WINDOW - 1)
+        return b"|".join(_broken_chars(chars[start : start + _WINDOW]) for start in starts)
+    return _broken_chars(chars)
+
+
+def _broken_chars(chars: list[bytes]) -> bytes:
+    rest = [(_BREAK + b"*").join(chars[index:]) for index in range(len(chars))]
+    tail = b""
+    for index in range(len(chars) - 1, 0, -1):
+        broken = _BREAK + b"+" + rest[index]
+        tail = broken if not tail else b"(?:" + broken + b"|" + chars[index] + tail + b")"
+    return chars[0] + tail
+
+
+#: the longest piece of a needle searched for whole (see :func:`_broken`)
+_WINDOW = 10
+
+
+class _BreakSearch(Protocol):
+    def search(self, text: bytes, pos: int = 0) -> _Span | None: ...
+
+
+class _Span(Protocol):
+    def span(self) -> tuple[int, int]: ...
+
+
+@functools.lru_cache(maxsize=1024)
+def breaks_search(needles: frozenset[str]) -> _BreakSearch | None:
+    """The search for any of ``needles`` spelt across breaks (``None``: none can be).
+
+    Matched on the text's UTF-8 bytes, one byte a character (RE2's Latin-1 mode), each
+    needle's characters kept whole.  A needle of one character holds no break.
+    """
+    spellings = [_broken(needle) for needle in sorted(needles) if len(needle) > 1]
+    if not spellings:
+        return None
+    import re2  # here: a run that searches nothing does not load it
+
+    options = re2.Options()
+    options.encoding = re2.Options.Encoding.LATIN1
+    options.never_capture = True
+    options.log_errors = False  # a large union may outgrow RE2's DFA: it then runs slower, as right
+    options.max_mem = 64 << 20
+    return cast(_BreakSearch, re2.compile(b"|".join(spellings), options))
