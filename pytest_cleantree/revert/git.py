@@ -28,6 +28,7 @@ __all__ = [
     "images_from_patch",
     "images_from_rev",
     "repository_top",
+    "twin_commits",
 ]
 
 
@@ -57,7 +58,21 @@ def _rev_parse(repo: Path, rev: str) -> str:
     try:
         return _git(repo, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}").decode().strip()
     except FromDiffError:
-        raise FromDiffError(f"{rev!r}: no such commit in {repo}") from None
+        raise FromDiffError(f"{rev!r}: no such commit in {repo}{_shallow(repo)}") from None
+
+
+def _shallow(repo: Path) -> str:
+    """What to say of a missing commit when the clone is shallow: its history is cut."""
+    try:
+        shallow = _git(repo, "rev-parse", "--is-shallow-repository").strip() == b"true"
+    except FromDiffError:
+        return ""
+    if not shallow:
+        return ""
+    return (
+        ": the repository is a shallow clone, its history is cut; fetch all of it "
+        "(`git fetch --unshallow`, or `fetch-depth: 0` for actions/checkout)"
+    )
 
 
 @dataclass(frozen=True)
@@ -174,10 +189,13 @@ def derive_manifest_for_revert(
     """The manifest saying that ``commit`` (or a range ``A..B``) is fully reverted.
 
     The experiment's own lines are the ground truth: each file it changed gets an
-    ``experiment-lines-...`` rule forbidding the lines that ``git blame`` of the work
-    tree (uncommitted edits included) still gives to one of its commits, each pinned to
-    its line; and an ``introduced-names-...`` rule forbidding, on any line, the code
-    names it introduced there.  A merge commit is taken against its first parent: the
+    ``experiment-lines-...`` rule forbidding, each pinned to its line, the lines of the
+    work tree (uncommitted edits included) that are the experiment's: see
+    :func:`experiment_lines_now` (its commits are those of the range, and those whose
+    ``git patch-id`` is one of theirs); and an ``introduced-names-...`` rule forbidding,
+    on any line, the code names it introduced there.  A file it only removed lines from
+    must have them back (``removed-lines-...``).  A merge commit is taken against its
+    first parent: the
     experiment is everything the merge brought in.  Files it added must be absent; files
     it deleted must exist again (a missing one is a violation).
 
@@ -188,12 +206,19 @@ def derive_manifest_for_revert(
     top = repository_top(repo)
     revs = _resolve_range(top, commit)
     commits = set(_git(top, "rev-list", *revs.bounds, revs.new, "--").decode().split())
+    images = _images_from_range(top, commit, revs)
+    paths = sorted({path for image in images for path in _paths(image)})
+    commits |= twin_commits(top, revs, commits, paths)
 
-    def blame(path: str) -> list[tuple[int, str]]:
-        return experiment_lines_now(top, path, commits, revs.bounds)
+    def blame(
+        path: str, introduced: frozenset[str], known: frozenset[str]
+    ) -> list[tuple[int, str]]:
+        return experiment_lines_now(
+            top, path, commits, revs.bounds, introduced=introduced, known=known
+        )
 
     plan = plan_changes(
-        _images_from_range(top, commit, revs),
+        images,
         expect_removed=expect_removed,
         text_rules=text_rules,
         under=under,
@@ -209,45 +234,112 @@ def derive_manifest_for_revert(
     )
 
 
+def _paths(image: ChangedFile) -> tuple[str, ...]:
+    change = image.change
+    return tuple(path for path in (change.old_path, change.new_path) if path is not None)
+
+
 _BLAME_HEADER = re.compile(rb"([0-9a-f]{40,64}) [0-9]+ ([0-9]+)(?: [0-9]+)?")
 
 
-def experiment_lines_now(
-    top: Path, path: str, commits: set[str], bounds: Sequence[str] = ()
-) -> list[tuple[int, str]]:
-    """The lines of the work tree's ``path`` that git blame gives to one of ``commits``:
-    ``(line, text stripped)``, blank lines left out; none for a missing file.
+def twin_commits(top: Path, revs: _Range, commits: set[str], paths: Sequence[str]) -> set[str]:
+    """The commits since the experiment's base whose ``git patch-id`` is one of its commits':
+    a revert of its revert, a cherry-pick of it.  They count as the experiment."""
+    if not paths:
+        return set()
+    heads = {revs.new, _git(top, "rev-parse", "HEAD").decode().strip()}
+    log = _git(
+        top,
+        "log",
+        "-p",
+        "--no-merges",
+        "--no-color",
+        "--no-ext-diff",
+        "--no-textconv",
+        "--format=commit %H",
+        *sorted(heads),
+        *revs.bounds,
+        "--",
+        *paths,
+    )
+    if not log.strip():
+        return set()
+    ids: dict[str, set[str]] = {}
+    for row in _git(top, "patch-id", "--stable", stdin=log).decode().split("\n"):
+        if row.strip():
+            patch_id, sha = row.split()
+            ids.setdefault(patch_id, set()).add(sha)
+    own = {patch_id for patch_id, shas in ids.items() if shas & commits}
+    return {sha for patch_id in own for sha in ids[patch_id]} - commits
 
-    Uncommitted edits are blamed on no commit.  ``bounds`` (``^BASE``) stops the walk
-    where the experiment starts: lines older than it cannot be the experiment's.  The
-    text is the file decoded as the check decodes it, so a pinned line matches itself.
+
+def experiment_lines_now(
+    top: Path,
+    path: str,
+    commits: set[str],
+    bounds: Sequence[str] = (),
+    *,
+    introduced: frozenset[str] = frozenset(),
+    known: frozenset[str] = frozenset(),
+) -> list[tuple[int, str]]:
+    """The lines of the work tree's ``path`` that are the experiment's now: ``(line, text
+    stripped)``, blank lines left out; none for a missing file.
+
+    A line is the experiment's when its text (stripped) is not one its parent had in the
+    file (``known``: a line the experiment moved is not a leftover) and git blame gives it
+    to one of ``commits``, or its text is one the experiment added (``introduced``) and
+    blame gives it to a later commit or to the work tree (a line re-applied, or brought
+    back by other means).  ``bounds`` (``^BASE``) stops the walk where the experiment
+    starts: lines older than it cannot be the experiment's.  The text pinned is the file
+    decoded as the check decodes it, so a pinned line matches itself.
     """
     file = top / path
     if not file.is_file():
         return []
-    out = _git(top, "blame", "--porcelain", *bounds, "--", path)
-    blamed: dict[int, bytes] = {}
-    count = 0
-    sha = b""
+    blamed = _blamed(_git(top, "blame", "--porcelain", *bounds, "--", path), commits)
+    lines = _checked_lines(path, file.read_bytes())
+    same = len(lines) - (lines[-1] == "") == blamed.count  # else: line breaks git ignores
+    found = []
+    for number, (raw_line, ours) in sorted(blamed.lines.items()):
+        text = decode_text(raw_line).strip()
+        if not text or text in known or not (ours or text in introduced):
+            continue
+        found.append((number, (lines[number - 1] if same else decode_text(raw_line)).strip()))
+    return found
+
+
+@dataclass
+class _Blamed:
+    """What git blame says of each line written since the base: ``(bytes, ours)``, ``ours``
+    when one of the experiment's commits wrote it."""
+
+    lines: dict[int, tuple[bytes, bool]]
+    count: int
+
+
+def _blamed(out: bytes, commits: set[str]) -> _Blamed:
+    """Read ``git blame --porcelain``: lines of a boundary commit (the base or older) left out."""
+    blamed: dict[int, tuple[bytes, bool]] = {}
+    boundary: set[bytes] = set()
+    count, final, sha = 0, 0, b""
     for raw in out.split(b"\n"):
         header = _BLAME_HEADER.fullmatch(raw)
         if header is not None:
             sha, final = header.group(1), int(header.group(2))
+        elif raw == b"boundary":
+            boundary.add(sha)
         elif raw.startswith(b"\t") and sha:
             count += 1
-            if sha.decode() in commits:
-                blamed[final] = raw[1:]
+            if sha not in boundary:
+                blamed[final] = (raw[1:], sha.decode() in commits)
             sha = b""
-    data = file.read_bytes()
+    return _Blamed(blamed, count)
+
+
+def _checked_lines(path: str, data: bytes) -> tuple[str, ...]:
+    """The file's lines as the check decodes them."""
     try:
         text = decode_python(data) if is_python_path(path) else decode_text(data)
-    except (SyntaxError, UnicodeDecodeError):
+    except (SyntaxError, UnicodeDecodeError, LookupError):
         text = decode_text(data)
-    lines = split_lines(text)
-    same = len(lines) - (lines[-1] == "") == count  # else: line breaks git does not count
-    found = []
-    for number, raw_line in sorted(blamed.items()):
-        line = (lines[number - 1] if same else decode_text(raw_line)).strip()
-        if line:
-            found.append((number, line))
-    return found
+    return split_lines(text)

@@ -271,20 +271,26 @@ def test_a_python_2_file_is_checked_by_its_lines(repo: Repo) -> None:
 # --------------------------------------------------------------------------- case 6
 
 
-def test_an_experiment_that_only_removed_names_points_to_a_usable_option(repo: Repo) -> None:
-    """Case 6: the message must not point to ``--expect-removed``, which ``check --reverted``
-    does not have, but to the command that has it."""
+def test_an_experiment_that_only_removed_lines_must_have_them_back(repo: Repo) -> None:
+    """Case 6, and issue 24's removal-only change: with ``--reverted``, the lines the
+    experiment removed must be back (exit 1 naming each missing one, exit 0 once the revert
+    restored them), not "nothing to check"; from-diff's --expect-removed still does what its
+    help says."""
     repo.commit("Fusion", {"m.py": "x = 1\nlegacy_fusion()\n"})
     repo.commit("No fusion", {"m.py": "x = 1\n"}, tag=EXPERIMENT)
     code, out, err = repo.check()
-    assert (code, out) == (2, "")
-    assert "(see --expect-removed)" not in err
-    assert err == (
-        "cleantree: error: the change leaves nothing a manifest can check (m.py: changed, but "
-        "added no line or name to forbid (it removed names: `cleantree from-diff --rev "
-        "experiment --expect-removed` writes a manifest that expects them back))\n"
+    short = git(repo.path, "rev-parse", "--short", EXPERIMENT).strip()
+    assert (code, err) == (1, "")
+    assert out == (
+        f'removed-lines-m.py: {EXPERIMENT} ({short}) "No fusion": a line the change removed: '
+        "a complete revert brings it back\n"
+        "m.py  missing  expected 'line:legacy_fusion()'\n"
+        "\n"
+        "cleantree: 1 expected pattern missing (1 rule, 1 file)\n"
     )
-    # and that command does what the message says
+    git(repo.path, "revert", "--no-edit", EXPERIMENT)
+    assert repo.check() == (0, "cleantree: clean (1 rule, 1 file)\n", "")
+    # and the command the message of old pointed to does what it says
     derived = from_diff(repo.path, "--rev", EXPERIMENT, "--expect-removed")
     assert derived.returncode == 0
     assert 'expect = [\n    "=legacy_fusion",\n]' in derived.stdout
