@@ -14,13 +14,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pytest_cleantree.analysis import decode_python, is_python_path, split_lines
+from pytest_cleantree.analysis import split_lines
 from pytest_cleantree.core.model import Manifest
 
 from .apply import ChangedFile, resolve_images
 from .diff import FromDiffError, Status, parse_unified_diff, special_file
 from .plan import plan_changes, root_folder, rules_from_plan
-from .text import decode_text
+from .text import checked_text, decode_text
 
 __all__ = [
     "derive_manifest_for_revert",
@@ -205,10 +205,9 @@ def derive_manifest_for_revert(
     """
     top = repository_top(repo)
     revs = _resolve_range(top, commit)
-    commits = set(_git(top, "rev-list", *revs.bounds, revs.new, "--").decode().split())
+    commits = _range_commits(top, revs)
     images = _images_from_range(top, commit, revs)
-    paths = sorted({path for image in images for path in _paths(image)})
-    commits |= twin_commits(top, revs, commits, paths)
+    commits |= _twins(top, revs, commits, _changed_paths(images))
 
     def blame(
         path: str, introduced: frozenset[str], known: frozenset[str]
@@ -242,9 +241,26 @@ def _paths(image: ChangedFile) -> tuple[str, ...]:
 _BLAME_HEADER = re.compile(rb"([0-9a-f]{40,64}) [0-9]+ ([0-9]+)(?: [0-9]+)?")
 
 
-def twin_commits(top: Path, revs: _Range, commits: set[str], paths: Sequence[str]) -> set[str]:
-    """The commits since the experiment's base whose ``git patch-id`` is one of its commits':
-    a revert of its revert, a cherry-pick of it.  They count as the experiment."""
+def twin_commits(commit: str, repo: Path | str = ".") -> set[str]:
+    """The commits since the experiment's base (on ``HEAD`` or its own branch) whose ``git
+    patch-id`` is one of its commits': a revert of its revert, a cherry-pick of it.  They
+    count as the experiment."""
+    top = repository_top(repo)
+    revs = _resolve_range(top, commit)
+    commits = _range_commits(top, revs)
+    return _twins(top, revs, commits, _changed_paths(_images_from_range(top, commit, revs)))
+
+
+def _range_commits(top: Path, revs: _Range) -> set[str]:
+    return set(_git(top, "rev-list", *revs.bounds, revs.new, "--").decode().split())
+
+
+def _changed_paths(images: Sequence[ChangedFile]) -> list[str]:
+    return sorted({path for image in images for path in _paths(image)})
+
+
+def _twins(top: Path, revs: _Range, commits: set[str], paths: Sequence[str]) -> set[str]:
+    """:func:`twin_commits`, the range resolved: only ``paths`` are compared."""
     if not paths:
         return set()
     heads = {revs.new, _git(top, "rev-parse", "HEAD").decode().strip()}
@@ -297,14 +313,13 @@ def experiment_lines_now(
     if not file.is_file():
         return []
     blamed = _blamed(_git(top, "blame", "--porcelain", *bounds, "--", path), commits)
-    lines = _checked_lines(path, file.read_bytes())
+    lines = split_lines(checked_text(path, file.read_bytes()))
     same = len(lines) - (lines[-1] == "") == blamed.count  # else: line breaks git ignores
     found = []
     for number, (raw_line, ours) in sorted(blamed.lines.items()):
-        text = decode_text(raw_line).strip()
-        if not text or text in known or not (ours or text in introduced):
-            continue
-        found.append((number, (lines[number - 1] if same else decode_text(raw_line)).strip()))
+        text = (lines[number - 1] if same else decode_text(raw_line)).strip()
+        if text and text not in known and (ours or text in introduced):
+            found.append((number, text))
     return found
 
 
@@ -334,12 +349,3 @@ def _blamed(out: bytes, commits: set[str]) -> _Blamed:
                 blamed[final] = (raw[1:], sha.decode() in commits)
             sha = b""
     return _Blamed(blamed, count)
-
-
-def _checked_lines(path: str, data: bytes) -> tuple[str, ...]:
-    """The file's lines as the check decodes them."""
-    try:
-        text = decode_python(data) if is_python_path(path) else decode_text(data)
-    except (SyntaxError, UnicodeDecodeError, LookupError):
-        text = decode_text(data)
-    return split_lines(text)

@@ -86,7 +86,8 @@ def introduced_names(before: str | None, after: str | None) -> IntroducedNames:
     return _difference(_python_names(before), _python_names(after))
 
 
-#: The words of one line of a file that its language makes names.
+#: The words of one line of a file that its language makes names, each a word as exact
+#: patterns see words (so that the file before can be searched for it).
 Tokenizer = Callable[[str], Iterable[str]]
 
 
@@ -167,7 +168,7 @@ def yaml_words(line: str) -> Iterator[str]:
     """A YAML line's key (``KEY:``); values are data, often prose, never names."""
     match = _KEY_LINE.match(line)
     if match:
-        yield match.group(1)
+        yield from WORD.findall(match.group(1))
 
 
 _ASSIGNED_KEY = re.compile(r"\s*(?:export\s+)?([A-Za-z_][\w.-]*)\s*[=:]")
@@ -188,7 +189,7 @@ _JSON_KEY = re.compile(r"\"([A-Za-z_][\w.-]*)\"\s*:")
 
 def json_words(line: str) -> Iterator[str]:
     """A JSON line's keys."""
-    return iter(_JSON_KEY.findall(line))
+    return (word for key in _JSON_KEY.findall(line) for word in WORD.findall(key))
 
 
 _C_COMMENT = re.compile(r"//.*|/\*.*?(?:\*/|$)|^\s*\*.*")
@@ -219,7 +220,7 @@ def make_words(line: str) -> Iterator[str]:
     """A Makefile line's variable (``NAME :=``) or target (``name:``)."""
     match = _MAKE_VARIABLE.match(line) or _MAKE_TARGET.match(line)
     if match:
-        yield match.group(1)
+        yield from WORD.findall(match.group(1))
 
 
 _DOCKER_NAME = re.compile(r"\s*(?:ENV|ARG)\s+([A-Za-z_]\w*)", re.IGNORECASE)

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from pytest_cleantree.analysis import decode_python, is_python_path
+from pytest_cleantree.analysis import decode_python, is_python_path, split_lines
 from pytest_cleantree.config.manifest import id_slug
 from pytest_cleantree.core.model import DEFAULT_KINDS, Rule
 from pytest_cleantree.core.patterns import line_pattern, parse_pattern
@@ -28,7 +28,7 @@ from .names import (
     introduced_tokens,
     tokenizer_for,
 )
-from .text import decode_text, unrepresentable
+from .text import checked_text, decode_text, unrepresentable
 
 __all__ = [
     "Blame",
@@ -217,8 +217,8 @@ def _plan_lines(plan: Plan, changed: ChangedFile, new: str, blame: Blame | None)
     """The experiment lines: pinned where blame gives them, else the added lines' texts.
     With blame, a file the change only removed lines from must have them back."""
     change = changed.change
-    added = [text for hunk in change.hunks for op, text in hunk.lines if op == "+"]
-    known = _stripped_lines(changed.before)
+    added = _hunk_lines(changed, "+", new)
+    known = _stripped_lines(new, changed.before)
     if blame is not None:
         if any(text.strip() for text in added):  # checked even when none is left: clean
             introduced = frozenset(_experiment_lines(added, known))
@@ -226,10 +226,10 @@ def _plan_lines(plan: Plan, changed: ChangedFile, new: str, blame: Blame | None)
             pinned = [f"line@{number}:{text}" for number, text in found]
             plan.rules.append(PlannedRule(new, "lines", tuple(pinned), why=_BLAMED_WHY))
             return
-        removed = [text for hunk in change.hunks for op, text in hunk.lines if op == "-"]
-        back = tuple(
-            f"line:{text}" for text in _experiment_lines(removed, _stripped_lines(changed.after))
+        removed = _experiment_lines(
+            _hunk_lines(changed, "-", new), _stripped_lines(new, changed.after)
         )
+        back = tuple(f"line:{text}" for text in removed)
         if back:
             plan.rules.append(PlannedRule(new, "removed", expect=back, why=_REMOVED_WHY))
         return
@@ -251,9 +251,29 @@ def _plan_unverified(plan: Plan, changed: ChangedFile, new: str) -> None:
     plan.notes.append((new, f"{changed.unverified}. {_UNVERIFIED}"))
 
 
-def _stripped_lines(data: bytes | None) -> set[str]:
-    """The texts (stripped) of a file's lines, as the experiment lines are compared."""
-    return {line.strip() for line in decode_text(data).splitlines()} if data else set()
+def _stripped_lines(path: str, data: bytes | None) -> set[str]:
+    """The texts (stripped) of a file's lines as the check reads them: what experiment
+    lines are compared with."""
+    return {line.strip() for line in split_lines(checked_text(path, data))} if data else set()
+
+
+def _hunk_lines(changed: ChangedFile, op: str, path: str) -> list[str]:
+    """The diff's added (``+``, from the file after) or removed (``-``, from the file before)
+    lines, stripped, as the check decodes that file (a Python file by its coding line)."""
+    texts = [
+        text.strip() for hunk in changed.change.hunks for kind, text in hunk.lines if kind == op
+    ]
+    data = changed.after if op == "+" else changed.before
+    if data is None:
+        return texts
+    checked = split_lines(checked_text(path, data))
+    raw = split_lines(decode_text(data))
+    if checked == raw or len(checked) != len(raw):
+        return texts
+    as_checked: dict[str, str] = {}
+    for raw_line, checked_line in zip(raw, checked, strict=True):
+        as_checked.setdefault(raw_line.strip(), checked_line.strip())
+    return [as_checked.get(text, text) for text in texts]
 
 
 def _experiment_lines(added: Sequence[str], known: set[str]) -> tuple[str, ...]:

@@ -7,65 +7,11 @@ lines that hold a code name the experiment introduced.  Nothing else is a leftov
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
 import pytest
-from gitrepo import cleantree, from_diff, git
-
-EXPERIMENT = "experiment"
-
-
-class Repo:
-    """A repository grown commit by commit: ``commit`` writes files (``None`` deletes one)."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        path.mkdir()
-        git(path, "init", "-q", "-b", "main")
-
-    def write(self, files: dict[str, str | None]) -> None:
-        for name, text in files.items():
-            if text is None:
-                (self.path / name).unlink()
-            else:
-                (self.path / name).parent.mkdir(parents=True, exist_ok=True)
-                (self.path / name).write_text(text)
-
-    def commit(self, message: str, files: dict[str, str | None], tag: str = "") -> None:
-        self.write(files)
-        git(self.path, "add", "-A")
-        git(self.path, "commit", "-q", "-m", message)
-        if tag:
-            git(self.path, "tag", tag)
-
-    def line_of(self, name: str, text: str) -> int:
-        lines = (self.path / name).read_text().split("\n")
-        assert lines.count(text) == 1, (name, text)
-        return lines.index(text) + 1
-
-    def check(self, *args: str) -> tuple[int, str, str]:
-        done = cleantree(self.path, "check", "--reverted", EXPERIMENT, *args)
-        assert "Traceback" not in done.stderr
-        return done.returncode, done.stdout, done.stderr
-
-
-def reported(stdout: str) -> dict[str, set[tuple[str, int]]]:
-    """Each failed rule's id, with the (path, line) rows under it."""
-    found: dict[str, set[tuple[str, int]]] = {}
-    rule = ""
-    for line in stdout.splitlines():
-        header = re.match(r"^([A-Za-z0-9][\w.-]*): ", line)
-        row = re.match(r"^(\S+?):(\d+)(?::\d+)?\s", line)
-        if line.startswith("cleantree: "):
-            continue
-        if header and not row:
-            rule = header.group(1)
-            found[rule] = set()
-        elif row:
-            found[rule].add((row.group(1), int(row.group(2))))
-    return found
+from gitrepo import EXPERIMENT, Repo, cleantree, from_diff, git, reported
 
 
 @pytest.fixture
