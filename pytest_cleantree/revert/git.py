@@ -333,7 +333,8 @@ class _Blamed:
 
 
 def _blamed(out: bytes, commits: set[str]) -> _Blamed:
-    """Read ``git blame --porcelain``: lines of a boundary commit (the base or older) left out."""
+    """Read ``git blame --porcelain``: lines of a boundary commit (the base or older, or a root
+    commit) left out, unless it is one of ``commits``."""
     blamed: dict[int, tuple[bytes, bool]] = {}
     boundary: set[bytes] = set()
     count, final, sha = 0, 0, b""
@@ -345,7 +346,8 @@ def _blamed(out: bytes, commits: set[str]) -> _Blamed:
             boundary.add(sha)
         elif raw.startswith(b"\t") and sha:
             count += 1
-            if sha not in boundary:
-                blamed[final] = (raw[1:], sha.decode() in commits)
+            ours = sha.decode() in commits  # a root commit is a boundary too, but ours
+            if ours or sha not in boundary:
+                blamed[final] = (raw[1:], ours)
             sha = b""
     return _Blamed(blamed, count)
