@@ -61,6 +61,19 @@ def _rev_parse(repo: Path, rev: str) -> str:
         raise FromDiffError(f"{rev!r}: no such commit in {repo}{_shallow(repo)}") from None
 
 
+def _cut_at(repo: Path, commit: str) -> bool:
+    """Is ``commit`` where a shallow clone's history is cut (it has parents, not here)?"""
+    try:
+        shallow = Path(_git(repo, "rev-parse", "--git-path", "shallow").decode().strip())
+    except FromDiffError:
+        return False
+    shallow = shallow if shallow.is_absolute() else repo / shallow
+    try:
+        return commit in shallow.read_text().split()
+    except OSError:
+        return False
+
+
 def _shallow(repo: Path) -> str:
     """What to say of a missing commit when the clone is shallow: its history is cut."""
     try:
@@ -105,6 +118,10 @@ def _resolve_range(repo: Path, spec: str) -> _Range:
         try:
             old = _git(repo, "rev-parse", "--verify", "--quiet", f"{new}^").decode().strip()
         except FromDiffError:  # a root commit: compare with the empty tree
+            if _cut_at(repo, new):
+                raise FromDiffError(
+                    f"{spec!r}: its parent is not in {repo}{_shallow(repo)}"
+                ) from None
             old = _git(repo, "hash-object", "-t", "tree", "--stdin", stdin=b"").decode().strip()
             root = True
     subject = _git(repo, "log", "-1", "--format=%s", new).decode("utf-8", "replace").strip()

@@ -297,6 +297,15 @@ def test_a_shallow_clone_says_so_and_names_the_fix(repo: Repo, tmp_path: Path) -
         "clone, its history is cut; fetch all of it (`git fetch --unshallow`, or "
         "`fetch-depth: 0` for actions/checkout)\n"
     )
+    # the tip is there, its parent is not: not a root commit whose every file is new
+    tip = git(clone, "rev-parse", "HEAD").strip()
+    done = cleantree(clone, "check", "--reverted", tip)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        f"cleantree: error: {tip!r}: its parent is not in {clone}: the repository is a shallow "
+        "clone, its history is cut; fetch all of it (`git fetch --unshallow`, or "
+        "`fetch-depth: 0` for actions/checkout)\n"
+    )
 
 
 DEPRECATED = """\
