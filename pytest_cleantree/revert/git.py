@@ -7,6 +7,7 @@ what git blame of the work tree still gives to the change.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import subprocess
@@ -225,6 +226,9 @@ def derive_manifest_for_revert(
     commits = _range_commits(top, revs)
     images = _images_from_range(top, commit, revs)
     commits |= _twins(top, revs, commits, _changed_paths(images))
+    # renamed since: like the file before the experiment (reverted) or after it (still in)
+    moved = {} if revs.root else _moved_since(top, revs.old)
+    images = _followed(images, {**moved, **_moved_since(top, revs.new)})
 
     def blame(
         path: str, introduced: frozenset[str], known: frozenset[str]
@@ -248,6 +252,36 @@ def derive_manifest_for_revert(
     return Manifest(
         str(top / f"<reverted {revs.short}>"), root, rules_from_plan(plan, why=revs.why)
     )
+
+
+def _moved_since(top: Path, commit: str) -> dict[str, str]:
+    """The files renamed since ``commit`` in the work tree (tracked ones): old -> new path."""
+    out = _git(top, "diff", "-M", "--name-status", "-z", "--no-ext-diff", commit, "--")
+    fields = out.decode("utf-8", "surrogateescape").split("\0")
+    moved: dict[str, str] = {}
+    index = 0
+    while index < len(fields) - 1:
+        status = fields[index]
+        if status.startswith(("R", "C")):
+            if status.startswith("R"):
+                moved[fields[index + 1]] = fields[index + 2]
+            index += 3
+        else:
+            index += 2
+    return moved
+
+
+def _followed(images: Sequence[ChangedFile], moved: dict[str, str]) -> list[ChangedFile]:
+    """Each file the experiment added or modified, under the name it has now: a later
+    rename does not hide a leftover (nor make a file it added look absent)."""
+    followed = []
+    for image in images:
+        change = image.change
+        now = moved.get(change.new_path or "")
+        if now is not None and change.status in (Status.ADDED, Status.MODIFIED):
+            image = dataclasses.replace(image, change=dataclasses.replace(change, new_path=now))
+        followed.append(image)
+    return followed
 
 
 def _paths(image: ChangedFile) -> tuple[str, ...]:

@@ -382,3 +382,24 @@ def test_a_from_diff_manifest_reports_a_line_once(repo: Repo, tmp_path: Path) ->
     assert repo.check()[1].splitlines()[-1] == (
         "cleantree: 1 forbidden line remains (2 rules, 1 file)"
     )
+
+
+def test_a_file_renamed_after_the_experiment_is_followed(repo: Repo) -> None:
+    """On this project's own history: a later commit moved the files the experiment
+    changed (tests/unit/ to tests/<package>/).  The experiment still in is found in the
+    file under its new name (exit 1, not "no such file", exit 2), and a file it added, now
+    renamed, is still present: never a false clean; reverted (by hand), it exits 0."""
+    repo.commit("Convert", {"conv.py": CONVERT})
+    repo.commit("Check the type", {"conv.py": CHECKED, "turbo.py": "TURBO = 1\n"}, tag=EXPERIMENT)
+    git(repo.path, "mv", "conv.py", "convert.py")
+    git(repo.path, "mv", "turbo.py", "fast.py")
+    git(repo.path, "commit", "-q", "-m", "Rename")
+    code, out, err = repo.check()
+    assert (code, err) == (1, "")
+    assert reported(out) == {
+        "experiment-lines-convert.py": {("convert.py", 2), ("convert.py", 3)},
+        "absent-fast.py": set(),
+    }
+    assert "fast.py  present  must not exist" in out
+    repo.commit("Revert the type check", {"convert.py": CONVERT, "fast.py": None})
+    assert repo.check() == (0, "cleantree: clean (2 rules, 1 file)\n", "")
