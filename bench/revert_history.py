@@ -129,6 +129,7 @@ class Outcome:
     hits: list[tuple[str, int, str, str]]  # (path, line, source, rule)
     present: set[str]
     missing: set[str]
+    #: why the check could not run, or did not complete (its first problem)
     error: str = ""
 
 
@@ -149,12 +150,13 @@ def run_check(scratch: Path, sha: str) -> Outcome:
         return Outcome(done.returncode, [], set(), set(), done.stderr.strip()[-300:])
     report: dict[str, Any] = json.loads(done.stdout)
     hits, present, missing = [], set(), set()
+    problems = [p for result in report["results"] for p in result["problems"]]
     for result in report["results"]:
         for hit in result["hits"]:
             hits.append((hit["file"], hit["line"], hit["source"], result["rule"]))
         present.update(result["present"])
         missing.update(item["file"] for item in result["missing"])
-    return Outcome(done.returncode, hits, present, missing)
+    return Outcome(done.returncode, hits, present, missing, "; ".join(problems[:1]))
 
 
 def foreign_hits(scratch: Path, experiment: Experiment, outcome: Outcome) -> list[str]:
@@ -214,8 +216,8 @@ def reapplied_lines(scratch: Path, experiment: Experiment, path: str) -> set[tup
 class Row:
     sha: str
     subject: str
-    still_in: str = "-"  # "1" expected, "0", "-" (not in the tree any more), or an error
-    revert: str = "-"  # "0" expected, "1", "conflict", or an error
+    still_in: str = "-"  # "1" expected, "0", "2" (incomplete), "-" (not in the tree any more)
+    revert: str = "-"  # "0" expected, "1", "2" (incomplete), "conflict"
     at: str = "the tip"  # where it was reverted: "its commit" when the tip conflicts
     foreign: list[str] = field(default_factory=list)
     hunks: int = 0
@@ -224,6 +226,8 @@ class Row:
     lines_found: int = 0
     skipped: int = 0
     missed: list[str] = field(default_factory=list)
+    #: why a check did not complete (exit 2)
+    problems: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
 
@@ -234,7 +238,8 @@ def replay(scratch: Path, tip: str, sha: str, max_hunks: int) -> Row:
     reset(scratch, tip)
     if still_in(scratch, experiment):
         outcome = run_check(scratch, sha)
-        row.still_in = outcome.error or str(outcome.code)
+        row.still_in = str(outcome.code)
+        row.problems += [f"still in: {outcome.error}"] if outcome.code not in (0, 1) else []
         row.foreign += foreign_hits(scratch, experiment, outcome)
     if not _revert(scratch, sha):
         # later history conflicts with the revert: revert it where it was made instead
@@ -246,7 +251,8 @@ def replay(scratch: Path, tip: str, sha: str, max_hunks: int) -> Row:
             return row
     reverted = git(scratch, "rev-parse", "HEAD").strip()
     outcome = run_check(scratch, sha)
-    row.revert = outcome.error or str(outcome.code)
+    row.revert = str(outcome.code)
+    row.problems += [f"reverted: {outcome.error}"] if outcome.code not in (0, 1) else []
     row.foreign += foreign_hits(scratch, experiment, outcome)
     for hunk in experiment.hunks:
         if row.hunks >= max_hunks:
@@ -344,6 +350,10 @@ def render(rows: Sequence[Row], *, repo: Path, tip: str, command: str) -> str:
             f"{row.hunks_found}/{row.hunks} | {row.lines_found}/{row.lines}{missed} | "
             f"{foreign_text or 0} | {row.seconds:.0f} |"
         )
+    incomplete = [(row.sha, problem) for row in rows for problem in row.problems]
+    if incomplete:
+        out += ["", "Checks that did not complete (exit 2: never clean, but not a finding):", ""]
+        out += [f"- `{sha}` {problem}" for sha, problem in incomplete]
     return "\n".join(out) + "\n"
 
 
