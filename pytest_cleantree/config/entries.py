@@ -18,6 +18,7 @@ from pytest_cleantree.core.patterns import line_pattern, parse_pattern
 
 __all__ = [
     "Report",
+    "escape_line",
     "iter_strings",
     "read_excludes",
     "read_forbid_lines",
@@ -27,6 +28,7 @@ __all__ = [
     "read_patterns",
     "suggest",
     "toml_type",
+    "unescape_line",
 ]
 
 #: The kinds a rule may select (``text`` is implied, never selected).
@@ -130,25 +132,67 @@ def read_patterns(table: Mapping[str, object], key: str, report: Report) -> tupl
     return tuple(patterns)
 
 
-def read_forbid_lines(table: Mapping[str, object], report: Report) -> tuple[Pattern, ...]:
-    """``forbid_lines``: whole lines (compared stripped), as line patterns of ``forbid``."""
+def read_forbid_lines(
+    table: Mapping[str, object], report: Report, key: str = "forbid_lines"
+) -> tuple[Pattern, ...]:
+    """Whole lines (compared stripped), as line patterns: ``forbid_lines`` (of ``forbid``)
+    or ``unless_lines``; and the same key ``_escaped``, whose lines may hold bytes that are
+    not UTF-8, written ``\\xNN`` (see :func:`escape_line`)."""
     patterns: list[Pattern] = []
-    where_seen: dict[str, int] = {}
-    for index, text in iter_strings(table, "forbid_lines", report):
-        where = f"forbid_lines[{index}]"
-        if "\n" in text or "\r" in text:
-            report(f"{where}: one line only (it holds a line break)")
-            continue
-        if not text.strip():
-            report(f"{where}: a blank line cannot be told apart from any other")
-            continue
-        pattern = line_pattern(text)
-        if pattern.text in where_seen:
-            report(f"{where}: the same line as forbid_lines[{where_seen[pattern.text]}]")
-            continue
-        where_seen[pattern.text] = index
-        patterns.append(pattern)
+    where_seen: dict[str, str] = {}
+    for name in (key, f"{key}_escaped"):
+        for index, text in iter_strings(table, name, report):
+            where = f"{name}[{index}]"
+            if name != key:
+                try:
+                    text = unescape_line(text)
+                except ValueError as exc:
+                    report(f"{where}: {exc}")
+                    continue
+            if "\n" in text or "\r" in text:
+                report(f"{where}: one line only (it holds a line break)")
+                continue
+            if not text.strip():
+                report(f"{where}: a blank line cannot be told apart from any other")
+                continue
+            pattern = line_pattern(text)
+            if pattern.text in where_seen:
+                report(f"{where}: the same line as {where_seen[pattern.text]}")
+                continue
+            where_seen[pattern.text] = where
+            patterns.append(pattern)
     return tuple(patterns)
+
+
+_LINE_ESCAPE = re.compile(r"\\(?:x([89a-fA-F][0-9a-fA-F])|(\\)|(.?))")
+
+
+def escape_line(line: str) -> str:
+    """A line read with ``surrogateescape`` as an ``_escaped`` entry: each byte that is not
+    UTF-8 as ``\\xNN``, each backslash doubled.  TOML cannot hold such a byte itself."""
+    out = []
+    for char in line:
+        if "\udc80" <= char <= "\udcff":
+            out.append(f"\\x{ord(char) - 0xDC00:02x}")
+        else:
+            out.append("\\\\" if char == "\\" else char)
+    return "".join(out)
+
+
+def unescape_line(text: str) -> str:
+    """The line an ``_escaped`` entry stands for (:func:`escape_line`'s inverse)."""
+
+    def one(match: re.Match[str]) -> str:
+        if match.group(1):
+            return chr(0xDC00 + int(match.group(1), 16))
+        if match.group(2):
+            return "\\"
+        raise ValueError(
+            f"unknown escape {match.group(0)!r}: write \\xNN (80 to ff) for a byte that is "
+            "not UTF-8, \\\\ for a backslash"
+        )
+
+    return _LINE_ESCAPE.sub(one, text)
 
 
 def read_excludes(table: Mapping[str, object], prefix: str, report: Report) -> tuple[str, ...]:

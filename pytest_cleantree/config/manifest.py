@@ -72,6 +72,7 @@ _RULE_KEYS = (
     "files",
     "forbid",
     "forbid_lines",
+    "forbid_lines_escaped",
     "expect",
     "absent",
     "kinds",
@@ -79,6 +80,8 @@ _RULE_KEYS = (
     "missing_ok",
     "must_exist",
     "exclude",
+    "unless_lines",
+    "unless_lines_escaped",
 )
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
@@ -361,7 +364,9 @@ class _Parser:
             report("missing_ok and must_exist contradict each other: keep one")
         exclude = read_excludes(table, "", report)
 
-        searched = [key for key in ("forbid", "forbid_lines", "expect") if key in table]
+        unless = read_forbid_lines(table, report, "unless_lines")
+        lined = ("forbid_lines", "forbid_lines_escaped")
+        searched = [key for key in ("forbid", *lined, "expect") if key in table]
         if not searched and "absent" not in table:
             report("nothing to check: give forbid, expect or absent")
         if searched and "files" not in table:
@@ -385,6 +390,7 @@ class _Parser:
             must_exist=must_exist,
             line=line,
             exclude=exclude,
+            unless=unless,
         )
 
 

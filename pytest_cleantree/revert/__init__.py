@@ -4,16 +4,22 @@ The change is a unified diff, from git (``--rev A..B``) or from a patch.  For ea
 modified, the file's contents before and after the change are compared, and two rules are
 written, labelled apart by their ids:
 
-* ``experiment-lines-FILE``: the experiment's own lines, the ground truth.  In a manifest
-  they are the lines the change added (``forbid_lines``: each non-blank line the file did
-  not hold before, compared stripped, wherever it stands); for ``check --reverted`` in a git
-  work tree they are the lines ``git blame`` of the work tree still gives to the change,
-  each pinned to its line (``line@N:``), whatever they hold;
+* ``experiment-lines-FILE``: the experiment's own lines, the ground truth: the lines it
+  introduced (added, and a text its parent did not have in that file: a moved line is not
+  one).  In a manifest they are ``forbid_lines`` (compared stripped, wherever they stand;
+  ``forbid_lines_escaped`` for bytes that are not UTF-8); for ``check --reverted`` in a git
+  work tree they are the lines of the work tree that git blame gives to the change (or to a
+  commit with its ``git patch-id``), or whose text it added and blame gives to a later
+  commit or the work tree, each pinned to its line (``line@N:``);
 * ``introduced-names-FILE``: in a Python file, every code name the change introduced (a
   code name after, not one before: the words of strings never count), as an exact
   ``=name`` pattern looked for in code; builtins, keywords, builtin methods and one- or
-  two-letter names are never introduced.  In any other text file, the new words of four
-  characters or more (``text_rules=False`` turns those files off);
+  two-letter names are never introduced.  In another code file, the names its language's
+  tokenizer finds (a shell variable, a YAML or TOML key ...) of four characters or more;
+  prose has none (``text_rules=False`` turns files that are not Python off).  An
+  experiment line is not reported again for its names (``unless``);
+* with ``check --reverted``, a file the change only removed lines from: a
+  ``removed-lines`` rule expecting them back;
 * a file the change added: an ``absent`` entry;
 * a file the change deleted (or renamed away): a ``must_exist`` rule that expects names
   the file had (its top-level definitions): still missing, that is a violation.

@@ -81,6 +81,9 @@ class ChangedFile:
     change: FileChange
     before: bytes | None = None
     after: bytes | None = None
+    #: why the diff applies to the tree neither way (a partly reverted file): then only
+    #: what the diff itself says is known, ``before`` and ``after`` are ``None``
+    unverified: str = ""
 
 
 Reader = Callable[[str], "bytes | None"]
@@ -93,8 +96,9 @@ def resolve_images(changes: Sequence[FileChange], read: Reader) -> list[ChangedF
     and deleted files carry their whole contents in the diff.  A modified file is read
     from the tree, which may hold it with the change applied (the hunks are reversed) or
     not yet applied (they are applied), so either version of the tree works, and a tree
-    where some files are reverted and others not.  Raises :class:`FromDiffError` when a
-    file is in neither state.
+    where some files are reverted and others not.  A file in neither state (partly
+    reverted) is not verified: it is known from the diff alone.  Raises
+    :class:`FromDiffError` for a modified file the tree does not hold.
     """
     return [_images(change, read) for change in changes]
 
@@ -131,8 +135,5 @@ def _images(change: FileChange, read: Reader) -> ChangedFile:
             problems.append(f"as not yet applied, {exc}")
     if not problems:
         raise FromDiffError(f"{change.path}: changed by the diff, but not in the tree")
-    raise FromDiffError(
-        f"{change.path}: the diff does not apply to the tree (a partly reverted file?): "
-        + "; ".join(problems)
-        + ". Derive it from git instead: --rev BASE..EXPERIMENT"
-    )
+    reason = "the diff does not apply to the tree (a partly reverted file?): " + "; ".join(problems)
+    return ChangedFile(change, unverified=reason)

@@ -7,6 +7,7 @@ what git blame of the work tree still gives to the change.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import subprocess
@@ -14,13 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pytest_cleantree.analysis import decode_python, is_python_path, split_lines
+from pytest_cleantree.analysis import split_lines
 from pytest_cleantree.core.model import Manifest
 
 from .apply import ChangedFile, resolve_images
 from .diff import FromDiffError, Status, parse_unified_diff, special_file
 from .plan import plan_changes, root_folder, rules_from_plan
-from .text import decode_text
+from .text import checked_text, decode_text
 
 __all__ = [
     "derive_manifest_for_revert",
@@ -28,6 +29,7 @@ __all__ = [
     "images_from_patch",
     "images_from_rev",
     "repository_top",
+    "twin_commits",
 ]
 
 
@@ -57,7 +59,34 @@ def _rev_parse(repo: Path, rev: str) -> str:
     try:
         return _git(repo, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}").decode().strip()
     except FromDiffError:
-        raise FromDiffError(f"{rev!r}: no such commit in {repo}") from None
+        raise FromDiffError(f"{rev!r}: no such commit in {repo}{_shallow(repo)}") from None
+
+
+def _cut_at(repo: Path, commit: str) -> bool:
+    """Is ``commit`` where a shallow clone's history is cut (it has parents, not here)?"""
+    try:
+        shallow = Path(_git(repo, "rev-parse", "--git-path", "shallow").decode().strip())
+    except FromDiffError:
+        return False
+    shallow = shallow if shallow.is_absolute() else repo / shallow
+    try:
+        return commit in shallow.read_text().split()
+    except OSError:
+        return False
+
+
+def _shallow(repo: Path) -> str:
+    """What to say of a missing commit when the clone is shallow: its history is cut."""
+    try:
+        shallow = _git(repo, "rev-parse", "--is-shallow-repository").strip() == b"true"
+    except FromDiffError:
+        return ""
+    if not shallow:
+        return ""
+    return (
+        ": the repository is a shallow clone, its history is cut; fetch all of it "
+        "(`git fetch --unshallow`, or `fetch-depth: 0` for actions/checkout)"
+    )
 
 
 @dataclass(frozen=True)
@@ -90,6 +119,10 @@ def _resolve_range(repo: Path, spec: str) -> _Range:
         try:
             old = _git(repo, "rev-parse", "--verify", "--quiet", f"{new}^").decode().strip()
         except FromDiffError:  # a root commit: compare with the empty tree
+            if _cut_at(repo, new):
+                raise FromDiffError(
+                    f"{spec!r}: its parent is not in {repo}{_shallow(repo)}"
+                ) from None
             old = _git(repo, "hash-object", "-t", "tree", "--stdin", stdin=b"").decode().strip()
             root = True
     subject = _git(repo, "log", "-1", "--format=%s", new).decode("utf-8", "replace").strip()
@@ -174,10 +207,13 @@ def derive_manifest_for_revert(
     """The manifest saying that ``commit`` (or a range ``A..B``) is fully reverted.
 
     The experiment's own lines are the ground truth: each file it changed gets an
-    ``experiment-lines-...`` rule forbidding the lines that ``git blame`` of the work
-    tree (uncommitted edits included) still gives to one of its commits, each pinned to
-    its line; and an ``introduced-names-...`` rule forbidding, on any line, the code
-    names it introduced there.  A merge commit is taken against its first parent: the
+    ``experiment-lines-...`` rule forbidding, each pinned to its line, the lines of the
+    work tree (uncommitted edits included) that are the experiment's: see
+    :func:`experiment_lines_now` (its commits are those of the range, and those whose
+    ``git patch-id`` is one of theirs); and an ``introduced-names-...`` rule forbidding,
+    on any line, the code names it introduced there.  A file it only removed lines from
+    must have them back (``removed-lines-...``).  A merge commit is taken against its
+    first parent: the
     experiment is everything the merge brought in.  Files it added must be absent; files
     it deleted must exist again (a missing one is a violation).
 
@@ -187,13 +223,22 @@ def derive_manifest_for_revert(
     """
     top = repository_top(repo)
     revs = _resolve_range(top, commit)
-    commits = set(_git(top, "rev-list", *revs.bounds, revs.new, "--").decode().split())
+    commits = _range_commits(top, revs)
+    images = _images_from_range(top, commit, revs)
+    commits |= _twins(top, revs, commits, _changed_paths(images))
+    # renamed since: like the file before the experiment (reverted) or after it (still in)
+    moved = {} if revs.root else _moved_since(top, revs.old)
+    images = _followed(images, {**moved, **_moved_since(top, revs.new)})
 
-    def blame(path: str) -> list[tuple[int, str]]:
-        return experiment_lines_now(top, path, commits, revs.bounds)
+    def blame(
+        path: str, introduced: frozenset[str], known: frozenset[str]
+    ) -> list[tuple[int, str]]:
+        return experiment_lines_now(
+            top, path, commits, revs.bounds, introduced=introduced, known=known
+        )
 
     plan = plan_changes(
-        _images_from_range(top, commit, revs),
+        images,
         expect_removed=expect_removed,
         text_rules=text_rules,
         under=under,
@@ -209,45 +254,151 @@ def derive_manifest_for_revert(
     )
 
 
+def _moved_since(top: Path, commit: str) -> dict[str, str]:
+    """The files renamed since ``commit`` in the work tree (tracked ones): old -> new path."""
+    out = _git(top, "diff", "-M", "--name-status", "-z", "--no-ext-diff", commit, "--")
+    fields = out.decode("utf-8", "surrogateescape").split("\0")
+    moved: dict[str, str] = {}
+    index = 0
+    while index < len(fields) - 1:
+        status = fields[index]
+        if status.startswith(("R", "C")):
+            if status.startswith("R"):
+                moved[fields[index + 1]] = fields[index + 2]
+            index += 3
+        else:
+            index += 2
+    return moved
+
+
+def _followed(images: Sequence[ChangedFile], moved: dict[str, str]) -> list[ChangedFile]:
+    """Each file the experiment added or modified, under the name it has now: a later
+    rename does not hide a leftover (nor make a file it added look absent)."""
+    followed = []
+    for image in images:
+        change = image.change
+        now = moved.get(change.new_path or "")
+        if now is not None and change.status in (Status.ADDED, Status.MODIFIED):
+            image = dataclasses.replace(image, change=dataclasses.replace(change, new_path=now))
+        followed.append(image)
+    return followed
+
+
+def _paths(image: ChangedFile) -> tuple[str, ...]:
+    change = image.change
+    return tuple(path for path in (change.old_path, change.new_path) if path is not None)
+
+
 _BLAME_HEADER = re.compile(rb"([0-9a-f]{40,64}) [0-9]+ ([0-9]+)(?: [0-9]+)?")
 
 
-def experiment_lines_now(
-    top: Path, path: str, commits: set[str], bounds: Sequence[str] = ()
-) -> list[tuple[int, str]]:
-    """The lines of the work tree's ``path`` that git blame gives to one of ``commits``:
-    ``(line, text stripped)``, blank lines left out; none for a missing file.
+def twin_commits(commit: str, repo: Path | str = ".") -> set[str]:
+    """The commits since the experiment's base (on ``HEAD`` or its own branch) whose ``git
+    patch-id`` is one of its commits': a revert of its revert, a cherry-pick of it.  They
+    count as the experiment."""
+    top = repository_top(repo)
+    revs = _resolve_range(top, commit)
+    commits = _range_commits(top, revs)
+    return _twins(top, revs, commits, _changed_paths(_images_from_range(top, commit, revs)))
 
-    Uncommitted edits are blamed on no commit.  ``bounds`` (``^BASE``) stops the walk
-    where the experiment starts: lines older than it cannot be the experiment's.  The
-    text is the file decoded as the check decodes it, so a pinned line matches itself.
+
+def _range_commits(top: Path, revs: _Range) -> set[str]:
+    return set(_git(top, "rev-list", *revs.bounds, revs.new, "--").decode().split())
+
+
+def _changed_paths(images: Sequence[ChangedFile]) -> list[str]:
+    return sorted({path for image in images for path in _paths(image)})
+
+
+def _twins(top: Path, revs: _Range, commits: set[str], paths: Sequence[str]) -> set[str]:
+    """:func:`twin_commits`, the range resolved: only ``paths`` are compared."""
+    if not paths:
+        return set()
+    heads = {revs.new, _git(top, "rev-parse", "HEAD").decode().strip()}
+    log = _git(
+        top,
+        "log",
+        "-p",
+        "--no-merges",
+        "--no-color",
+        "--no-ext-diff",
+        "--no-textconv",
+        "--format=commit %H",
+        *sorted(heads),
+        *revs.bounds,
+        "--",
+        *paths,
+    )
+    if not log.strip():
+        return set()
+    ids: dict[str, set[str]] = {}
+    for row in _git(top, "patch-id", "--stable", stdin=log).decode().split("\n"):
+        if row.strip():
+            patch_id, sha = row.split()
+            ids.setdefault(patch_id, set()).add(sha)
+    own = {patch_id for patch_id, shas in ids.items() if shas & commits}
+    return {sha for patch_id in own for sha in ids[patch_id]} - commits
+
+
+def experiment_lines_now(
+    top: Path,
+    path: str,
+    commits: set[str],
+    bounds: Sequence[str] = (),
+    *,
+    introduced: frozenset[str] = frozenset(),
+    known: frozenset[str] = frozenset(),
+) -> list[tuple[int, str]]:
+    """The lines of the work tree's ``path`` that are the experiment's now: ``(line, text
+    stripped)``, blank lines left out; none for a missing file.
+
+    A line is the experiment's when its text (stripped) is not one its parent had in the
+    file (``known``: a line the experiment moved is not a leftover) and git blame gives it
+    to one of ``commits``, or its text is one the experiment added (``introduced``) and
+    blame gives it to a later commit or to the work tree (a line re-applied, or brought
+    back by other means).  ``bounds`` (``^BASE``) stops the walk where the experiment
+    starts: lines older than it cannot be the experiment's.  The text pinned is the file
+    decoded as the check decodes it, so a pinned line matches itself.
     """
     file = top / path
     if not file.is_file():
         return []
-    out = _git(top, "blame", "--porcelain", *bounds, "--", path)
-    blamed: dict[int, bytes] = {}
-    count = 0
-    sha = b""
+    blamed = _blamed(_git(top, "blame", "--porcelain", *bounds, "--", path), commits)
+    lines = split_lines(checked_text(path, file.read_bytes()))
+    same = len(lines) - (lines[-1] == "") == blamed.count  # else: line breaks git ignores
+    found = []
+    for number, (raw_line, ours) in sorted(blamed.lines.items()):
+        text = (lines[number - 1] if same else decode_text(raw_line)).strip()
+        if text and text not in known and (ours or text in introduced):
+            found.append((number, text))
+    return found
+
+
+@dataclass
+class _Blamed:
+    """What git blame says of each line written since the base: ``(bytes, ours)``, ``ours``
+    when one of the experiment's commits wrote it."""
+
+    lines: dict[int, tuple[bytes, bool]]
+    count: int
+
+
+def _blamed(out: bytes, commits: set[str]) -> _Blamed:
+    """Read ``git blame --porcelain``: lines of a boundary commit (the base or older, or a root
+    commit) left out, unless it is one of ``commits``."""
+    blamed: dict[int, tuple[bytes, bool]] = {}
+    boundary: set[bytes] = set()
+    count, final, sha = 0, 0, b""
     for raw in out.split(b"\n"):
         header = _BLAME_HEADER.fullmatch(raw)
         if header is not None:
             sha, final = header.group(1), int(header.group(2))
+        elif raw == b"boundary":
+            boundary.add(sha)
         elif raw.startswith(b"\t") and sha:
             count += 1
-            if sha.decode() in commits:
-                blamed[final] = raw[1:]
+            ours = sha.decode() in commits  # a root commit is a boundary too, but ours
+            if ours or sha not in boundary:
+                blamed[final] = (raw[1:], ours)
             sha = b""
-    data = file.read_bytes()
-    try:
-        text = decode_python(data) if is_python_path(path) else decode_text(data)
-    except (SyntaxError, UnicodeDecodeError):
-        text = decode_text(data)
-    lines = split_lines(text)
-    same = len(lines) - (lines[-1] == "") == count  # else: line breaks git does not count
-    found = []
-    for number, raw_line in sorted(blamed.items()):
-        line = (lines[number - 1] if same else decode_text(raw_line)).strip()
-        if line:
-            found.append((number, line))
-    return found
+    return _Blamed(blamed, count)

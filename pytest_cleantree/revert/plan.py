@@ -13,15 +13,22 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from pytest_cleantree.analysis import decode_python, is_python_path
+from pytest_cleantree.analysis import decode_python, is_python_path, split_lines
 from pytest_cleantree.config.manifest import id_slug
 from pytest_cleantree.core.model import DEFAULT_KINDS, Rule
 from pytest_cleantree.core.patterns import line_pattern, parse_pattern
 
 from .apply import ChangedFile
 from .diff import FileChange, FromDiffError, Status, special_file
-from .names import CODE_KINDS, IntroducedNames, fingerprint, introduced_names, introduced_tokens
-from .text import decode_text, unrepresentable
+from .names import (
+    CODE_KINDS,
+    IntroducedNames,
+    fingerprint,
+    introduced_names,
+    introduced_tokens,
+    tokenizer_for,
+)
+from .text import checked_text, decode_text, unrepresentable
 
 __all__ = [
     "Blame",
@@ -40,8 +47,9 @@ class PlannedRule:
     """One rule to write (or to build): what it checks in which file, as pattern texts."""
 
     path: str
-    action: str  # "lines", "names", "absent" or "restore"
-    #: pattern texts: ``=name``, or ``line@N:...`` for an experiment line pinned by git blame
+    action: str  # "lines", "names", "removed" (lines expected back), "absent" or "restore"
+    #: name bodies, or pattern texts: ``line@N:...`` for an experiment line pinned by git
+    #: blame, ``line:...`` for a removed line expected back
     forbid: tuple[str, ...] = ()
     expect: tuple[str, ...] = ()
     #: whole lines (``forbid_lines``)
@@ -56,6 +64,7 @@ class PlannedRule:
 _ID_PREFIX = {
     "lines": "experiment-lines",
     "names": "introduced-names",
+    "removed": "removed-lines",
     "absent": "absent",
     "restore": "restore",
 }
@@ -63,9 +72,15 @@ _ORDER = {action: index for index, action in enumerate(_ID_PREFIX)}
 _LINES_WHY = "an experiment line: the change added it"
 _BLAMED_WHY = "an experiment line: git blame gives it to the change"
 _NAMES_WHY = "an introduced name: new in this file's code"
+_UNVERIFIED = (
+    "Not verified: derived from the diff alone, its lines are checked, not its names "
+    "(--rev BASE..EXPERIMENT checks both)"
+)
+_REMOVED_WHY = "a line the change removed: a complete revert brings it back"
 
-#: What one file's experiment lines are now, as ``(line, text)``: from git blame.
-Blame = Callable[[str], "list[tuple[int, str]]"]
+#: What one file's experiment lines are now, as ``(line, text)``: from git blame, given the
+#: file's path, the texts the experiment introduced there and those its parent had.
+Blame = Callable[[str, frozenset[str], frozenset[str]], "list[tuple[int, str]]"]
 
 
 @dataclass
@@ -174,8 +189,11 @@ def _unchecked(
 
 def _plan_contents(plan: Plan, changed: ChangedFile, new: str, options: _Options) -> None:
     """A modified file's experiment lines and introduced names (or a note: none)."""
+    if changed.unverified:
+        _plan_unverified(plan, changed, new)
+        return
     python = is_python_path(new)
-    names, kind_note = _introduced(changed.before, changed.after, python=python)
+    names, kind_note = _introduced(new, changed.before, changed.after)
     if kind_note:
         plan.notes.append((new, kind_note))
     planned = len(plan.rules)
@@ -196,29 +214,73 @@ def _plan_contents(plan: Plan, changed: ChangedFile, new: str, options: _Options
 
 
 def _plan_lines(plan: Plan, changed: ChangedFile, new: str, blame: Blame | None) -> None:
-    """The experiment lines: pinned where blame gives them, else the added lines' texts."""
+    """The experiment lines: pinned where blame gives them, else the added lines' texts.
+    With blame, a file the change only removed lines from must have them back."""
     change = changed.change
-    added = [text for hunk in change.hunks for op, text in hunk.lines if op == "+"]
+    added = _hunk_lines(changed, "+", new)
+    known = _stripped_lines(new, changed.before)
     if blame is not None:
         if any(text.strip() for text in added):  # checked even when none is left: clean
-            pinned = [f"line@{number}:{text}" for number, text in blame(change.path)]
+            introduced = frozenset(_experiment_lines(added, known))
+            found = blame(change.path, introduced, frozenset(known))
+            pinned = [f"line@{number}:{text}" for number, text in found]
             plan.rules.append(PlannedRule(new, "lines", tuple(pinned), why=_BLAMED_WHY))
+            return
+        removed = _experiment_lines(
+            _hunk_lines(changed, "-", new), _stripped_lines(new, changed.after)
+        )
+        back = tuple(f"line:{text}" for text in removed)
+        if back:
+            plan.rules.append(PlannedRule(new, "removed", expect=back, why=_REMOVED_WHY))
         return
-    lines = _experiment_lines(added, changed.before)
+    lines = _experiment_lines(added, known)
     if lines:
         plan.rules.append(PlannedRule(new, "lines", lines=lines, why=_LINES_WHY))
 
 
-def _experiment_lines(added: Sequence[str], before: bytes | None) -> tuple[str, ...]:
+def _plan_unverified(plan: Plan, changed: ChangedFile, new: str) -> None:
+    """A file the diff does not apply to (partly reverted): its experiment lines are the
+    added lines that no removed or context line of the diff holds; its names cannot be
+    told (the file's other lines are unknown)."""
+    hunks = changed.change.hunks
+    added = [text for hunk in hunks for op, text in hunk.lines if op == "+"]
+    known = {text.strip() for hunk in hunks for op, text in hunk.lines if op != "+"}
+    lines = _experiment_lines(added, known)
+    if lines:
+        plan.rules.append(PlannedRule(new, "lines", lines=lines, why=_LINES_WHY))
+    plan.notes.append((new, f"{changed.unverified}. {_UNVERIFIED}"))
+
+
+def _stripped_lines(path: str, data: bytes | None) -> set[str]:
+    """The texts (stripped) of a file's lines as the check reads them: what experiment
+    lines are compared with."""
+    return {line.strip() for line in split_lines(checked_text(path, data))} if data else set()
+
+
+def _hunk_lines(changed: ChangedFile, op: str, path: str) -> list[str]:
+    """The diff's added (``+``, from the file after) or removed (``-``, from the file before)
+    lines, stripped, as the check decodes that file (a Python file by its coding line)."""
+    texts = [
+        text.strip() for hunk in changed.change.hunks for kind, text in hunk.lines if kind == op
+    ]
+    data = changed.after if op == "+" else changed.before
+    if data is None:
+        return texts
+    checked = split_lines(checked_text(path, data))
+    raw = split_lines(decode_text(data))
+    if checked == raw or len(checked) != len(raw):
+        return texts
+    as_checked: dict[str, str] = {}
+    for raw_line, checked_line in zip(raw, checked, strict=True):
+        as_checked.setdefault(raw_line.strip(), checked_line.strip())
+    return [as_checked.get(text, text) for text in texts]
+
+
+def _experiment_lines(added: Sequence[str], known: set[str]) -> tuple[str, ...]:
     """The change's added lines, stripped, that a complete revert removes: each non-blank
-    line whose text the file did not hold before (else the file's former contents fail)."""
-    known = {line.strip() for line in decode_text(before).splitlines()} if before else set()
+    line whose text the file did not hold before (a moved line is not the experiment's)."""
     lines = (text.strip() for text in added)
-    kept = (
-        line
-        for line in lines
-        if line and line not in known and not unrepresentable(line) and "\r" not in line
-    )
+    kept = (line for line in lines if line and line not in known and "\r" not in line)
     return tuple(dict.fromkeys(kept))
 
 
@@ -237,10 +299,11 @@ def _relative(plan: Plan, path: str | None, prefix: str) -> str | None:
 
 
 def _introduced(
-    before: bytes | None, after: bytes | None, *, python: bool
+    path: str, before: bytes | None, after: bytes | None
 ) -> tuple[IntroducedNames | None, str]:
-    """The file's introduced names, and a note on why they could not be found."""
-    if python:
+    """The file's introduced names, and a note on why they could not be found.  A file no
+    tokenizer fits (prose: documentation, changelogs) has none, and needs no note."""
+    if is_python_path(path):
         try:
             return _clean(introduced_names(_python_text(before), _python_text(after))), ""
         except (SyntaxError, ValueError, UnicodeDecodeError, RecursionError) as exc:
@@ -251,7 +314,10 @@ def _introduced(
             version = f"{sys.version_info.major}.{sys.version_info.minor}"
             checked = "its lines are checked, not its names"
             return None, f"not valid Python {version} syntax ({reason}): {checked}"
-    return _clean(introduced_tokens(_text(before), _text(after))), ""
+    tokenizer = tokenizer_for(path)
+    if tokenizer is None:
+        return None, ""
+    return _clean(introduced_tokens(_text(before), _text(after), tokenizer=tokenizer)), ""
 
 
 def _python_text(data: bytes | None) -> str | None:
@@ -292,6 +358,8 @@ def rules_from_plan(plan: Plan, *, why: str) -> tuple[Rule, ...]:
         path = literal_path(rule.path)
         pinned = rule.action == "lines"
         forbid = [parse_pattern(text if pinned else f"={text}") for text in rule.forbid]
+        lines_back = rule.action == "removed"  # expected whole lines, as pattern texts
+        expect = [parse_pattern(text if lines_back else f"={text}") for text in rule.expect]
         # an experiment line is reported once, as such, even when it holds introduced names
         unless = experiment.get(rule.path, ()) if rule.action == "names" else ()
         rules.append(
@@ -300,10 +368,10 @@ def rules_from_plan(plan: Plan, *, why: str) -> tuple[Rule, ...]:
                 files=(path,) if rule.action != "absent" else (),
                 absent=(path,) if rule.action == "absent" else (),
                 forbid=tuple(forbid) + tuple(line_pattern(line) for line in rule.lines),
-                expect=tuple(parse_pattern(f"={name}") for name in rule.expect),
+                expect=tuple(expect),
                 kinds=CODE_KINDS if rule.code else DEFAULT_KINDS,
                 why=f"{why}: {rule.why}",
-                must_exist=rule.action == "restore",
+                must_exist=rule.action in ("restore", "removed"),
                 unless=tuple(parse_pattern(text) for text in unless),
             )
         )

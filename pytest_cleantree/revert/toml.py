@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from pytest_cleantree.config.entries import escape_line
+
 from .apply import ChangedFile
 from .names import CODE_KINDS
-from .plan import Plan, literal_path, plan_changes, unique_id
+from .plan import Plan, PlannedRule, literal_path, plan_changes, unique_id
+from .text import unrepresentable
 
 __all__ = ["derive_manifest", "render_manifest"]
 
@@ -35,7 +38,13 @@ def derive_manifest(
     return render_manifest(plan, why=why, root=root)
 
 
-_FILES_KEY = {"lines": "files", "names": "files", "restore": "files", "absent": "absent"}
+_FILES_KEY = {
+    "lines": "files",
+    "names": "files",
+    "removed": "files",
+    "restore": "files",
+    "absent": "absent",
+}
 _CODE_KINDS_TOML = sorted(kind.value for kind in CODE_KINDS)
 
 
@@ -57,23 +66,40 @@ def render_manifest(plan: Plan, *, why: str, root: str) -> str:
     if root:
         out += [f"root = {_toml_string(root)}", ""]
     used: set[str] = set()
+    experiment = {rule.path: rule.lines for rule in plan.rules if rule.action == "lines"}
     for rule in plan.rules:
         out.append("[[rule]]")
         out.append(f"id = {_toml_string(unique_id(rule, used))}")
         out.append(f"{_FILES_KEY[rule.action]} = [{_toml_string(literal_path(rule.path))}]")
-        if rule.lines:
-            out.append(_toml_array("forbid_lines", rule.lines))
+        out += _lines_arrays("forbid_lines", rule.lines)
         if rule.forbid:
             out.append(_toml_array("forbid", [f"={name}" for name in rule.forbid]))
         if rule.expect:
             out.append(_toml_array("expect", [f"={name}" for name in rule.expect]))
         if rule.code:
             out.append(f"kinds = [{', '.join(_toml_string(k) for k in _CODE_KINDS_TOML)}]")
+        out += _lines_arrays("unless_lines", _spared(rule, experiment.get(rule.path, ())))
         if rule.action == "restore":
             out.append("must_exist = true")
         out.append(f"why = {_toml_string(f'{why}: {rule.why}')}")
         out.append("")
     return "\n".join(out)
+
+
+def _spared(rule: PlannedRule, lines: Sequence[str]) -> list[str]:
+    """The experiment lines a names rule must not report again: those that spell one of its
+    names (a superset of those where it matches one)."""
+    if rule.action != "names":
+        return []
+    return [line for line in lines if any(name in line for name in rule.forbid)]
+
+
+def _lines_arrays(key: str, lines: Sequence[str]) -> list[str]:
+    """Whole lines as ``key``, and those holding bytes that are not UTF-8 as ``key_escaped``."""
+    plain = [line for line in lines if not unrepresentable(line)]
+    escaped = [escape_line(line) for line in lines if unrepresentable(line)]
+    arrays = [_toml_array(key, plain)] if plain else []
+    return arrays + ([_toml_array(f"{key}_escaped", escaped)] if escaped else [])
 
 
 def _toml_array(key: str, items: Iterable[str]) -> str:

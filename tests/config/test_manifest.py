@@ -21,7 +21,8 @@ from pytest_cleantree.core.model import DEFAULT_KINDS, Kind, Manifest, Pattern, 
 from pytest_cleantree.core.patterns import parse_pattern
 
 VALID_KEYS = (
-    "absent, exclude, expect, files, forbid, forbid_lines, id, kinds, missing_ok, must_exist, why"
+    "absent, exclude, expect, files, forbid, forbid_lines, forbid_lines_escaped, id, kinds, "
+    "missing_ok, must_exist, unless_lines, unless_lines_escaped, why"
 )
 VALID_TOP_KEYS = "allow_outside_root, exclude, hosts, import_roots, root, rule"
 OUTSIDE = "(set allow_outside_root = true to allow it)"

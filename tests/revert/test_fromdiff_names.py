@@ -236,7 +236,7 @@ def test_a_word_anywhere_in_the_file_before_is_not_introduced() -> None:
 )
 def test_the_words_of_a_text_are_exactly_what_exact_patterns_match(text: str) -> None:
     """fromdiff's word split mirrors ``patterns.match_text`` for exact patterns."""
-    words = revert_names._words(text)
+    words = revert_names.exact_words(text)
     for word in words:
         assert match_text(parse_pattern("=" + word), text), word
     pieces = {text[i:j].strip() for i in range(len(text)) for j in range(i + 1, len(text) + 1)}

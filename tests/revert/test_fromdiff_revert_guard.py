@@ -7,65 +7,11 @@ lines that hold a code name the experiment introduced.  Nothing else is a leftov
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
 import pytest
-from gitrepo import cleantree, from_diff, git
-
-EXPERIMENT = "experiment"
-
-
-class Repo:
-    """A repository grown commit by commit: ``commit`` writes files (``None`` deletes one)."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        path.mkdir()
-        git(path, "init", "-q", "-b", "main")
-
-    def write(self, files: dict[str, str | None]) -> None:
-        for name, text in files.items():
-            if text is None:
-                (self.path / name).unlink()
-            else:
-                (self.path / name).parent.mkdir(parents=True, exist_ok=True)
-                (self.path / name).write_text(text)
-
-    def commit(self, message: str, files: dict[str, str | None], tag: str = "") -> None:
-        self.write(files)
-        git(self.path, "add", "-A")
-        git(self.path, "commit", "-q", "-m", message)
-        if tag:
-            git(self.path, "tag", tag)
-
-    def line_of(self, name: str, text: str) -> int:
-        lines = (self.path / name).read_text().split("\n")
-        assert lines.count(text) == 1, (name, text)
-        return lines.index(text) + 1
-
-    def check(self, *args: str) -> tuple[int, str, str]:
-        done = cleantree(self.path, "check", "--reverted", EXPERIMENT, *args)
-        assert "Traceback" not in done.stderr
-        return done.returncode, done.stdout, done.stderr
-
-
-def reported(stdout: str) -> dict[str, set[tuple[str, int]]]:
-    """Each failed rule's id, with the (path, line) rows under it."""
-    found: dict[str, set[tuple[str, int]]] = {}
-    rule = ""
-    for line in stdout.splitlines():
-        header = re.match(r"^([A-Za-z0-9][\w.-]*): ", line)
-        row = re.match(r"^(\S+?):(\d+)(?::\d+)?\s", line)
-        if line.startswith("cleantree: "):
-            continue
-        if header and not row:
-            rule = header.group(1)
-            found[rule] = set()
-        elif row:
-            found[rule].add((row.group(1), int(row.group(2))))
-    return found
+from gitrepo import EXPERIMENT, Repo, cleantree, from_diff, git, reported
 
 
 @pytest.fixture
@@ -277,20 +223,26 @@ def test_a_python_2_file_is_checked_by_its_lines(repo: Repo) -> None:
 
 
 @pytest.mark.slow
-def test_an_experiment_that_only_removed_names_points_to_a_usable_option(repo: Repo) -> None:
-    """Case 6: the message must not point to ``--expect-removed``, which ``check --reverted``
-    does not have, but to the command that has it."""
+def test_an_experiment_that_only_removed_lines_must_have_them_back(repo: Repo) -> None:
+    """Case 6, and issue 24's removal-only change: with ``--reverted``, the lines the
+    experiment removed must be back (exit 1 naming each missing one, exit 0 once the revert
+    restored them), not "nothing to check"; from-diff's --expect-removed still does what its
+    help says."""
     repo.commit("Fusion", {"m.py": "x = 1\nlegacy_fusion()\n"})
     repo.commit("No fusion", {"m.py": "x = 1\n"}, tag=EXPERIMENT)
     code, out, err = repo.check()
-    assert (code, out) == (2, "")
-    assert "(see --expect-removed)" not in err
-    assert err == (
-        "cleantree: error: the change leaves nothing a manifest can check (m.py: changed, but "
-        "added no line or name to forbid (it removed names: `cleantree from-diff --rev "
-        "experiment --expect-removed` writes a manifest that expects them back))\n"
+    short = git(repo.path, "rev-parse", "--short", EXPERIMENT).strip()
+    assert (code, err) == (1, "")
+    assert out == (
+        f'removed-lines-m.py: {EXPERIMENT} ({short}) "No fusion": a line the change removed: '
+        "a complete revert brings it back\n"
+        "m.py  missing  expected 'line:legacy_fusion()'\n"
+        "\n"
+        "cleantree: 1 expected pattern missing (1 rule, 1 file)\n"
     )
-    # and that command does what the message says
+    git(repo.path, "revert", "--no-edit", EXPERIMENT)
+    assert repo.check() == (0, "cleantree: clean (1 rule, 1 file)\n", "")
+    # and the command the message of old pointed to does what it says
     derived = from_diff(repo.path, "--rev", EXPERIMENT, "--expect-removed")
     assert derived.returncode == 0
     assert 'expect = [\n    "=legacy_fusion",\n]' in derived.stdout

@@ -33,6 +33,8 @@ examples:
   cleantree from-diff --rev HEAD~1..experiment > cleantree.toml
   cleantree from-diff --rev 1a2b3c4 --root python/sglang > cleantree.toml
   git diff base experiment | cleantree from-diff - > cleantree.toml
+      (the tree may hold the change, or not, or only partly: a file the diff applies to
+      neither way is derived from the diff alone, and named on stderr)
   cleantree from-diff experiment.patch --expect-removed > cleantree.toml"""
 
 
@@ -112,15 +114,23 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run_from_diff(args: argparse.Namespace) -> int:
     """Print the derived manifest; on bad input, say what and where on stderr and return 2."""
     try:
-        text = _derive(args)
+        text, unverified = _derive(args)
     except CleanTreeError as exc:
         print(f"cleantree: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     _write_stdout(text)
+    if unverified:
+        print(
+            f"cleantree: not verified against the tree (the diff applies to it neither way): "
+            f"{', '.join(unverified)}: derived from the diff alone, their lines are checked, "
+            "not their names (see the manifest's notes; --rev BASE..EXPERIMENT checks both)",
+            file=sys.stderr,
+        )
     return EXIT_OK
 
 
-def _derive(args: argparse.Namespace) -> str:
+def _derive(args: argparse.Namespace) -> tuple[str, list[str]]:
+    """The manifest's text, and the files the diff could not be verified against."""
     from pytest_cleantree.config.manifest import parse_manifest
     from pytest_cleantree.revert.diff import FromDiffError, patch_subjects
     from pytest_cleantree.revert.git import images_from_patch, images_from_rev, repository_top
@@ -149,7 +159,7 @@ def _derive(args: argparse.Namespace) -> str:
         under=args.root,
     )
     parse_manifest(text, "<derived manifest>")  # what is printed is always a valid manifest
-    return text
+    return text, [changed.change.path for changed in files if changed.unverified]
 
 
 def _read_patch(name: str) -> tuple[str, bytes]:

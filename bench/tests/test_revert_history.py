@@ -1,0 +1,86 @@
+"""``bench/revert_history.py`` on a tiny made-up history: every criterion is measured, and
+a reverted experiment, one still in and each re-applied hunk come out as issue 24 says."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+import revert_history
+
+IDENTITY = ("-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false")
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", *IDENTITY, "-C", str(repo), *args], capture_output=True, text=True, check=True
+    ).stdout
+
+
+@pytest.fixture
+def history(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Four commits: a module (a root commit: no revert to compare with, not an experiment),
+    an experiment in it, a later commit adding a module, and a commit that only touches
+    documentation (not an experiment: no Python file)."""
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    steps = [
+        ("Module", {"app.py": "import os\n\n\ndef main():\n    return os.getcwd()\n"}),
+        (
+            "Turbo mode",
+            {
+                "app.py": "import os\n\nTURBO = True\n\n\ndef main():\n"
+                "    if TURBO:\n        raise KeyboardInterrupt()\n    return os.getcwd()\n",
+                "turbo.py": "def boost():\n    return 2\n",
+            },
+        ),
+        ("Helpers", {"util.py": "def helper():\n    return 1\n"}),
+        ("Docs", {"README.md": "# App\n"}),
+    ]
+    for message, files in steps:
+        for name, text in files.items():
+            (repo / name).write_text(text)
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "-m", message)
+    return repo
+
+
+def test_the_replay_measures_every_criterion(history: Path, tmp_path: Path) -> None:
+    out = tmp_path / "results.md"
+    work = str(tmp_path / "work")
+    argv = ["--repo", str(history), "--limit", "5", "--work", work, "--out", str(out)]
+    code = revert_history.main([*argv, "--strict"])
+    text = out.read_text()
+    assert code == 0, text
+    tip = git(history, "rev-parse", "HEAD").strip()
+    assert f"at `{tip[:12]}`" in text
+    assert "- experiments still in that exit 1: **2/2**" in text
+    assert "- clean reverts that exit 0: **2/2**" in text
+    assert "- reported lines written by another commit without the experiment's code: **0**" in (
+        text
+    )
+    rows = [line for line in text.splitlines() if line.startswith("| `")]
+    assert [row.split(" | ")[1] for row in rows] == ["Helpers", "Turbo mode"]
+    turbo = rows[1].split(" | ")
+    # app.py's hunk (TURBO, the if and the raise) and turbo.py (a file it added)
+    assert turbo[2:8] == ["1", "the tip", "0", "2/2", "3/3", "0"]
+
+
+def test_the_ground_truth_is_the_lines_the_commit_introduced(history: Path) -> None:
+    sha = git(history, "rev-parse", "HEAD~2").strip()
+    experiment = revert_history.load_experiment(history, sha)
+    assert experiment.introduced["app.py"] == {
+        "TURBO = True",
+        "if TURBO:",
+        "raise KeyboardInterrupt()",
+    }
+    assert experiment.added_files == {"turbo.py"}
+    assert [(hunk.path, hunk.status) for hunk in experiment.hunks] == [
+        ("app.py", "modified"),
+        ("turbo.py", "added"),
+    ]
