@@ -53,8 +53,23 @@ def parse_forks(text: str) -> int:
     return value
 
 
-Command = Literal["check", "explain"]
-Action = Literal["store", "store_true", "append"]
+#: a CLI command; ``""`` is the ``cleantree`` parser itself (options before any command)
+Command = Literal["", "check", "explain", "init"]
+Action = Literal["store", "store_true", "append", "version"]
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: the version and commit are looked up when asked for, not at every run
+    (finding the commit runs git)."""
+
+    def __init__(self, option_strings: list[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, help=help, default=argparse.SUPPRESS)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        from pytest_cleantree.frontends.version import render_version
+
+        print(render_version())  # on stdout, as argparse's own version action prints
+        parser.exit()
 
 
 @dataclass(frozen=True)
@@ -98,6 +113,8 @@ class Option:
     def kwargs(self) -> dict[str, Any]:
         """The keywords of ``add_argument`` / ``addoption`` (flags and dest apart)."""
         found: dict[str, Any] = {"help": self.help}
+        if self.action == "version":
+            return {**found, "action": _VersionAction}
         if self.action != "store":
             found["action"] = self.action
         if self.action != "store_true":
@@ -120,6 +137,13 @@ _CACHE = "$CLEANTREE_CACHE_DIR, else ~/.cache/pytest-cleantree; never in the che
 
 #: every option, in the order ``--help`` lists them
 OPTIONS: tuple[Option, ...] = (
+    Option(
+        "version",
+        "print the version (and the commit, when run from a git checkout) and exit",
+        cli=("-V", "--version"),
+        action="version",
+        commands=("",),
+    ),
     Option(
         "cleantree",
         "check the tree against the cleantree manifest (cleantree.toml or "

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pytest_cleantree import __version__
 from pytest_cleantree.core.errors import CleanTreeError
 
 if TYPE_CHECKING:
@@ -32,9 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cleantree", description="Check that a tree holds no forbidden symbols."
     )
-    parser.add_argument(
-        "--version", action="version", version=f"%(prog)s (pytest-cleantree) {__version__}"
-    )
+    add_cli_options(parser, "")
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser(
         "check",
@@ -51,6 +48,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_cli_options(explain, "explain")
     explain.set_defaults(handler=_explain)
+    init = commands.add_parser(
+        "init",
+        help="write a starter cleantree.toml for the tree in the current folder",
+        description="Exit codes: 0 written, 2 a cleantree.toml is already there (it is never "
+        "overwritten) or it could not be written.",
+    )
+    add_cli_options(init, "init")
+    init.set_defaults(handler=_init)
     add_from_diff_commands(commands)
     return parser
 
@@ -128,7 +133,8 @@ def _manifest_path(args: argparse.Namespace, hint: str) -> Path | None:
     if path is None:
         raise CleanTreeError(
             "no cleantree.toml (or pyproject.toml with [tool.cleantree]) here or in a "
-            f"parent folder up to the repository's root; pass {hint}"
+            f"parent folder up to the repository's root; pass {hint}, or run "
+            "`cleantree init` to write a starter cleantree.toml here"
         )
     return path
 
@@ -205,6 +211,41 @@ def _explain_or_raise(args: argparse.Namespace) -> int:
         session.close()
     _write(render_explanation(explained, root))
     return EXIT_CLEAN if explained.defined is not None else EXIT_VIOLATIONS
+
+
+def _init(args: argparse.Namespace) -> int:
+    """``cleantree init``: a starter manifest for the tree here, never over an existing one."""
+    from pytest_cleantree.config.manifest import MANIFEST_NAME
+    from pytest_cleantree.config.starter import (
+        SCHEMA_FILE,
+        detect_starter,
+        render_starter,
+        schema_reference,
+    )
+
+    folder = Path.cwd()
+    path = folder / MANIFEST_NAME
+    starter = detect_starter(folder)
+    text = render_starter(starter, schema_reference(SCHEMA_FILE, folder))
+    try:
+        with path.open("x", encoding="utf-8") as out:  # "x": never over an existing file
+            out.write(text)
+    except FileExistsError:
+        print(
+            f"cleantree: error: {MANIFEST_NAME} already exists here: not overwritten "
+            "(remove it first to start again)",
+            file=sys.stderr,
+        )
+        return EXIT_INCOMPLETE
+    except OSError as exc:
+        print(f"cleantree: error: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_INCOMPLETE
+    where = f"root {starter.root!r}" + (f", package {starter.package!r}" if starter.package else "")
+    print(
+        f"cleantree: wrote {MANIFEST_NAME} ({where}): edit its example rules, then run "
+        "`cleantree check`"
+    )
+    return EXIT_CLEAN
 
 
 def _write_file(path: Path, text: str) -> None:
