@@ -9,6 +9,7 @@ from typing import Any
 from pytest_cleantree import __version__
 from pytest_cleantree.core.model import Hit, Result
 from pytest_cleantree.report.context import RenderContext
+from pytest_cleantree.report.fleet import count_errors, host_statuses
 from pytest_cleantree.report.text import escape_json, render_summary
 
 JSON_SCHEMA_ID = "https://pytest-cleantree.invalid/schemas/report-v1.json"
@@ -38,9 +39,22 @@ def render_json(results: Sequence[Result], *, manifest: str, root: str) -> str:
             "hits": sum(len(result.hits) for result in results),
             "missing": sum(len(result.missing) for result in results),
             "present": sum(len(result.present) for result in results),
-            "problems": sum(len(result.problems) for result in results),
+            "problems": count_errors(results),
             "suppressed": sum(len(result.suppressed) for result in results),
         },
+        "hosts": [
+            {
+                "host": status.host,
+                "status": status.status,
+                "text": status.text(),
+                "hits": status.hits,
+                "missing": status.missing,
+                "present": status.present,
+                "problems": status.errors,
+                **({"reason": status.reason} if status.reason else {}),
+            }
+            for status in host_statuses(results)
+        ],
         "results": [
             {
                 "rule": result.rule.id,

@@ -10,6 +10,13 @@ from collections.abc import Iterable, Sequence
 
 from pytest_cleantree.core.model import Result
 from pytest_cleantree.report.context import RenderContext
+from pytest_cleantree.report.fleet import (
+    count_errors,
+    describe_counts,
+    first_time,
+    host_statuses,
+    iter_distinct_problems,
+)
 
 #: lone surrogates: a name's bytes that are not UTF-8, as ``os.fsdecode`` keeps them
 #: (U+DC80-U+DCFF), or a string literal's ``"\\ud800"``; no UTF-8 output can hold them
@@ -82,11 +89,14 @@ def _where(
     return f"{host}:{place}" if host else place
 
 
-def render_rows(results: Iterable[Result], root: str = "") -> list[tuple[str, str, str]]:
+def render_rows(
+    results: Iterable[Result], root: str = "", seen: set[tuple[str, str]] | None = None
+) -> list[tuple[str, str, str]]:
     """The (where, what, detail) rows of failed results: remaining lines first, then the rest.
 
     ``where`` is ``path:line:col`` (1-based), the path prefixed by ``root`` (see
-    :func:`shown_root`) on this machine.
+    :func:`shown_root`) on this machine.  With ``seen``, a host's own problem (see
+    :mod:`.fleet`) is shown once: its (host, message) is added, and skipped when there.
     """
     rows: list[tuple[str, str, str]] = []
     for result in results:
@@ -101,7 +111,8 @@ def render_rows(results: Iterable[Result], root: str = "") -> list[tuple[str, st
         for path in result.present:
             rows.append((_where(host, path, root=root), "present", "must not exist"))
         for problem in result.problems:
-            rows.append((host, "error", str(problem)))
+            if seen is None or first_time(seen, host, problem):
+                rows.append((host, "error", str(problem)))
     return rows
 
 
@@ -138,7 +149,7 @@ def render(results: Sequence[Result], context: RenderContext) -> str:
     if context.statistics:
         text = render_statistics(results, root) + "\n\n" + render_summary(results)
     else:
-        text = render_summary(results) if clean else render_report(results, root)
+        text = render_report(results, root)
     if not context.quiet:
         return _with_uncovered(text, results, context.uncovered)
     if clean:
@@ -164,16 +175,26 @@ def _with_uncovered(text: str, results: Sequence[Result], uncovered: Sequence[st
 
 
 def render_report(results: Sequence[Result], root: str = "") -> str:
-    """The CLI's text report: each failed rule's id and why, its rows, then a summary line."""
+    """The CLI's text report: each failed rule's id and why, its rows, then for a fleet a
+    status line per host, then a summary line.  A host's own error (it could not be reached)
+    is said once: on its status line in a fleet, else under the first rule it failed."""
     blocks: list[str] = []
     failed = [result for result in results if not result.ok]
     by_rule: dict[str, list[Result]] = {}
     for result in failed:
         by_rule.setdefault(result.rule.id, []).append(result)
+    statuses = host_statuses(results)
+    fleet = len(statuses) > 1
+    seen = {(s.host, s.reason) for s in statuses if fleet and s.status == "unreachable"}
     for rule_id, rule_results in by_rule.items():
+        rows = render_rows(rule_results, root, seen)
+        if not rows:  # its only failure is a host's own error, on the host's line
+            continue
         why = _why(rule_results[0].rule.why)
         header = f"{escape_controls(rule_id)}: {why}" if why else escape_controls(rule_id)
-        blocks.append(f"{header}\n{render_table(render_rows(rule_results, root))}")
+        blocks.append(f"{header}\n{render_table(rows)}")
+    if fleet:
+        blocks.append("\n".join(escape_controls(status.text()) for status in statuses))
     blocks.append(render_summary(results))
     return "\n\n".join(blocks)
 
@@ -188,35 +209,34 @@ def render_summary(results: Sequence[Result]) -> str:
     hits = sum(len(result.hits) for result in results)
     missing = sum(len(result.missing) for result in results)
     present = sum(len(result.present) for result in results)
-    errors = sum(len(result.problems) for result in results)
+    errors = count_errors(results)
     scope = f"{rules} rule{'s' * (rules != 1)}, {files} file{'s' * (files != 1)}"
     suppressed = sum(len(result.suppressed) for result in results)
     if suppressed:
         scope += f"; {suppressed} allowed inline"
     if hits == missing == present == errors == 0:
         return f"cleantree: clean ({scope})"
-    parts = []
-    if hits:
-        parts.append(f"{hits} forbidden line{'s remain' if hits != 1 else ' remains'}")
-    if missing:
-        parts.append(f"{missing} expected pattern{'s' * (missing != 1)} missing")
-    if present:
-        parts.append(f"{present} file{'s' * (present != 1)} that must not exist")
-    if errors:
-        parts.append(f"{errors} error{'s' * (errors != 1)}: the check is incomplete")
+    parts = describe_counts(hits, missing, present, errors)
     return f"cleantree: {'; '.join(parts)} ({scope})"
 
 
 def render_statistics(results: Sequence[Result], root: str = "") -> str:
-    """How many lines remain per rule and per file, most first (``--statistics``)."""
+    """How many lines remain per rule and per file, most first (``--statistics``), then the
+    errors themselves: a count alone would not say what to fix."""
     per_rule: Counter[str] = Counter()
     per_file: Counter[str] = Counter()
     for result in results:
         for hit in result.hits:
             per_rule[result.rule.id] += 1
             per_file[_where(result.host, hit.path, root=root)] += 1
+    errors = render_table(
+        [
+            (result.host, "error", str(problem))
+            for result, problem in iter_distinct_problems(results)
+        ]
+    )
     if not per_rule:
-        return "no forbidden line remains"
+        return "no forbidden line remains" + (f"\n{errors}" if errors else "")
     width = len(str(max(per_rule.values())))
     lines = ["lines remaining per rule:"]
     shown = [(count, escape_controls(name)) for name, count in per_rule.most_common()]
@@ -224,4 +244,4 @@ def render_statistics(results: Sequence[Result], root: str = "") -> str:
     lines.append("lines remaining per file:")
     shown = [(count, escape_controls(path)) for path, count in per_file.most_common()]
     lines += [f"  {count:>{width}}  {path}" for count, path in shown]
-    return "\n".join(lines)
+    return "\n".join(lines + ([errors] if errors else []))

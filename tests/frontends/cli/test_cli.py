@@ -241,7 +241,8 @@ def test_no_manifest_exits_2(module_cleantree: Callable[..., Run], tmp_path: Pat
     assert result.out == ""
     assert result.err.splitlines() == [
         "cleantree: error: no cleantree.toml (or pyproject.toml with [tool.cleantree]) here or "
-        "in a parent folder up to the repository's root; pass --manifest PATH or --reverted REV"
+        "in a parent folder up to the repository's root; pass --manifest PATH or --reverted REV, "
+        "or run `cleantree init` to write a starter cleantree.toml here"
     ]
 
 

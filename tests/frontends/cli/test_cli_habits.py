@@ -131,7 +131,10 @@ def test_version(tmp_path: Path) -> None:
 
     completed = run("--version", cwd=tmp_path)
     assert completed.returncode == 0
-    assert completed.stdout.strip() == f"cleantree (pytest-cleantree) {__version__}"
+    # run from this git checkout: the commit too (tests/frontends/cli/test_cli_start.py)
+    assert completed.stdout.strip().startswith(
+        f"cleantree (pytest-cleantree) {__version__} (commit "
+    )
 
 
 def test_a_bad_flag_of_check_shows_the_usage_of_check(tmp_path: Path) -> None:
