@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import posixpath
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
 from pytest_cleantree.core.model import Result
-from pytest_cleantree.report.context import RenderContext
+from pytest_cleantree.report.context import PathFrame, RenderContext
 from pytest_cleantree.report.fleet import (
     count_errors,
     describe_counts,
@@ -17,6 +15,9 @@ from pytest_cleantree.report.fleet import (
     host_statuses,
     iter_distinct_problems,
 )
+
+#: paths shown as the results hold them, only normalised
+AS_GIVEN = PathFrame()
 
 #: lone surrogates: a name's bytes that are not UTF-8, as ``os.fsdecode`` keeps them
 #: (U+DC80-U+DCFF), or a string literal's ``"\\ud800"``; no UTF-8 output can hold them
@@ -67,36 +68,32 @@ def _escape(match: re.Match[str]) -> str:
 
 def shown_root(root: str, cwd: str) -> str:
     """How a local root prefixes paths in text output: relative to the current folder when
-    under it (``""`` when it is the current folder), else absolute, as ruff shows paths, so
-    that ``src/new.py:2:5`` is clickable in a terminal and an editor."""
-    if not root:
-        return ""
-    absolute = os.path.abspath(root)
-    here = os.path.abspath(cwd)
-    if absolute == here:
-        return ""
-    if os.path.commonpath([absolute, here]) == here:
-        return os.path.relpath(absolute, here).replace(os.sep, "/")
-    return absolute.replace(os.sep, "/")
+    under it (``""`` when it is the current folder), else absolute (see :class:`.PathFrame`)."""
+    return PathFrame(root, cwd).prefix()
 
 
 def _where(
-    host: str, path: str, line: int | None = None, col: int | None = None, root: str = ""
+    host: str,
+    path: str,
+    line: int | None = None,
+    col: int | None = None,
+    frame: PathFrame = AS_GIVEN,
 ) -> str:
-    if not host and root:  # a remote host's paths stay relative to its root
-        path = posixpath.join(root, path)
+    path = frame.show(path, host)
     place = path if line is None else f"{path}:{line}" if col is None else f"{path}:{line}:{col}"
     return f"{host}:{place}" if host else place
 
 
 def render_rows(
-    results: Iterable[Result], root: str = "", seen: set[tuple[str, str]] | None = None
+    results: Iterable[Result],
+    frame: PathFrame = AS_GIVEN,
+    seen: set[tuple[str, str]] | None = None,
 ) -> list[tuple[str, str, str]]:
     """The (where, what, detail) rows of failed results: remaining lines first, then the rest.
 
-    ``where`` is ``path:line:col`` (1-based), the path prefixed by ``root`` (see
-    :func:`shown_root`) on this machine.  With ``seen``, a host's own problem (see
-    :mod:`.fleet`) is shown once: its (host, message) is added, and skipped when there.
+    ``where`` is ``path:line:col`` (1-based), the path as ``frame`` shows it.  With ``seen``,
+    a host's own problem (see :mod:`.fleet`) is shown once: its (host, message) is added, and
+    skipped when there.
     """
     rows: list[tuple[str, str, str]] = []
     for result in results:
@@ -104,12 +101,12 @@ def render_rows(
         for hit in result.hits:
             kinds = ",".join(kind.value for kind in hit.kinds)
             detail = f"{hit.source}  [{hit.note}]" if hit.note else hit.source
-            rows.append((_where(host, hit.path, hit.line, hit.col + 1, root), kinds, detail))
+            rows.append((_where(host, hit.path, hit.line, hit.col + 1, frame), kinds, detail))
         for missing in result.missing:
-            where = _where(host, missing.path, root=root)
+            where = _where(host, missing.path, frame=frame)
             rows.append((where, "missing", f"expected {missing.pattern!r}"))
         for path in result.present:
-            rows.append((_where(host, path, root=root), "present", "must not exist"))
+            rows.append((_where(host, path, frame=frame), "present", "must not exist"))
         for problem in result.problems:
             if seen is None or first_time(seen, host, problem):
                 rows.append((host, "error", str(problem)))
@@ -135,21 +132,21 @@ def _why(text: str) -> str:
     return "\n".join(escape_controls(line) for line in text.split("\n"))
 
 
-def render_result(result: Result, root: str = "") -> str:
+def render_result(result: Result, frame: PathFrame = AS_GIVEN) -> str:
     """A failed check as shown to the user: the rule's ``why``, then one line per finding."""
-    body = render_table(render_rows([result], root))
+    body = render_table(render_rows([result], frame))
     return f"{_why(result.rule.why)}\n{body}" if result.rule.why else body
 
 
 def render(results: Sequence[Result], context: RenderContext) -> str:
     """The registry's entry (the CLI's text): the report, or the statistics with
     ``statistics``; with ``quiet`` the findings only (``""`` when clean)."""
-    root = shown_root(context.root, context.cwd)
+    frame = context.text_frame()
     clean = all(result.ok for result in results)
     if context.statistics:
-        text = render_statistics(results, root) + "\n\n" + render_summary(results)
+        text = render_statistics(results, frame) + "\n\n" + render_summary(results)
     else:
-        text = render_report(results, root)
+        text = render_report(results, frame)
     if not context.quiet:
         return _with_uncovered(text, results, context.uncovered)
     if clean:
@@ -174,7 +171,7 @@ def _with_uncovered(text: str, results: Sequence[Result], uncovered: Sequence[st
     return "\n".join([*([body] if body else []), *notes, summary])
 
 
-def render_report(results: Sequence[Result], root: str = "") -> str:
+def render_report(results: Sequence[Result], frame: PathFrame = AS_GIVEN) -> str:
     """The CLI's text report: each failed rule's id and why, its rows, then for a fleet a
     status line per host, then a summary line.  A host's own error (it could not be reached)
     is said once: on its status line in a fleet, else under the first rule it failed."""
@@ -187,7 +184,7 @@ def render_report(results: Sequence[Result], root: str = "") -> str:
     fleet = len(statuses) > 1
     seen = {(s.host, s.reason) for s in statuses if fleet and s.status == "unreachable"}
     for rule_id, rule_results in by_rule.items():
-        rows = render_rows(rule_results, root, seen)
+        rows = render_rows(rule_results, frame, seen)
         if not rows:  # its only failure is a host's own error, on the host's line
             continue
         why = _why(rule_results[0].rule.why)
@@ -220,7 +217,7 @@ def render_summary(results: Sequence[Result]) -> str:
     return f"cleantree: {'; '.join(parts)} ({scope})"
 
 
-def render_statistics(results: Sequence[Result], root: str = "") -> str:
+def render_statistics(results: Sequence[Result], frame: PathFrame = AS_GIVEN) -> str:
     """How many lines remain per rule and per file, most first (``--statistics``), then the
     errors themselves: a count alone would not say what to fix."""
     per_rule: Counter[str] = Counter()
@@ -228,7 +225,7 @@ def render_statistics(results: Sequence[Result], root: str = "") -> str:
     for result in results:
         for hit in result.hits:
             per_rule[result.rule.id] += 1
-            per_file[_where(result.host, hit.path, root=root)] += 1
+            per_file[_where(result.host, hit.path, frame=frame)] += 1
     errors = render_table(
         [
             (result.host, "error", str(problem))

@@ -110,6 +110,15 @@ class Session:
         """Each host's root folder (``""`` for a host whose tree could not be opened)."""
         return {host: getattr(self.runner.source(host), "root", "") for host in self.runner.hosts}
 
+    def mirror(self) -> str:
+        """The local folder the hosts' trees stand for, when this machine is not checked: the
+        root as written (``--root`` from the current folder, else the manifest's from its
+        folder); ``""`` for a ``module:`` root, which names no folder here."""
+        written, base = local_root(self.manifest, self.request.root, self.request.base)
+        if LOCAL_TARGET in self.targets or written.startswith("module:"):
+            return ""
+        return os.path.join(base, written)
+
     def close(self) -> None:
         self.runner.close()
 

@@ -9,7 +9,7 @@ import argparse
 import contextlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -116,7 +116,9 @@ def _check(args: argparse.Namespace) -> int:
     clean = all(result.ok for result in results)
     complete = all(result.complete for result in results)
     code = EXIT_CLEAN if clean else EXIT_VIOLATIONS if complete else EXIT_INCOMPLETE
-    context = _context(args, str(session.path), roots.get("", ""), session.uncovered)
+    context = _context(
+        args, str(session.path), roots.pop("", ""), session.uncovered, roots, session.mirror()
+    )
     _write_reports(args, results, context)
     if code == EXIT_VIOLATIONS and args.exit_zero:
         return EXIT_CLEAN
@@ -148,7 +150,12 @@ def _request(args: argparse.Namespace, manifest: Path | None, **values: object) 
 
 
 def _context(
-    args: argparse.Namespace, manifest: str, root: str, uncovered: tuple[str, ...] = ()
+    args: argparse.Namespace,
+    manifest: str,
+    root: str,
+    uncovered: tuple[str, ...] = (),
+    remote_roots: Mapping[str, str] | None = None,
+    mirror: str = "",
 ) -> RenderContext:
     from pytest_cleantree.report.context import RenderContext
 
@@ -160,6 +167,8 @@ def _context(
         uncovered=uncovered,
         statistics=getattr(args, "statistics", False),
         quiet=getattr(args, "quiet", False),
+        remote_roots=tuple(sorted((remote_roots or {}).items())),
+        mirror=mirror,
     )
 
 

@@ -322,16 +322,19 @@ class CleanTreeItem(pytest.Item):
     def repr_failure(  # type: ignore[override, unused-ignore]
         self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
     ) -> str:
-        from pytest_cleantree.report.text import render_result, shown_root
+        from pytest_cleantree.report.context import PathFrame
+        from pytest_cleantree.report.text import render_result
 
         if excinfo.errisinstance(CleanTreeFailure):
             assert isinstance(excinfo.value, CleanTreeFailure)
             parent = self.parent
             assert isinstance(parent, ManifestFile)
-            source = self.config.stash[_STATE].runners[parent.path].source(self.host)
-            root = "" if self.host else getattr(source, "root", "")
-            shown = shown_root(root, str(self.config.invocation_params.dir))
-            return render_result(excinfo.value.result, shown)
+            runner = self.config.stash[_STATE].runners[parent.path]
+            local = runner.source() if "" in runner.hosts or not self.host else None
+            root = getattr(local, "root", "")
+            remote = getattr(runner.source(self.host), "root", "") if self.host else ""
+            frame = PathFrame(root, str(self.config.invocation_params.dir), ((self.host, remote),))
+            return render_result(excinfo.value.result, frame)
         return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
