@@ -277,7 +277,8 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "inventory",
         "check the hosts of this Ansible inventory (INI or YAML: ansible_host, "
-        "ansible_port, ansible_user, cleantree_root, groups and children)",
+        "ansible_port, ansible_user, ansible_ssh_private_key_file, cleantree_root, "
+        "groups and children)",
         cli=("--inventory",),
         path=True,
         metavar="FILE",
@@ -444,10 +445,15 @@ def pytest_options_given(get: Callable[[str], Any]) -> Iterator[str]:
 
 
 def session_request(
-    values: Mapping[str, Any], base: Path, *, tree_must_exist: bool = False
+    values: Mapping[str, Any],
+    base: Path,
+    *,
+    tree_must_exist: bool = False,
+    flag: Callable[[str], str] = cli_flag,
 ) -> SessionRequest:
     """Either front end's values (by table name; a missing one is its default) as the one
-    request of :func:`~pytest_cleantree.run.session.open_session`."""
+    request of :func:`~pytest_cleantree.run.session.open_session`; ``flag`` spells an option
+    as the front end's user types it, in the messages that name one."""
     from pytest_cleantree.run.session import SessionRequest
     from pytest_cleantree.sources import RemoteOptions
 
@@ -465,6 +471,7 @@ def session_request(
         connect_timeout=get("connect_timeout"),
         command_timeout=get("timeout"),
         python=get("python"),
+        accept_new_flag=flag("accept_new_host_key"),
     )
     return SessionRequest(
         base=base,

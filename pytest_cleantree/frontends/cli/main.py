@@ -127,12 +127,15 @@ def _check(args: argparse.Namespace) -> int:
 
 def _manifest_path(args: argparse.Namespace, hint: str) -> Path | None:
     """The manifest named, else found from here; ``None`` with ``--reverted`` (derived)."""
-    from pytest_cleantree.config.discovery import discover_manifest
+    from pytest_cleantree.config.discovery import discover_manifest, misspelled_table
 
     if getattr(args, "reverted", None):
         return None
     path: Path | None = args.manifest or discover_manifest(Path.cwd())
     if path is None:
+        misspelled = misspelled_table(Path.cwd())
+        if misspelled:
+            raise CleanTreeError(misspelled)
         raise CleanTreeError(
             "no cleantree.toml (or pyproject.toml with [tool.cleantree]) here or in a "
             f"parent folder up to the repository's root; pass {hint}, or run "

@@ -95,7 +95,7 @@ def _any_cleantree_option(config: pytest.Config) -> bool:
 
 
 def _selected_manifest(config: pytest.Config, *, required: bool = True) -> Path | None:
-    from pytest_cleantree.config.discovery import discover_manifest
+    from pytest_cleantree.config.discovery import discover_manifest, misspelled_table
 
     explicit: str | None = config.getoption("cleantree_manifest")
     invocation = config.invocation_params.dir
@@ -111,6 +111,9 @@ def _selected_manifest(config: pytest.Config, *, required: bool = True) -> Path 
     if found is None and not required:
         return None
     if found is None:
+        misspelled = misspelled_table(invocation)
+        if misspelled:
+            raise pytest.UsageError(f"--cleantree: {misspelled}")
         raise pytest.UsageError(
             f"--cleantree: no cleantree.toml (or pyproject.toml with [tool.cleantree]) in "
             f"{invocation} or a parent folder up to the repository's root; pass the "
@@ -221,7 +224,9 @@ class ManifestFile(pytest.File):
         # under pytest-xdist the workers are the parallelism
         jobs = 1 if hasattr(self.config, "workerinput") else None
         return session_request(
-            {**values, "manifest": self.path, "reverted": None, "jobs": jobs}, base
+            {**values, "manifest": self.path, "reverted": None, "jobs": jobs},
+            base,
+            flag=pytest_flag,
         )
 
     def collect(self) -> Iterator[CleanTreeItem]:

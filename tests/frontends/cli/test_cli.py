@@ -214,7 +214,7 @@ def test_every_manifest_problem_is_listed(
     assert result.code == 2
     assert result.err.splitlines() == [
         f"cleantree: error: {manifest}: 2 problems",
-        "  - unknown key 'rot' (did you mean 'root'?)",
+        "  - unknown key 'rot' (did you mean 'root'?) (at line 6)",
         "  - rule 3 (line 23): forbid[2]: must be a string, not an integer",
     ]
 
