@@ -35,6 +35,9 @@ class RenderContext:
     remote_roots: tuple[tuple[str, str], ...] = ()
     #: see :attr:`PathFrame.mirror`
     mirror: str = ""
+    #: paint the text report for a colour terminal (the front end decides: a TTY,
+    #: ``NO_COLOR``, ``FORCE_COLOR``)
+    color: bool = False
 
     def text_frame(self) -> PathFrame:
         """How text (and JSON's ``path``) show paths: from the current folder."""

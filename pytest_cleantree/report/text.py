@@ -113,17 +113,32 @@ def render_rows(
     return rows
 
 
-def render_table(rows: Sequence[tuple[str, str, str]]) -> str:
-    """Align rows in three columns; an empty ``where`` collapses.  Controls are escaped."""
+#: SGR codes of the text report on a colour terminal: paths bold, kinds by severity, the summary
+#: by outcome (``--color`` is the front end's decision: see :attr:`.RenderContext.color`)
+_PATH, _KIND, _ERROR = "1", "31", "33"
+_SUMMARY = {"clean": "1;32", "dirty": "1;31", "incomplete": "1;33"}
+
+
+def _paint(text: str, code: str, color: bool) -> str:
+    return f"\x1b[{code}m{text}\x1b[0m" if color and text else text
+
+
+def render_table(rows: Sequence[tuple[str, str, str]], color: bool = False) -> str:
+    """Align rows in three columns; an empty ``where`` collapses.  Controls are escaped.
+    With ``color``, paths and kinds are painted (after alignment: codes take no column)."""
     shown = [(escape_controls(where), what, escape_controls(det)) for where, what, det in rows]
     width_where = max((len(where) for where, _, _ in shown), default=0)
     width_what = max((len(what) for _, what, _ in shown), default=0)
     lines = []
     for where, what, detail in shown:
+        kind = _paint(what, _ERROR if what == "error" else _KIND, color)
         if where:
-            lines.append(f"{where:<{width_where}}  {what:<{width_what}}  {detail}".rstrip())
+            pad_where = " " * (width_where - len(where))
+            pad_what = " " * (width_what - len(what))
+            place = _paint(where, _PATH, color)
+            lines.append(f"{place}{pad_where}  {kind}{pad_what}  {detail}".rstrip())
         else:
-            lines.append(f"{what}: {detail}")
+            lines.append(f"{kind}: {detail}")
     return "\n".join(lines)
 
 
@@ -146,9 +161,13 @@ def render(results: Sequence[Result], context: RenderContext) -> str:
     if context.statistics:
         text = render_statistics(results, frame) + "\n\n" + render_summary(results)
     else:
-        text = render_report(results, frame)
+        text = render_report(results, frame, color=context.color)
     if not context.quiet:
-        return _with_uncovered(text, results, context.uncovered)
+        text = _with_uncovered(text, results, context.uncovered)
+        body, newline, summary = text.rpartition("\n")
+        complete = all(result.complete for result in results) and bool(results)
+        outcome = "clean" if clean and complete else "dirty" if complete else "incomplete"
+        return body + newline + _paint(summary, _SUMMARY[outcome], context.color)
     if clean:
         return ""
     return text.rpartition("\n\n")[0]  # the findings, without the summary line
@@ -171,7 +190,9 @@ def _with_uncovered(text: str, results: Sequence[Result], uncovered: Sequence[st
     return "\n".join([*([body] if body else []), *notes, summary])
 
 
-def render_report(results: Sequence[Result], frame: PathFrame = AS_GIVEN) -> str:
+def render_report(
+    results: Sequence[Result], frame: PathFrame = AS_GIVEN, *, color: bool = False
+) -> str:
     """The CLI's text report: each failed rule's id and why, its rows, then for a fleet a
     status line per host, then a summary line.  A host's own error (it could not be reached)
     is said once: on its status line in a fleet, else under the first rule it failed."""
@@ -189,7 +210,7 @@ def render_report(results: Sequence[Result], frame: PathFrame = AS_GIVEN) -> str
             continue
         why = _why(rule_results[0].rule.why)
         header = f"{escape_controls(rule_id)}: {why}" if why else escape_controls(rule_id)
-        blocks.append(f"{header}\n{render_table(rows)}")
+        blocks.append(f"{header}\n{render_table(rows, color)}")
     if fleet:
         blocks.append("\n".join(escape_controls(status.text()) for status in statuses))
     blocks.append(render_summary(results))

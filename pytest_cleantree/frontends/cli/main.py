@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from pytest_cleantree.core.errors import CleanTreeError
 
@@ -172,7 +172,22 @@ def _context(
         quiet=getattr(args, "quiet", False),
         remote_roots=tuple(sorted((remote_roots or {}).items())),
         mirror=mirror,
+        color=use_color(sys.stdout, os.environ),
     )
+
+
+def use_color(stream: TextIO, environ: Mapping[str, str]) -> bool:
+    """Colour on a terminal (not ``TERM=dumb``); ``NO_COLOR`` (any non-empty value) turns it
+    off, else ``FORCE_COLOR`` (non-empty) on even in a pipe, as https://no-color.org and
+    Python's own tracebacks do."""
+    if environ.get("NO_COLOR"):
+        return False
+    if environ.get("FORCE_COLOR"):
+        return True
+    try:
+        return stream.isatty() and environ.get("TERM") != "dumb"
+    except (OSError, ValueError):
+        return False
 
 
 def _write_reports(args: argparse.Namespace, results: list[Result], context: RenderContext) -> None:
@@ -278,6 +293,7 @@ def _progress(
 
     progress = Progress(sys.stderr, hosts=len(runner.hosts), rules=rules)
     runner.cache.on_analysed = progress.files_done
+    runner.cache.on_planned = progress.files_planned
     return progress
 
 
