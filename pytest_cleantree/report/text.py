@@ -195,7 +195,7 @@ def render_report(
 ) -> str:
     """The CLI's text report: each failed rule's id and why, its rows, then for a fleet a
     status line per host, then a summary line.  A host's own error (it could not be reached)
-    is said once: on its status line in a fleet, else under the first rule it failed."""
+    is one row, under the first rule it failed, not one per rule."""
     blocks: list[str] = []
     failed = [result for result in results if not result.ok]
     by_rule: dict[str, list[Result]] = {}
@@ -203,10 +203,10 @@ def render_report(
         by_rule.setdefault(result.rule.id, []).append(result)
     statuses = host_statuses(results)
     fleet = len(statuses) > 1
-    seen = {(s.host, s.reason) for s in statuses if fleet and s.status == "unreachable"}
+    seen: set[tuple[str, str]] = set()
     for rule_id, rule_results in by_rule.items():
         rows = render_rows(rule_results, frame, seen)
-        if not rows:  # its only failure is a host's own error, on the host's line
+        if not rows:  # its only failure is a host's own error, shown under an earlier rule
             continue
         why = _why(rule_results[0].rule.why)
         header = f"{escape_controls(rule_id)}: {why}" if why else escape_controls(rule_id)
