@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -30,10 +29,10 @@ def render_json(
     """The versioned JSON report; ``pytest_cleantree/schemas/report-v1.json`` describes it.
 
     ``file`` is relative to the host's root; ``path`` is the file as ``frame`` shows it (by
-    default: relative to ``root`` when under the current folder, never with ``..``).
+    default: absolute under ``root``), never with ``..``.
     Always valid UTF-8: a byte of a file name that is not UTF-8 is the text ``\\xNN``
     (see :func:`.text.escape_surrogates`)."""
-    frame = frame or PathFrame(root, os.getcwd())
+    frame = frame or PathFrame(root)  # no base: absolute, as ``root`` is
 
     def shown(host: str, path: str) -> str:
         return frame.show(path, host)
