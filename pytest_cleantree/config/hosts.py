@@ -43,6 +43,9 @@ class HostSpec:
     user: str | None = None
     port: int | None = None
     root: str | None = None
+    #: a private key to try first, as ``ssh -i`` (an inventory's
+    #: ``ansible_ssh_private_key_file``; no spec text writes it)
+    identity_file: str | None = None
 
 
 def parse_host_spec(text: str, label: str | None = None) -> HostSpec:

@@ -32,6 +32,10 @@ _ALIASES = {
     "ansible_port": ("ansible_port", "ansible_ssh_port"),
     "ansible_user": ("ansible_user", "ansible_ssh_user"),
     "ansible_connection": ("ansible_connection",),
+    "ansible_ssh_private_key_file": (
+        "ansible_ssh_private_key_file",
+        "ansible_private_key_file",
+    ),
     "cleantree_root": ("cleantree_root",),
 }
 _RANGE = re.compile(r"\[([0-9a-zA-Z]+):([0-9a-zA-Z]+)(?::([0-9]+))?\]")
@@ -50,6 +54,8 @@ class InventoryHost:
     #: ``local`` for ``ansible_connection=local``, else ``ssh``
     connection: str = "ssh"
     groups: frozenset[str] = frozenset()
+    #: ``ansible_ssh_private_key_file``: tried before the ssh config's keys (``ssh -i``)
+    key_file: str | None = None
 
     def spec(self) -> str:
         """The host as ``--host`` takes it: ``ssh://user@address:port/root``, or ``local``."""
@@ -353,4 +359,5 @@ def _host(name: str, merged: Mapping[str, Any], groups: frozenset[str], path: st
         root=get("cleantree_root"),
         connection="local" if connection == "local" else "ssh",
         groups=groups,
+        key_file=get("ansible_ssh_private_key_file"),
     )

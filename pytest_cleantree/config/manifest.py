@@ -253,9 +253,29 @@ class _Parser:
 
     def _unknown_top_key(self, key: str) -> str:
         where = f"unknown key '{self.prefix}{key}'"
+        line = self._top_key_line(key)
+        at = f" (at line {line})" if line else ""
         if key in _RULE_KEYS:
-            return f"{where} (it belongs in a [[{self.prefix}rule]] table)"
-        return f"{where} ({suggest(key, _TOP_KEYS, 'keys', self.prefix)})"
+            return f"{where} (it belongs in a [[{self.prefix}rule]] table){at}"
+        return f"{where} ({suggest(key, _TOP_KEYS, 'keys', self.prefix)}){at}"
+
+    def _top_key_line(self, key: str) -> int:
+        """The 1-based line where top-level ``key`` is written (``key =`` in the manifest's
+        own table, or a ``[key]``/``[[key]]``/``[key.sub]`` header), 0 when not found."""
+        table = [_KEY.format("tool"), _KEY.format("cleantree")] if self.prefix else []
+        own = re.compile(rf"[ \t]*\[{_DOT.join(table)}\][ \t]*(?:#.*)?\r?") if table else None
+        named = _DOT.join([*table, _KEY.format(re.escape(key))])
+        header = re.compile(rf"[ \t]*\[\[?{named}(?:\]|{_DOT})")
+        assignment = re.compile(_KEY_LINE.format(re.escape(key)))
+        inside = own is None  # the manifest's own table: the document, or [tool.cleantree]
+        for number, text in enumerate(self.text.split("\n"), 1):
+            if header.match(text):
+                return number
+            if text.lstrip().startswith("["):
+                inside = own is not None and own.fullmatch(text) is not None
+            elif inside and assignment.match(text):
+                return number
+        return 0
 
     def _hosts(self, value: object) -> tuple[tuple[str, str], ...]:
         if value is None:

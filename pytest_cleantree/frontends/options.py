@@ -53,8 +53,23 @@ def parse_forks(text: str) -> int:
     return value
 
 
-Command = Literal["check", "explain"]
-Action = Literal["store", "store_true", "append"]
+#: a CLI command; ``""`` is the ``cleantree`` parser itself (options before any command)
+Command = Literal["", "check", "explain", "init"]
+Action = Literal["store", "store_true", "append", "version"]
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: the version and commit are looked up when asked for, not at every run
+    (finding the commit runs git)."""
+
+    def __init__(self, option_strings: list[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, help=help, default=argparse.SUPPRESS)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        from pytest_cleantree.frontends.version import render_version
+
+        print(render_version())  # on stdout, as argparse's own version action prints
+        parser.exit()
 
 
 @dataclass(frozen=True)
@@ -98,6 +113,8 @@ class Option:
     def kwargs(self) -> dict[str, Any]:
         """The keywords of ``add_argument`` / ``addoption`` (flags and dest apart)."""
         found: dict[str, Any] = {"help": self.help}
+        if self.action == "version":
+            return {**found, "action": _VersionAction}
         if self.action != "store":
             found["action"] = self.action
         if self.action != "store_true":
@@ -120,6 +137,13 @@ _CACHE = "$CLEANTREE_CACHE_DIR, else ~/.cache/pytest-cleantree; never in the che
 
 #: every option, in the order ``--help`` lists them
 OPTIONS: tuple[Option, ...] = (
+    Option(
+        "version",
+        "print the version (and the commit, when run from a git checkout) and exit",
+        cli=("-V", "--version"),
+        action="version",
+        commands=("",),
+    ),
     Option(
         "cleantree",
         "check the tree against the cleantree manifest (cleantree.toml or "
@@ -253,7 +277,8 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "inventory",
         "check the hosts of this Ansible inventory (INI or YAML: ansible_host, "
-        "ansible_port, ansible_user, cleantree_root, groups and children)",
+        "ansible_port, ansible_user, ansible_ssh_private_key_file, cleantree_root, "
+        "groups and children)",
         cli=("--inventory",),
         path=True,
         metavar="FILE",
@@ -420,10 +445,15 @@ def pytest_options_given(get: Callable[[str], Any]) -> Iterator[str]:
 
 
 def session_request(
-    values: Mapping[str, Any], base: Path, *, tree_must_exist: bool = False
+    values: Mapping[str, Any],
+    base: Path,
+    *,
+    tree_must_exist: bool = False,
+    flag: Callable[[str], str] = cli_flag,
 ) -> SessionRequest:
     """Either front end's values (by table name; a missing one is its default) as the one
-    request of :func:`~pytest_cleantree.run.session.open_session`."""
+    request of :func:`~pytest_cleantree.run.session.open_session`; ``flag`` spells an option
+    as the front end's user types it, in the messages that name one."""
     from pytest_cleantree.run.session import SessionRequest
     from pytest_cleantree.sources import RemoteOptions
 
@@ -441,6 +471,7 @@ def session_request(
         connect_timeout=get("connect_timeout"),
         command_timeout=get("timeout"),
         python=get("python"),
+        accept_new_flag=flag("accept_new_host_key"),
     )
     return SessionRequest(
         base=base,

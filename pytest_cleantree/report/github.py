@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pytest_cleantree.core.errors import CleanTreeError
 from pytest_cleantree.core.model import Result
 from pytest_cleantree.report.context import RenderContext, error_places, join_root
+from pytest_cleantree.report.fleet import first_time
 from pytest_cleantree.report.text import escape_controls, escape_surrogates, render_summary
 
 
@@ -48,6 +49,7 @@ def _command(message: str, **properties: object) -> str:
 def render_github(results: Sequence[Result], *, root: str) -> str:
     """GitHub Actions workflow commands: one ``::error`` per remaining line, problem or file."""
     lines: list[str] = []
+    seen: set[tuple[str, str]] = set()
     for result in results:
         if result.ok:
             continue
@@ -74,6 +76,8 @@ def render_github(results: Sequence[Result], *, root: str) -> str:
         for path in result.present:
             lines.append(_command(f"must not exist{why}", file=join_root(root, path), title=title))
         for problem in result.problems:  # attached to its file (and line) when it has one
+            if not first_time(seen, result.host, problem):  # a host's own error: once
+                continue
             where = {
                 "file": join_root(root, problem.path) if problem.path else "",
                 "line": problem.line or "",

@@ -8,7 +8,8 @@ from typing import Any
 
 from pytest_cleantree import __version__
 from pytest_cleantree.core.model import Hit, Result
-from pytest_cleantree.report.context import RenderContext
+from pytest_cleantree.report.context import PathFrame, RenderContext
+from pytest_cleantree.report.fleet import count_errors, host_statuses
 from pytest_cleantree.report.text import escape_json, render_summary
 
 JSON_SCHEMA_ID = "https://pytest-cleantree.invalid/schemas/report-v1.json"
@@ -16,15 +17,26 @@ JSON_VERSION = 1
 
 
 def render(results: Sequence[Result], context: RenderContext) -> str:
-    """The registry's entry: paths as the run saw them (root absolute, manifest as given)."""
-    return render_json(results, manifest=context.manifest, root=context.root)
+    """The registry's entry: paths as the run saw them (root absolute, manifest as given),
+    and each finding's ``path`` as the text report shows it."""
+    frame = context.text_frame()
+    return render_json(results, manifest=context.manifest, root=context.root, frame=frame)
 
 
-def render_json(results: Sequence[Result], *, manifest: str, root: str) -> str:
+def render_json(
+    results: Sequence[Result], *, manifest: str, root: str, frame: PathFrame | None = None
+) -> str:
     """The versioned JSON report; ``pytest_cleantree/schemas/report-v1.json`` describes it.
 
+    ``file`` is relative to the host's root; ``path`` is the file as ``frame`` shows it (by
+    default: absolute under ``root``), never with ``..``.
     Always valid UTF-8: a byte of a file name that is not UTF-8 is the text ``\\xNN``
     (see :func:`.text.escape_surrogates`)."""
+    frame = frame or PathFrame(root)  # no base: absolute, as ``root`` is
+
+    def shown(host: str, path: str) -> str:
+        return frame.show(path, host)
+
     document = {
         "$schema": JSON_SCHEMA_ID,
         "version": JSON_VERSION,
@@ -38,9 +50,22 @@ def render_json(results: Sequence[Result], *, manifest: str, root: str) -> str:
             "hits": sum(len(result.hits) for result in results),
             "missing": sum(len(result.missing) for result in results),
             "present": sum(len(result.present) for result in results),
-            "problems": sum(len(result.problems) for result in results),
+            "problems": count_errors(results),
             "suppressed": sum(len(result.suppressed) for result in results),
         },
+        "hosts": [
+            {
+                "host": status.host,
+                "status": status.status,
+                "text": status.text(),
+                "hits": status.hits,
+                "missing": status.missing,
+                "present": status.present,
+                "problems": status.errors,
+                **({"reason": status.reason} if status.reason else {}),
+            }
+            for status in host_statuses(results)
+        ],
         "results": [
             {
                 "rule": result.rule.id,
@@ -50,9 +75,15 @@ def render_json(results: Sequence[Result], *, manifest: str, root: str) -> str:
                 "ok": result.ok,
                 # a count, not the list: rules x files would grow without bound on big trees
                 "checked": len(result.files),
-                "hits": [_json_hit(hit) for hit in result.hits],
-                "suppressed": [{**_json_hit(s.hit), "reason": s.reason} for s in result.suppressed],
-                "missing": [{"file": m.path, "pattern": m.pattern} for m in result.missing],
+                "hits": [_json_hit(hit, shown(result.host, hit.path)) for hit in result.hits],
+                "suppressed": [
+                    {**_json_hit(s.hit, shown(result.host, s.hit.path)), "reason": s.reason}
+                    for s in result.suppressed
+                ],
+                "missing": [
+                    {"file": m.path, "path": shown(result.host, m.path), "pattern": m.pattern}
+                    for m in result.missing
+                ],
                 "present": list(result.present),
                 "problems": [str(problem) for problem in result.problems],
                 "problem_locations": [
@@ -65,9 +96,10 @@ def render_json(results: Sequence[Result], *, manifest: str, root: str) -> str:
     return escape_json(json.dumps(document, indent=2, ensure_ascii=False))  # any file name
 
 
-def _json_hit(hit: Hit) -> dict[str, Any]:
+def _json_hit(hit: Hit, path: str) -> dict[str, Any]:
     found: dict[str, Any] = {
         "file": hit.path,
+        "path": path,
         "line": hit.line,
         "column": hit.col + 1,
         "kinds": [kind.value for kind in hit.kinds],

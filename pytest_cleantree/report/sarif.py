@@ -12,6 +12,7 @@ from pytest_cleantree import __version__
 from pytest_cleantree.core.errors import CleanTreeError
 from pytest_cleantree.core.model import Result, Rule
 from pytest_cleantree.report.context import RenderContext, error_places, join_root
+from pytest_cleantree.report.fleet import first_time
 from pytest_cleantree.report.text import escape_json, escape_surrogates
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -40,6 +41,7 @@ def render_sarif(results: Sequence[Result], *, root: str, manifest: str = "") ->
     rules: dict[str, dict[str, Any]] = {}
     sarif_results: list[dict[str, Any]] = []
     notifications: list[dict[str, Any]] = []
+    seen: set[tuple[str, str]] = set()
     for result in results:
         rule = result.rule
         rules.setdefault(rule.id, _sarif_rule(rule))
@@ -70,6 +72,8 @@ def render_sarif(results: Sequence[Result], *, root: str, manifest: str = "") ->
             fingerprint = _fingerprint(rule.id, result.host, path, "absent")
             sarif_results.append(_sarif_rule_result(rule, message, path, manifest, fingerprint))
         for problem in result.problems:
+            if not first_time(seen, result.host, problem):  # a host's own error: once
+                continue
             notification: dict[str, Any] = {
                 "level": "error",
                 "message": {"text": str(problem)},

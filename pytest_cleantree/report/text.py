@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
-import os
-import posixpath
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
 from pytest_cleantree.core.model import Result
-from pytest_cleantree.report.context import RenderContext
+from pytest_cleantree.report.context import PathFrame, RenderContext
+from pytest_cleantree.report.fleet import (
+    count_errors,
+    describe_counts,
+    first_time,
+    host_statuses,
+    iter_distinct_problems,
+)
+
+#: paths shown as the results hold them, only normalised
+AS_GIVEN = PathFrame()
 
 #: lone surrogates: a name's bytes that are not UTF-8, as ``os.fsdecode`` keeps them
 #: (U+DC80-U+DCFF), or a string literal's ``"\\ud800"``; no UTF-8 output can hold them
@@ -60,33 +68,32 @@ def _escape(match: re.Match[str]) -> str:
 
 def shown_root(root: str, cwd: str) -> str:
     """How a local root prefixes paths in text output: relative to the current folder when
-    under it (``""`` when it is the current folder), else absolute, as ruff shows paths, so
-    that ``src/new.py:2:5`` is clickable in a terminal and an editor."""
-    if not root:
-        return ""
-    absolute = os.path.abspath(root)
-    here = os.path.abspath(cwd)
-    if absolute == here:
-        return ""
-    if os.path.commonpath([absolute, here]) == here:
-        return os.path.relpath(absolute, here).replace(os.sep, "/")
-    return absolute.replace(os.sep, "/")
+    under it (``""`` when it is the current folder), else absolute (see :class:`.PathFrame`)."""
+    return PathFrame(root, cwd).prefix()
 
 
 def _where(
-    host: str, path: str, line: int | None = None, col: int | None = None, root: str = ""
+    host: str,
+    path: str,
+    line: int | None = None,
+    col: int | None = None,
+    frame: PathFrame = AS_GIVEN,
 ) -> str:
-    if not host and root:  # a remote host's paths stay relative to its root
-        path = posixpath.join(root, path)
+    path = frame.show(path, host)
     place = path if line is None else f"{path}:{line}" if col is None else f"{path}:{line}:{col}"
     return f"{host}:{place}" if host else place
 
 
-def render_rows(results: Iterable[Result], root: str = "") -> list[tuple[str, str, str]]:
+def render_rows(
+    results: Iterable[Result],
+    frame: PathFrame = AS_GIVEN,
+    seen: set[tuple[str, str]] | None = None,
+) -> list[tuple[str, str, str]]:
     """The (where, what, detail) rows of failed results: remaining lines first, then the rest.
 
-    ``where`` is ``path:line:col`` (1-based), the path prefixed by ``root`` (see
-    :func:`shown_root`) on this machine.
+    ``where`` is ``path:line:col`` (1-based), the path as ``frame`` shows it.  With ``seen``,
+    a host's own problem (see :mod:`.fleet`) is shown once: its (host, message) is added, and
+    skipped when there.
     """
     rows: list[tuple[str, str, str]] = []
     for result in results:
@@ -94,28 +101,44 @@ def render_rows(results: Iterable[Result], root: str = "") -> list[tuple[str, st
         for hit in result.hits:
             kinds = ",".join(kind.value for kind in hit.kinds)
             detail = f"{hit.source}  [{hit.note}]" if hit.note else hit.source
-            rows.append((_where(host, hit.path, hit.line, hit.col + 1, root), kinds, detail))
+            rows.append((_where(host, hit.path, hit.line, hit.col + 1, frame), kinds, detail))
         for missing in result.missing:
-            where = _where(host, missing.path, root=root)
+            where = _where(host, missing.path, frame=frame)
             rows.append((where, "missing", f"expected {missing.pattern!r}"))
         for path in result.present:
-            rows.append((_where(host, path, root=root), "present", "must not exist"))
+            rows.append((_where(host, path, frame=frame), "present", "must not exist"))
         for problem in result.problems:
-            rows.append((host, "error", str(problem)))
+            if seen is None or first_time(seen, host, problem):
+                rows.append((host, "error", str(problem)))
     return rows
 
 
-def render_table(rows: Sequence[tuple[str, str, str]]) -> str:
-    """Align rows in three columns; an empty ``where`` collapses.  Controls are escaped."""
+#: SGR codes of the text report on a colour terminal: paths bold, kinds by severity, the summary
+#: by outcome (``--color`` is the front end's decision: see :attr:`.RenderContext.color`)
+_PATH, _KIND, _ERROR = "1", "31", "33"
+_SUMMARY = {"clean": "1;32", "dirty": "1;31", "incomplete": "1;33"}
+
+
+def _paint(text: str, code: str, color: bool) -> str:
+    return f"\x1b[{code}m{text}\x1b[0m" if color and text else text
+
+
+def render_table(rows: Sequence[tuple[str, str, str]], color: bool = False) -> str:
+    """Align rows in three columns; an empty ``where`` collapses.  Controls are escaped.
+    With ``color``, paths and kinds are painted (after alignment: codes take no column)."""
     shown = [(escape_controls(where), what, escape_controls(det)) for where, what, det in rows]
     width_where = max((len(where) for where, _, _ in shown), default=0)
     width_what = max((len(what) for _, what, _ in shown), default=0)
     lines = []
     for where, what, detail in shown:
+        kind = _paint(what, _ERROR if what == "error" else _KIND, color)
         if where:
-            lines.append(f"{where:<{width_where}}  {what:<{width_what}}  {detail}".rstrip())
+            pad_where = " " * (width_where - len(where))
+            pad_what = " " * (width_what - len(what))
+            place = _paint(where, _PATH, color)
+            lines.append(f"{place}{pad_where}  {kind}{pad_what}  {detail}".rstrip())
         else:
-            lines.append(f"{what}: {detail}")
+            lines.append(f"{kind}: {detail}")
     return "\n".join(lines)
 
 
@@ -124,23 +147,27 @@ def _why(text: str) -> str:
     return "\n".join(escape_controls(line) for line in text.split("\n"))
 
 
-def render_result(result: Result, root: str = "") -> str:
+def render_result(result: Result, frame: PathFrame = AS_GIVEN) -> str:
     """A failed check as shown to the user: the rule's ``why``, then one line per finding."""
-    body = render_table(render_rows([result], root))
+    body = render_table(render_rows([result], frame))
     return f"{_why(result.rule.why)}\n{body}" if result.rule.why else body
 
 
 def render(results: Sequence[Result], context: RenderContext) -> str:
     """The registry's entry (the CLI's text): the report, or the statistics with
     ``statistics``; with ``quiet`` the findings only (``""`` when clean)."""
-    root = shown_root(context.root, context.cwd)
+    frame = context.text_frame()
     clean = all(result.ok for result in results)
     if context.statistics:
-        text = render_statistics(results, root) + "\n\n" + render_summary(results)
+        text = render_statistics(results, frame) + "\n\n" + render_summary(results)
     else:
-        text = render_summary(results) if clean else render_report(results, root)
+        text = render_report(results, frame, color=context.color)
     if not context.quiet:
-        return _with_uncovered(text, results, context.uncovered)
+        text = _with_uncovered(text, results, context.uncovered)
+        body, newline, summary = text.rpartition("\n")
+        complete = all(result.complete for result in results) and bool(results)
+        outcome = "clean" if clean and complete else "dirty" if complete else "incomplete"
+        return body + newline + _paint(summary, _SUMMARY[outcome], context.color)
     if clean:
         return ""
     return text.rpartition("\n\n")[0]  # the findings, without the summary line
@@ -163,17 +190,29 @@ def _with_uncovered(text: str, results: Sequence[Result], uncovered: Sequence[st
     return "\n".join([*([body] if body else []), *notes, summary])
 
 
-def render_report(results: Sequence[Result], root: str = "") -> str:
-    """The CLI's text report: each failed rule's id and why, its rows, then a summary line."""
+def render_report(
+    results: Sequence[Result], frame: PathFrame = AS_GIVEN, *, color: bool = False
+) -> str:
+    """The CLI's text report: each failed rule's id and why, its rows, then for a fleet a
+    status line per host, then a summary line.  A host's own error (it could not be reached)
+    is one row, under the first rule it failed, not one per rule."""
     blocks: list[str] = []
     failed = [result for result in results if not result.ok]
     by_rule: dict[str, list[Result]] = {}
     for result in failed:
         by_rule.setdefault(result.rule.id, []).append(result)
+    statuses = host_statuses(results)
+    fleet = len(statuses) > 1
+    seen: set[tuple[str, str]] = set()
     for rule_id, rule_results in by_rule.items():
+        rows = render_rows(rule_results, frame, seen)
+        if not rows:  # its only failure is a host's own error, shown under an earlier rule
+            continue
         why = _why(rule_results[0].rule.why)
         header = f"{escape_controls(rule_id)}: {why}" if why else escape_controls(rule_id)
-        blocks.append(f"{header}\n{render_table(render_rows(rule_results, root))}")
+        blocks.append(f"{header}\n{render_table(rows, color)}")
+    if fleet:
+        blocks.append("\n".join(escape_controls(status.text()) for status in statuses))
     blocks.append(render_summary(results))
     return "\n\n".join(blocks)
 
@@ -188,35 +227,34 @@ def render_summary(results: Sequence[Result]) -> str:
     hits = sum(len(result.hits) for result in results)
     missing = sum(len(result.missing) for result in results)
     present = sum(len(result.present) for result in results)
-    errors = sum(len(result.problems) for result in results)
+    errors = count_errors(results)
     scope = f"{rules} rule{'s' * (rules != 1)}, {files} file{'s' * (files != 1)}"
     suppressed = sum(len(result.suppressed) for result in results)
     if suppressed:
         scope += f"; {suppressed} allowed inline"
     if hits == missing == present == errors == 0:
         return f"cleantree: clean ({scope})"
-    parts = []
-    if hits:
-        parts.append(f"{hits} forbidden line{'s remain' if hits != 1 else ' remains'}")
-    if missing:
-        parts.append(f"{missing} expected pattern{'s' * (missing != 1)} missing")
-    if present:
-        parts.append(f"{present} file{'s' * (present != 1)} that must not exist")
-    if errors:
-        parts.append(f"{errors} error{'s' * (errors != 1)}: the check is incomplete")
+    parts = describe_counts(hits, missing, present, errors)
     return f"cleantree: {'; '.join(parts)} ({scope})"
 
 
-def render_statistics(results: Sequence[Result], root: str = "") -> str:
-    """How many lines remain per rule and per file, most first (``--statistics``)."""
+def render_statistics(results: Sequence[Result], frame: PathFrame = AS_GIVEN) -> str:
+    """How many lines remain per rule and per file, most first (``--statistics``), then the
+    errors themselves: a count alone would not say what to fix."""
     per_rule: Counter[str] = Counter()
     per_file: Counter[str] = Counter()
     for result in results:
         for hit in result.hits:
             per_rule[result.rule.id] += 1
-            per_file[_where(result.host, hit.path, root=root)] += 1
+            per_file[_where(result.host, hit.path, frame=frame)] += 1
+    errors = render_table(
+        [
+            (result.host, "error", str(problem))
+            for result, problem in iter_distinct_problems(results)
+        ]
+    )
     if not per_rule:
-        return "no forbidden line remains"
+        return "no forbidden line remains" + (f"\n{errors}" if errors else "")
     width = len(str(max(per_rule.values())))
     lines = ["lines remaining per rule:"]
     shown = [(count, escape_controls(name)) for name, count in per_rule.most_common()]
@@ -224,4 +262,4 @@ def render_statistics(results: Sequence[Result], root: str = "") -> str:
     lines.append("lines remaining per file:")
     shown = [(count, escape_controls(path)) for path, count in per_file.most_common()]
     lines += [f"  {count:>{width}}  {path}" for count, path in shown]
-    return "\n".join(lines)
+    return "\n".join(lines + ([errors] if errors else []))

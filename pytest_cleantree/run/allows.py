@@ -19,6 +19,7 @@ from collections.abc import Mapping, Set
 from dataclasses import dataclass
 from typing import TypeVar
 
+from pytest_cleantree.config.entries import suggest
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.core.findings import FileAnalysis
 from pytest_cleantree.core.model import Hit, Result, Suppressed
@@ -68,8 +69,10 @@ def _judge_hit(hit: Hit, rule_id: str, rule_ids: Set[str], written: str) -> Hit 
         return dataclasses.replace(hit, note=allow.problem)
     unknown = [name for name in allow.ids if name not in rule_ids]
     if unknown:
+        close = suggest(unknown[0], sorted(rule_ids), "rule ids")
+        near = f" ({close})" if close.startswith("did you mean") else ""
         return dataclasses.replace(
-            hit, note=f"the allow names {unknown[0]!r}, which is no rule of the manifest"
+            hit, note=f"the allow names {unknown[0]!r}, which is no rule of the manifest{near}"
         )
     if rule_id not in allow.ids:
         return hit  # it allows another rule on this line, not this one

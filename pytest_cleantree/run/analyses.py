@@ -91,8 +91,20 @@ class AnalysisCache:
         self._memory: dict[str, FileAnalysis] = {}
         self._store = store
         self._jobs = jobs
-        #: called with the number of files of each batch analysed (a progress line counts them)
+        #: called with the number of files done, as they are (a progress line counts them)
         self.on_analysed: Callable[[int], None] | None = None
+        #: called with the number of files a check will analyse, once its plan is made
+        self.on_planned: Callable[[int], None] | None = None
+
+    def planned(self, count: int) -> None:
+        """``count`` more files are to be analysed (told to :attr:`on_planned`)."""
+        if self.on_planned is not None and count:
+            self.on_planned(count)
+
+    def analysed(self, count: int) -> None:
+        """``count`` more files are done (told to :attr:`on_analysed`)."""
+        if self.on_analysed is not None and count:
+            self.on_analysed(count)
 
     def unchanged(
         self,
@@ -124,8 +136,7 @@ class AnalysisCache:
             analysis = self._memory.get(key) or self._store.get(pack, path, digest)
             if analysis is not None:
                 found[path] = self._memory[key] = analysis
-        if found and self.on_analysed is not None:
-            self.on_analysed(len(found))
+        self.analysed(len(found))
         return found, stats
 
     def analyze_many(
@@ -157,16 +168,15 @@ class AnalysisCache:
                 continue
             stored_as.append((key, pack, digest))
             todo.append(item)
+        self.analysed(len(done))  # known already; the others as each is done
         for (key, pack, digest), analysis in zip(
-            stored_as, analyze_all(todo, self._jobs), strict=True
+            stored_as, analyze_all(todo, self._jobs, self.analysed), strict=True
         ):
             if self._store is not None:
                 self._store.put(pack, analysis.path, digest, analysis)
             done[analysis.path] = self._memory[key] = analysis
         if stats is not None and seen and self._store is not None:
             self._store.see_digests(stats.root, seen, stats.since)
-        if self.on_analysed is not None:
-            self.on_analysed(len(done))
         return done
 
     def flush(self) -> None:

@@ -64,6 +64,7 @@ def read_and_analyse(plan: Plan, spelt: Spelt, source: Source, cache: AnalysisCa
     """
     analyses: Analyses = {}
     paths = plan.paths
+    cache.planned(len(paths))
     for start in range(0, len(paths), READ_BATCH_FILES):
         batch = paths[start : start + READ_BATCH_FILES]
         # what a file's star imports bind is in its key, and depends on its content: with
@@ -78,6 +79,7 @@ def read_and_analyse(plan: Plan, spelt: Spelt, source: Source, cache: AnalysisCa
         needles = plan.needles_for(batch)
         contents = source.read(batch) if needles is None else source.read(batch, needles)
         work = _to_analyse(batch, contents, plan, spelt, analyses)
+        cache.analysed(len(batch) - len(work))  # unreadable, or no needle: judged already
         del contents
         analyses.update(cache.analyze_many(work, stats))
     return analyses

@@ -7,7 +7,7 @@ every answer comes from the store, never loads it.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from pytest_cleantree.core.findings import FileAnalysis
 from pytest_cleantree.run.plan import PatternList
@@ -25,12 +25,22 @@ _GUESS_MAX_NEEDLES = 8
 _Work = tuple[str, bytes, PatternList, bool, "str | None", "Mapping[str, frozenset[str]] | None"]
 
 
-def analyze_all(work: Sequence[_Work], jobs: int) -> list[FileAnalysis]:
-    """Each file's compact analysis, in order: in ``jobs`` processes if that pays."""
-    if _parallel_pays(work, jobs):
-        # the workers prefilter too: most files end there, and the parent stays free
-        return _parallel(list(work), jobs)
-    return [_analyze(item).compact() for item in work]
+def analyze_all(
+    work: Sequence[_Work], jobs: int, progress: Callable[[int], None] | None = None
+) -> list[FileAnalysis]:
+    """Each file's compact analysis, in order: in ``jobs`` processes if that pays.
+    ``progress`` is told of each file as it is done (a progress line counts them)."""
+    found = (
+        _parallel(list(work), jobs)  # the workers prefilter too: the parent stays free
+        if _parallel_pays(work, jobs)
+        else (_analyze(item).compact() for item in work)
+    )
+    done = []
+    for analysis in found:
+        done.append(analysis)
+        if progress is not None:
+            progress(1)
+    return done
 
 
 def _parallel_pays(work: Sequence[_Work], jobs: int) -> bool:
@@ -65,7 +75,7 @@ def _analyze(item: _Work) -> FileAnalysis:
     return analyze(path, data, patterns.patterns, comments=comments, module=module, stars=stars)
 
 
-def _parallel(items: list[_Work], jobs: int) -> list[FileAnalysis]:
+def _parallel(items: list[_Work], jobs: int) -> Iterator[FileAnalysis]:
     """Analyse in worker processes.
 
     ``fork`` when this process runs no other thread (it is the cheapest start,
@@ -89,7 +99,7 @@ def _parallel(items: list[_Work], jobs: int) -> list[FileAnalysis]:
         )
     chunk = max(1, len(items) // (jobs * 8))
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        return list(pool.map(_analyze_compact, items, chunksize=chunk))
+        yield from pool.map(_analyze_compact, items, chunksize=chunk)
 
 
 def _analyze_compact(item: _Work) -> FileAnalysis:

@@ -9,7 +9,9 @@ and render.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -110,6 +112,15 @@ class Session:
         """Each host's root folder (``""`` for a host whose tree could not be opened)."""
         return {host: getattr(self.runner.source(host), "root", "") for host in self.runner.hosts}
 
+    def mirror(self) -> str:
+        """The local folder the hosts' trees stand for, when this machine is not checked: the
+        root as written (``--root`` from the current folder, else the manifest's from its
+        folder); ``""`` for a ``module:`` root, which names no folder here."""
+        written, base = local_root(self.manifest, self.request.root, self.request.base)
+        if LOCAL_TARGET in self.targets or written.startswith("module:"):
+            return ""
+        return os.path.join(base, written)
+
     def close(self) -> None:
         self.runner.close()
 
@@ -123,8 +134,9 @@ def open_session(request: SessionRequest) -> Session:
     names = list(request.hosts)
     if request.groups and request.inventory is None:
         raise CleanTreeError("--group needs --inventory FILE")
+    keys: dict[str, str] = {}
     if request.inventory is not None:
-        names += _inventory_hosts(request.inventory, request.groups, table)
+        names += _inventory_hosts(request.inventory, request.groups, table, keys)
     try:
         manifest = with_exclusions(manifest, request.exclude)
     except ValueError as exc:
@@ -133,6 +145,7 @@ def open_session(request: SessionRequest) -> Session:
         targets = resolve_hosts(names, table) if names else [LOCAL_TARGET]
     except ValueError as exc:
         raise OptionError("host", str(exc)) from None
+    targets = [_with_key(target, keys, request.base) for target in targets]
     runner = Runner(
         manifest,
         root_override=request.root,
@@ -205,8 +218,23 @@ def _selected_rules(session: Session) -> tuple[tuple[Rule, ...], tuple[str, ...]
     return selection.rules, tuple(paths[path] for path in selection.uncovered)
 
 
-def _inventory_hosts(path: Path, groups: tuple[str, ...], table: dict[str, str]) -> list[str]:
-    """The inventory's host names (of ``groups``), each added to the host table as a spec."""
+def _with_key(target: HostTarget, keys: Mapping[str, str], base: Path) -> HostTarget:
+    """``target`` with its inventory's private key file (relative to ``base``, as ``ssh -i``
+    takes it from the current folder), when it has one."""
+    key = keys.get(target.label)
+    if target.spec is None or key is None:
+        return target
+    identity = str(base / os.path.expanduser(key))
+    return dataclasses.replace(
+        target, spec=dataclasses.replace(target.spec, identity_file=identity)
+    )
+
+
+def _inventory_hosts(
+    path: Path, groups: tuple[str, ...], table: dict[str, str], keys: dict[str, str]
+) -> list[str]:
+    """The inventory's host names (of ``groups``), each added to the host table as a spec,
+    and its private key file to ``keys``."""
     from pytest_cleantree.config.inventory import load_inventory, select_hosts
 
     inventory = load_inventory(path)
@@ -224,4 +252,6 @@ def _inventory_hosts(path: Path, groups: tuple[str, ...], table: dict[str, str])
                 "rename one of them",
             )
         table[name] = spec
+        if inventory[name].key_file:
+            keys[name] = str(inventory[name].key_file)
     return names

@@ -148,6 +148,8 @@ class RemoteOptions:
     command_timeout: float = 60
     #: the remote interpreter that runs the helper and finds ``module:`` roots
     python: str = "python3"
+    #: how the front end spells ``accept_new_host_key``, for the message that suggests it
+    accept_new_flag: str = "--accept-new-host-key"
 
 
 @dataclass

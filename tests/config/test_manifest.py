@@ -305,29 +305,29 @@ TOP_LEVEL_CASES = [
     ),
     case(
         '[[rules]]\nfiles = ["a.py"]\nforbid = ["x"]\n',
-        "unknown key 'rules' (did you mean 'rule'?)",
+        "unknown key 'rules' (did you mean 'rule'?) (at line 1)",
         "no [[rule]] tables: nothing to check",
         id="unknown-rules",
     ),
     case(
         'roots = "src"\n[[rule]]\n' + OK,
-        "unknown key 'roots' (did you mean 'root'?)",
+        "unknown key 'roots' (did you mean 'root'?) (at line 1)",
         id="unknown-roots",
     ),
     case(
         "host = {}\nallow_outside = true\n[[rule]]\n" + OK,
-        "unknown key 'host' (did you mean 'hosts'?)",
-        "unknown key 'allow_outside' (did you mean 'allow_outside_root'?)",
+        "unknown key 'host' (did you mean 'hosts'?) (at line 1)",
+        "unknown key 'allow_outside' (did you mean 'allow_outside_root'?) (at line 2)",
         id="unknown-several-in-order",
     ),
     case(
         "zzz = 1\n[[rule]]\n" + OK,
-        f"unknown key 'zzz' (valid keys: {VALID_TOP_KEYS})",
+        f"unknown key 'zzz' (valid keys: {VALID_TOP_KEYS}) (at line 1)",
         id="unknown-nothing-near",
     ),
     case(
         'forbid = ["x"]\n[[rule]]\n' + OK,
-        "unknown key 'forbid' (it belongs in a [[rule]] table)",
+        "unknown key 'forbid' (it belongs in a [[rule]] table) (at line 1)",
         id="rule-key-at-top-level",
     ),
     case("", "no [[rule]] tables: nothing to check", id="empty-document"),
@@ -687,7 +687,7 @@ SEVERAL_CASES = [
         'rules = 1\nroot = 2\n\n[[rule]]\nid = "a b"\nfiles = "a.py"\nforbid = ["re:("]\n'
         'kinds = ["cal"]\n\n[[rule]]\nid = "ok"\nwhy = "x"\n\n[[rule]]\nid = "ok"\n'
         'files = ["../a.py"]\nexpect = []\nmising_ok = true\n',
-        "unknown key 'rules' (did you mean 'rule'?)",
+        "unknown key 'rules' (did you mean 'rule'?) (at line 1)",
         "root: must be a string, not an integer",
         "rule 1 (line 5): id: 'a b' is not a valid id: use letters, digits, '_', '.' and '-', "
         "starting with a letter or digit",
@@ -744,14 +744,15 @@ PYPROJECT_HEAD = '[project]\nname = "x"\n\n'
         case(
             PYPROJECT_HEAD + "[tool.cleantree]\nroot = 1\nrules = 2\n\n[[tool.cleantree.rule]]\n"
             'forbid = ["x"]\n',
-            "unknown key 'tool.cleantree.rules' (did you mean 'tool.cleantree.rule'?)",
+            "unknown key 'tool.cleantree.rules' (did you mean 'tool.cleantree.rule'?) (at line 6)",
             "tool.cleantree.root: must be a string, not an integer",
             "rule 1 (line 8): forbid needs files to look in",
             id="keys-named-by-full-path",
         ),
         case(
             PYPROJECT_HEAD + '[tool.cleantree]\nforbid = ["x"]\n[tool.cleantree.rule]\n',
-            "unknown key 'tool.cleantree.forbid' (it belongs in a [[tool.cleantree.rule]] table)",
+            "unknown key 'tool.cleantree.forbid' (it belongs in a [[tool.cleantree.rule]] table) "
+            "(at line 5)",
             "tool.cleantree.rule: must be an array of tables ([[tool.cleantree.rule]]), "
             "not a table",
             id="rule-table-and-misplaced-key",
@@ -762,7 +763,7 @@ PYPROJECT_HEAD = '[project]\nname = "x"\n\n'
             "unknown key 'tool.cleantree.zzz' (valid keys: tool.cleantree.allow_outside_root, "
             "tool.cleantree.exclude, tool.cleantree.hosts, tool.cleantree.import_roots, "
             "tool.cleantree.root, "
-            "tool.cleantree.rule)",
+            "tool.cleantree.rule) (at line 5)",
             "tool.cleantree.hosts.a: must be a string, not an integer",
             "tool.cleantree.allow_outside_root: must be true or false, not an integer",
             "no [[tool.cleantree.rule]] tables: nothing to check",
@@ -823,7 +824,7 @@ def test_error_renders_every_problem() -> None:
         parse_manifest("roots = 1\n", "m.toml")
     assert str(info.value) == (
         "m.toml: 2 problems\n"
-        "  - unknown key 'roots' (did you mean 'root'?)\n"
+        "  - unknown key 'roots' (did you mean 'root'?) (at line 1)\n"
         "  - no [[rule]] tables: nothing to check"
     )
 

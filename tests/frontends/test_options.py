@@ -29,7 +29,7 @@ def cli_actions(name: str) -> dict[str, argparse.Action]:
     return {a.dest: a for a in actions if not isinstance(a, argparse._HelpAction)}
 
 
-@pytest.mark.parametrize("command", ["check", "explain"])
+@pytest.mark.parametrize("command", ["check", "explain", "init"])
 def test_the_cli_declares_exactly_the_rows_of_each_command(command: str) -> None:
     rows = {o.dest: o for o in OPTIONS if o.cli and command in o.commands}
     actions = cli_actions(command)
@@ -76,6 +76,7 @@ def test_the_options_shared_by_both_front_ends() -> None:
     pytest_only = {o.dest for o in OPTIONS if not o.cli}
     assert pytest_only == {"cleantree"}
     assert cli_only == {
+        "version",
         "files",
         "changed_since",
         "format",

@@ -154,7 +154,7 @@ def test_an_unknown_host_key_is_refused(
     assert "unknown host key" in message
     assert _fingerprint(host_key.with_suffix(".pub")) in message
     assert str(setup.known_hosts) in message
-    assert "accept_new_host_key" in message
+    assert "(--accept-new-host-key)" in message  # the flag, as the CLI spells it
     assert setup.known_hosts.read_text() == ""
 
 

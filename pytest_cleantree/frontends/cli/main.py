@@ -9,11 +9,10 @@ import argparse
 import contextlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
-from pytest_cleantree import __version__
 from pytest_cleantree.core.errors import CleanTreeError
 
 if TYPE_CHECKING:
@@ -32,9 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cleantree", description="Check that a tree holds no forbidden symbols."
     )
-    parser.add_argument(
-        "--version", action="version", version=f"%(prog)s (pytest-cleantree) {__version__}"
-    )
+    add_cli_options(parser, "")
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser(
         "check",
@@ -51,6 +48,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_cli_options(explain, "explain")
     explain.set_defaults(handler=_explain)
+    init = commands.add_parser(
+        "init",
+        help="write a starter cleantree.toml for the tree in the current folder",
+        description="Exit codes: 0 written, 2 a cleantree.toml is already there (it is never "
+        "overwritten) or it could not be written.",
+    )
+    add_cli_options(init, "init")
+    init.set_defaults(handler=_init)
     add_from_diff_commands(commands)
     return parser
 
@@ -111,7 +116,9 @@ def _check(args: argparse.Namespace) -> int:
     clean = all(result.ok for result in results)
     complete = all(result.complete for result in results)
     code = EXIT_CLEAN if clean else EXIT_VIOLATIONS if complete else EXIT_INCOMPLETE
-    context = _context(args, str(session.path), roots.get("", ""), session.uncovered)
+    context = _context(
+        args, str(session.path), roots.pop("", ""), session.uncovered, roots, session.mirror()
+    )
     _write_reports(args, results, context)
     if code == EXIT_VIOLATIONS and args.exit_zero:
         return EXIT_CLEAN
@@ -120,15 +127,19 @@ def _check(args: argparse.Namespace) -> int:
 
 def _manifest_path(args: argparse.Namespace, hint: str) -> Path | None:
     """The manifest named, else found from here; ``None`` with ``--reverted`` (derived)."""
-    from pytest_cleantree.config.discovery import discover_manifest
+    from pytest_cleantree.config.discovery import discover_manifest, misspelled_table
 
     if getattr(args, "reverted", None):
         return None
     path: Path | None = args.manifest or discover_manifest(Path.cwd())
     if path is None:
+        misspelled = misspelled_table(Path.cwd())
+        if misspelled:
+            raise CleanTreeError(misspelled)
         raise CleanTreeError(
             "no cleantree.toml (or pyproject.toml with [tool.cleantree]) here or in a "
-            f"parent folder up to the repository's root; pass {hint}"
+            f"parent folder up to the repository's root; pass {hint}, or run "
+            "`cleantree init` to write a starter cleantree.toml here"
         )
     return path
 
@@ -142,7 +153,12 @@ def _request(args: argparse.Namespace, manifest: Path | None, **values: object) 
 
 
 def _context(
-    args: argparse.Namespace, manifest: str, root: str, uncovered: tuple[str, ...] = ()
+    args: argparse.Namespace,
+    manifest: str,
+    root: str,
+    uncovered: tuple[str, ...] = (),
+    remote_roots: Mapping[str, str] | None = None,
+    mirror: str = "",
 ) -> RenderContext:
     from pytest_cleantree.report.context import RenderContext
 
@@ -154,7 +170,24 @@ def _context(
         uncovered=uncovered,
         statistics=getattr(args, "statistics", False),
         quiet=getattr(args, "quiet", False),
+        remote_roots=tuple(sorted((remote_roots or {}).items())),
+        mirror=mirror,
+        color=use_color(sys.stdout, os.environ),
     )
+
+
+def use_color(stream: TextIO, environ: Mapping[str, str]) -> bool:
+    """Colour on a terminal (not ``TERM=dumb``); ``NO_COLOR`` (any non-empty value) turns it
+    off, else ``FORCE_COLOR`` (non-empty) on even in a pipe, as https://no-color.org and
+    Python's own tracebacks do."""
+    if environ.get("NO_COLOR"):
+        return False
+    if environ.get("FORCE_COLOR"):
+        return True
+    try:
+        return stream.isatty() and environ.get("TERM") != "dumb"
+    except (OSError, ValueError):
+        return False
 
 
 def _write_reports(args: argparse.Namespace, results: list[Result], context: RenderContext) -> None:
@@ -207,6 +240,41 @@ def _explain_or_raise(args: argparse.Namespace) -> int:
     return EXIT_CLEAN if explained.defined is not None else EXIT_VIOLATIONS
 
 
+def _init(args: argparse.Namespace) -> int:
+    """``cleantree init``: a starter manifest for the tree here, never over an existing one."""
+    from pytest_cleantree.config.manifest import MANIFEST_NAME
+    from pytest_cleantree.config.starter import (
+        SCHEMA_FILE,
+        detect_starter,
+        render_starter,
+        schema_reference,
+    )
+
+    folder = Path.cwd()
+    path = folder / MANIFEST_NAME
+    starter = detect_starter(folder)
+    text = render_starter(starter, schema_reference(SCHEMA_FILE, folder))
+    try:
+        with path.open("x", encoding="utf-8") as out:  # "x": never over an existing file
+            out.write(text)
+    except FileExistsError:
+        print(
+            f"cleantree: error: {MANIFEST_NAME} already exists here: not overwritten "
+            "(remove it first to start again)",
+            file=sys.stderr,
+        )
+        return EXIT_INCOMPLETE
+    except OSError as exc:
+        print(f"cleantree: error: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_INCOMPLETE
+    where = f"root {starter.root!r}" + (f", package {starter.package!r}" if starter.package else "")
+    print(
+        f"cleantree: wrote {MANIFEST_NAME} ({where}): edit its example rules, then run "
+        "`cleantree check`"
+    )
+    return EXIT_CLEAN
+
+
 def _write_file(path: Path, text: str) -> None:
     try:
         path.write_text(text + "\n", encoding="utf-8")
@@ -225,6 +293,7 @@ def _progress(
 
     progress = Progress(sys.stderr, hosts=len(runner.hosts), rules=rules)
     runner.cache.on_analysed = progress.files_done
+    runner.cache.on_planned = progress.files_planned
     return progress
 
 

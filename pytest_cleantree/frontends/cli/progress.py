@@ -22,13 +22,15 @@ _ERASE = "\r\x1b[K"
 
 
 class Progress:
-    """Counts files analysed (from any thread) and shows them with the hosts and the time."""
+    """Counts files analysed of the files to analyse (from any thread: each host's check
+    adds its own) and shows them with the hosts and the time."""
 
     def __init__(self, stream: TextIO, *, hosts: int, rules: int) -> None:
         self._stream = stream
         self._hosts = hosts
         self._rules = rules
         self._files = 0
+        self._total = 0
         self._lock = threading.Lock()
         self._done = threading.Event()
         self._shown = False
@@ -49,20 +51,31 @@ class Progress:
     def __exit__(self, *exc: object) -> None:
         self._done.set()
         self._thread.join()
-        if self._shown:
+        if self._shown:  # the last count (every file done), then nothing: the report follows
+            self._write(_ERASE + self.line())
             self._write(_ERASE)
+
+    def files_planned(self, count: int) -> None:
+        with self._lock:
+            self._total += count
 
     def files_done(self, count: int) -> None:
         with self._lock:
             self._files += count
 
     def line(self) -> str:
+        """``cleantree: 3 rules, 2 hosts, 1,204/4,700 files analysed, 3.2 s``; before any
+        plan is made, ``listing the files`` (the tree is walked, the names resolved)."""
         hosts = f", {self._hosts} hosts" if self._hosts > 1 else ""
         elapsed = time.monotonic() - self._start
-        return (
-            f"cleantree: {self._rules} rule{'s' * (self._rules != 1)}{hosts}, "
-            f"{self._files} file{'s' * (self._files != 1)} analysed, {elapsed:.1f} s"
-        )
+        with self._lock:
+            done, total = self._files, self._total
+        if total:
+            what = f"{min(done, total):,}/{total:,} file{'s' * (total != 1)} analysed"
+        else:
+            what = "listing the files"
+        rules = f"{self._rules} rule{'s' * (self._rules != 1)}"
+        return f"cleantree: {rules}{hosts}, {what}, {elapsed:.1f} s"
 
     def _run(self) -> None:
         if self._done.wait(max(self._delay, 0.0)):

@@ -12,7 +12,8 @@ from pytest_cleantree.core.checks import Check, iter_checks
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.core.model import DEFAULT_KINDS, SELECTABLE_KINDS, Kind, Pattern, Rule
 from pytest_cleantree.core.patterns import parse_pattern
-from pytest_cleantree.report.text import render_result, shown_root
+from pytest_cleantree.report.context import PathFrame
+from pytest_cleantree.report.text import render_result
 from pytest_cleantree.run.analyses import AnalysisCache
 from pytest_cleantree.run.check import check_all
 from pytest_cleantree.sources.local import LocalSource, resolve_local_root
@@ -66,8 +67,8 @@ class CleanTree:
             raise pytest.fail.Exception(str(exc), pytrace=False) from None
         checks: list[Check] = list(iter_checks([rule]))
         results = check_all(checks, source, self._cache)
-        shown = shown_root(source.root, os.getcwd())
-        failed = [render_result(result, shown) for result in results.values() if not result.ok]
+        frame = PathFrame(source.root, os.getcwd())
+        failed = [render_result(result, frame) for result in results.values() if not result.ok]
         if failed:
             pytest.fail("\n".join(failed), pytrace=False)
 

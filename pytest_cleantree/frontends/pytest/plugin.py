@@ -95,7 +95,7 @@ def _any_cleantree_option(config: pytest.Config) -> bool:
 
 
 def _selected_manifest(config: pytest.Config, *, required: bool = True) -> Path | None:
-    from pytest_cleantree.config.discovery import discover_manifest
+    from pytest_cleantree.config.discovery import discover_manifest, misspelled_table
 
     explicit: str | None = config.getoption("cleantree_manifest")
     invocation = config.invocation_params.dir
@@ -111,6 +111,9 @@ def _selected_manifest(config: pytest.Config, *, required: bool = True) -> Path 
     if found is None and not required:
         return None
     if found is None:
+        misspelled = misspelled_table(invocation)
+        if misspelled:
+            raise pytest.UsageError(f"--cleantree: {misspelled}")
         raise pytest.UsageError(
             f"--cleantree: no cleantree.toml (or pyproject.toml with [tool.cleantree]) in "
             f"{invocation} or a parent folder up to the repository's root; pass the "
@@ -221,7 +224,9 @@ class ManifestFile(pytest.File):
         # under pytest-xdist the workers are the parallelism
         jobs = 1 if hasattr(self.config, "workerinput") else None
         return session_request(
-            {**values, "manifest": self.path, "reverted": None, "jobs": jobs}, base
+            {**values, "manifest": self.path, "reverted": None, "jobs": jobs},
+            base,
+            flag=pytest_flag,
         )
 
     def collect(self) -> Iterator[CleanTreeItem]:
@@ -322,16 +327,19 @@ class CleanTreeItem(pytest.Item):
     def repr_failure(  # type: ignore[override, unused-ignore]
         self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
     ) -> str:
-        from pytest_cleantree.report.text import render_result, shown_root
+        from pytest_cleantree.report.context import PathFrame
+        from pytest_cleantree.report.text import render_result
 
         if excinfo.errisinstance(CleanTreeFailure):
             assert isinstance(excinfo.value, CleanTreeFailure)
             parent = self.parent
             assert isinstance(parent, ManifestFile)
-            source = self.config.stash[_STATE].runners[parent.path].source(self.host)
-            root = "" if self.host else getattr(source, "root", "")
-            shown = shown_root(root, str(self.config.invocation_params.dir))
-            return render_result(excinfo.value.result, shown)
+            runner = self.config.stash[_STATE].runners[parent.path]
+            local = runner.source() if "" in runner.hosts or not self.host else None
+            root = getattr(local, "root", "")
+            remote = getattr(runner.source(self.host), "root", "") if self.host else ""
+            frame = PathFrame(root, str(self.config.invocation_params.dir), ((self.host, remote),))
+            return render_result(excinfo.value.result, frame)
         return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[Path, int | None, str]:

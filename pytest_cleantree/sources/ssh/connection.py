@@ -177,6 +177,7 @@ class _Connection:
         self._spec = spec
         self._known_hosts = options.known_hosts
         self._accept_new = options.accept_new_host_key
+        self._accept_new_flag = options.accept_new_flag
         self._config_path = options.ssh_config
         self._connect_timeout = options.connect_timeout
         self._command_timeout = options.command_timeout
@@ -276,7 +277,7 @@ class _Connection:
         """Connect and authenticate to ``alias``, through its ProxyJump/ProxyCommand if any."""
         if depth > _MAX_JUMPS:
             raise SourceError(f"{self.host}: more than {_MAX_JUMPS} ProxyJump hops (a loop?)")
-        target = self._target(alias, user, port)
+        target = self._target(alias, user, port, self._spec.identity_file if depth == 0 else None)
         sock: paramiko.Channel | paramiko.ProxyCommand | None = None
         if target.proxy_jump:
             hops = [self._jump_spec(text) for text in target.proxy_jump.split(",")]
@@ -349,8 +350,14 @@ class _Connection:
                 f"{self.host}: ssh config lookup of {alias!r} failed: {exc}"
             ) from None
 
-    def _target(self, alias: str, user: str | None, port: int | None) -> _Target:
+    def _target(
+        self, alias: str, user: str | None, port: int | None, key_file: str | None = None
+    ) -> _Target:
+        """``alias`` as ``~/.ssh/config`` has it; ``key_file`` (the host's own key, as
+        ``ssh -i``) is tried before the config's keys, and must exist."""
         options = self._lookup(alias)
+        if key_file is not None and not os.path.isfile(key_file):
+            raise SourceError(f"{self.host}: private key file {key_file!r} does not exist")
 
         def option(key: str) -> str | None:
             value = options.get(key)
@@ -373,7 +380,10 @@ class _Connection:
             hostname=option("hostname") or alias,
             port=port or config_port,
             user=user or option("user") or getpass.getuser(),
-            key_files=tuple(name for name in key_files if os.path.exists(name)),
+            key_files=(
+                *([key_file] if key_file else []),
+                *(name for name in key_files if os.path.exists(name) and name != key_file),
+            ),
             identities_only=(option("identitiesonly") or "no").lower() == "yes",
             proxy_jump=option("proxyjump"),
             proxy_command=option("proxycommand"),
@@ -466,7 +476,7 @@ class _Connection:
                 f"{where}: unknown host key {exc.key.get_name()} {_fingerprint(exc.key)} for "
                 f"{exc.name}, not in {str(known_hosts)!r}: check the fingerprint with the "
                 f"host's admin, then add it (ssh-keyscan -p {target.port} {target.hostname} "
-                f">> {known_hosts}) or allow new host keys (accept_new_host_key)"
+                f">> {known_hosts}) or allow new host keys ({self._accept_new_flag})"
             )
         if isinstance(exc, paramiko.BadHostKeyException):
             return SourceError(

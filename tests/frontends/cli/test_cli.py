@@ -215,7 +215,7 @@ def test_every_manifest_problem_is_listed(
     assert result.code == 2
     assert result.err.splitlines() == [
         f"cleantree: error: {manifest}: 2 problems",
-        "  - unknown key 'rot' (did you mean 'root'?)",
+        "  - unknown key 'rot' (did you mean 'root'?) (at line 6)",
         "  - rule 3 (line 23): forbid[2]: must be a string, not an integer",
     ]
 
@@ -242,7 +242,8 @@ def test_no_manifest_exits_2(module_cleantree: Callable[..., Run], tmp_path: Pat
     assert result.out == ""
     assert result.err.splitlines() == [
         "cleantree: error: no cleantree.toml (or pyproject.toml with [tool.cleantree]) here or "
-        "in a parent folder up to the repository's root; pass --manifest PATH or --reverted REV"
+        "in a parent folder up to the repository's root; pass --manifest PATH or --reverted REV, "
+        "or run `cleantree init` to write a starter cleantree.toml here"
     ]
 
 

@@ -131,7 +131,10 @@ def test_version(tmp_path: Path) -> None:
 
     completed = run("--version", cwd=tmp_path)
     assert completed.returncode == 0
-    assert completed.stdout.strip() == f"cleantree (pytest-cleantree) {__version__}"
+    # run from this git checkout: the commit too (tests/frontends/cli/test_cli_start.py)
+    assert completed.stdout.strip().startswith(
+        f"cleantree (pytest-cleantree) {__version__} (commit "
+    )
 
 
 def test_a_bad_flag_of_check_shows_the_usage_of_check(tmp_path: Path) -> None:
@@ -563,7 +566,8 @@ def run_on_a_terminal(*args: str, cwd: Path, delay: str = "0") -> tuple[int, str
 def test_a_terminal_shows_one_progress_line_then_erases_it(repo: Path) -> None:
     code, out, err = run_on_a_terminal("check", cwd=repo)
     assert code == 1
-    assert err.startswith("\r\x1b[Kcleantree: 2 rules, 0 files analysed, 0.")
+    # the files are listed first; then how many of how many are analysed (test_cli_terminal)
+    assert err.startswith("\r\x1b[Kcleantree: 2 rules, listing the files, 0.")
     assert err.endswith("\r\x1b[K")  # erased: the report is not mixed with it
     assert "\n" not in err  # one line, rewritten in place
     assert out.splitlines()[-1].startswith("cleantree: 3 forbidden lines remain")
