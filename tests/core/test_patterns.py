@@ -425,3 +425,27 @@ def test_a_glob_needle_is_in_every_name_it_matches(pattern: str, name: str) -> N
     assert match_name(parsed, name)
     needle = prefilter_needle(parsed)
     assert needle is None or needle in name
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        pytest.param("a{4294967296}", id="overflow"),
+        pytest.param("(" * 2000 + ")" * 2000, id="recursion"),
+    ],
+)
+def test_parse_pattern_rejects_a_regex_too_large_for_re(body: str) -> None:
+    message = f"regular expression {body!r} is too large to compile"
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        parse_pattern("re:" + body)
+
+
+def test_a_regex_re2_refuses_is_reported_once_and_not_logged(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """RE2 logs a refused pattern to the process's stderr unless told not to: the manifest's
+    message is the one report (a CI log would show both)."""
+    with pytest.raises(ValueError, match="cannot run on RE2"):
+        parse_pattern("re:(?=only-here-1)")
+    assert match_name(parse_pattern("re:only-here-2"), "x_only-here-2")
+    assert capfd.readouterr().err == ""
