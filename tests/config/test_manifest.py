@@ -220,6 +220,9 @@ def test_default_kinds() -> None:
         pytest.param(['files = ["a.py"]\nforbid = ["=flag"]'], ["forbid-flag"], id="slug-exact"),
         pytest.param(['files = ["a.py"]\nforbid = ["*"]'], ["forbid"], id="slug-empty"),
         pytest.param(
+            ['files = ["a.py"]\nforbid = ["XLA_FLAGX"]'], ["forbid-XLA_FLAGX"], id="slug-keeps-x"
+        ),
+        pytest.param(
             ['files = ["a.py"]\nforbid = ["re:é +  x"]'], ["forbid-re-x"], id="slug-non-ascii"
         ),
         pytest.param(
@@ -1065,6 +1068,14 @@ def test_an_empty_segment_is_looked_for_after_a_leading_double_slash() -> None:
     ) == ("rule 1 (line 3): files[0]: '//srv//a.py' has an empty segment ('//')",)
 
 
+def test_absent_entries_may_go_outside_the_root_when_allowed() -> None:
+    manifest = parse_manifest(
+        'allow_outside_root = true\n[[rule]]\nid = "r"\nabsent = ["/abs/x.py", "../y.py"]\n',
+        MANIFEST_NAME,
+    )
+    assert manifest.rules[0].absent == ("/abs/x.py", "../y.py")
+
+
 def test_a_problem_points_at_its_key_within_its_own_rule_only() -> None:
     # rule 1's last line is just before rule 2's header; rule 2 spells its forbid key with an
     # escape, which no key line matches, so its problem points at its header, not at the
@@ -1101,6 +1112,7 @@ def test_the_position_of_deep_nesting() -> None:
     [
         pytest.param(b"a = 1\nb = 2\n# \xe9", "byte 0xe9 at line 3, offset 14", id="last-line"),
         pytest.param(b"\xe9\n\n\n", "byte 0xe9 at line 1, offset 0", id="first-line"),
+        pytest.param(b"\n\xe9", "byte 0xe9 at line 2, offset 1", id="after-a-first-newline"),
     ],
 )
 def test_the_line_of_an_invalid_utf8_byte(tmp_path: Path, data: bytes, where: str) -> None:
