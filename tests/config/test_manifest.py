@@ -1098,8 +1098,15 @@ def test_a_problem_points_at_its_key_within_its_own_rule_only() -> None:
     )
 
 
+def test_a_problem_has_no_line_when_the_rule_headers_cannot_be_told() -> None:
+    # a header inside a string: two header lines for one rule, so no line is trusted
+    text = '[[rule]]\nfiles = [""]\nforbid = ["x"]\nwhy = """\n[[rule]]\n"""\n'
+    assert problems_of(text) == ("rule 1: files[0]: empty path",)
+
+
 def test_the_position_of_deep_nesting() -> None:
-    assert problems_of("a = 1\nx = " + "[" * 5000) == (
+    # brackets that close count for nothing; other characters count for nothing at all
+    assert problems_of("X = [[]]  # {}\nx = " + "[" * 5000) == (
         "TOML syntax error: nested too deeply to read (at line 2, column 105)",
     )
     assert problems_of("x = [[{a = " + "[" * 5000) == (
