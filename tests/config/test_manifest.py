@@ -1066,6 +1066,10 @@ def test_an_empty_segment_is_looked_for_after_a_leading_double_slash() -> None:
     assert problems_of(
         'allow_outside_root = true\n[[rule]]\nfiles = ["//srv//a.py"]\nforbid = ["x"]\n'
     ) == ("rule 1 (line 3): files[0]: '//srv//a.py' has an empty segment ('//')",)
+    # only slashes are taken off the front, nothing else
+    assert problems_of('[[rule]]\nfiles = ["X//a.py"]\nforbid = ["x"]\n') == (
+        "rule 1 (line 2): files[0]: 'X//a.py' has an empty segment ('//')",
+    )
 
 
 def test_absent_entries_may_go_outside_the_root_when_allowed() -> None:
