@@ -352,7 +352,11 @@ def save(outcomes: Sequence[Outcome], command: str) -> None:
         record = json.loads(RECORD.read_text())
     for o in outcomes:
         record[o.target.name] = {
-            "mutants": [dataclasses.asdict(m) for m in o.mutants],
+            # a killed mutant's lines are not kept: only survivors are matched and shown
+            "mutants": [
+                dataclasses.asdict(m if not m.killed else dataclasses.replace(m, changed=()))
+                for m in o.mutants
+            ],
             "seconds": round(o.seconds, 1),
             "error": o.error,
             "commit": o.commit,

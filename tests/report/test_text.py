@@ -11,6 +11,7 @@ from pytest_cleantree.core.model import Hit, Kind, Missing, Problem, Result, Rul
 from pytest_cleantree.report.context import RenderContext
 from pytest_cleantree.report.text import (
     escape_controls,
+    escape_json,
     render,
     render_report,
     render_result,
@@ -297,7 +298,18 @@ def test_shown_root_of_a_relative_root_is_taken_from_the_working_folder() -> Non
         ("caf\udce9", "caf\\xe9"),
         ("\ud800", "\\ud800"),
         ("é ü", "é ü"),
+        (
+            "\x7e\xa0\u061b\u200d\u2029\u202f\u2065\u206a",
+            "\x7e\xa0\u061b\u200d\u2029\u202f\u2065\u206a",
+        ),
+        ("\x85", "\\x85"),
+        ("\udc7f\udc80\udcff\udd00\udfff", "\\udc7f\\x80\\xff\\udd00\\udfff"),
     ],
 )
 def test_escape_controls(text: str, escaped: str) -> None:
     assert escape_controls(text) == escaped
+
+
+def test_escape_json_keeps_json_valid_around_each_surrogate() -> None:
+    assert escape_json('["a\udce9", "\ud800"]') == '["a\\\\xe9", "\\\\ud800"]'
+    assert escape_json('"\x1b"') == '"\x1b"'
