@@ -225,3 +225,11 @@ def test_error_places_and_join_root() -> None:
     assert join_root(".", "a.py") == "a.py"
     assert join_root("repo", "a.py") == "repo/a.py"
     assert join_root("repo/", "../a.py") == "a.py"
+
+
+def test_json_keeps_text_as_text() -> None:
+    hit = Hit("café.py", 1, (Kind.CALL,), "naïve()", 0, ("naïve",))
+    text = render_json([Result(RULE, "café.py", hits=(hit,))], manifest="m", root="")
+    assert '"file": "café.py"' in text
+    assert '"source": "naïve()"' in text
+    assert '\n      "rule": "no-sm120",\n' in text  # two spaces a level

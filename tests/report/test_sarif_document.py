@@ -239,3 +239,14 @@ def test_the_sarif_entries_take_paths_from_the_workspace(tmp_path: os.PathLike[s
     )
     error = CleanTreeError("boom")
     assert sarif.render_error(error, context) == render_sarif_error(error, manifest="cfg/m.toml")
+
+
+def test_sarif_keeps_text_as_text_and_is_indented() -> None:
+    hit = Hit("café.py", 1, (Kind.CALL,), "naïve()", 0, ("naïve",))
+    text = render_sarif([Result(BARE, "café.py", hits=(hit,))], root="")
+    assert '"text": "Forbidden naïve remains (call): naïve()"' in text
+    assert '"uri": "caf%C3%A9.py"' in text
+    assert text.startswith('{\n  "$schema": ')
+    error = render_sarif_error(CleanTreeError("é"), manifest="")
+    assert '"text": "é"' in error
+    assert error.startswith('{\n  "$schema": ')
