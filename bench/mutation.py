@@ -1,7 +1,7 @@
 """Mutation testing of the pure core: mutmut 3.8.1 on each listed module, against its direct
 tests only, so that a kill means a unit test stated the behaviour (issue 26).
 
-    python bench/mutation.py                      # every module (about 15 minutes on 2 cores)
+    python bench/mutation.py                      # every module (30-40 minutes on 2 cores)
     python bench/mutation.py --modules patterns,allows
     python bench/mutation.py --keep               # keep the workspace, to `mutmut show` a mutant
 
@@ -17,7 +17,9 @@ a mutant's worker is forked, and the machine's cores stay free for others.
 
 Survivors that no input can tell apart from the original (equivalent mutants) are listed, with
 the reason, in ``bench/mutation-equivalent.toml``; the kill rate is over the others. The run
-prints each module's kill rate and survivors and writes ``bench/results-mutation.md``.
+prints each module's kill rate and survivors and writes ``bench/results-mutation.md`` (and
+``bench/results-mutation.json``, every module's last run: ``--modules`` re-runs some and keeps
+the others' rows).
 """
 
 from __future__ import annotations
@@ -36,7 +38,10 @@ import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-import tomllib
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10 only
+    import tomli as tomllib
 
 REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "bench" / "results-mutation.md"
