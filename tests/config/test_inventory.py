@@ -6,6 +6,7 @@ user, root, groups) expected, and bad inventories against the exact message.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -453,3 +454,97 @@ def test_select_hosts_in_order_and_its_errors() -> None:
 )
 def test_more_host_specs(host: InventoryHost, spec: str) -> None:
     assert host.spec() == spec
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "expected"),
+    [
+        pytest.param(
+            "---\na:\n  hosts:\n    h:\n",
+            "hosts",
+            {"h": (*PLAIN, ["a", "all"])},
+            id="yaml-document-start",
+        ),
+        pytest.param("; only a comment\n", "hosts", {}, id="ini-only-comments"),
+        pytest.param(
+            "[g]\nh\n; c\nk\n",
+            "hosts",
+            {"h": (*PLAIN, G), "k": (*PLAIN, G)},
+            id="ini-semicolon-comment",
+        ),
+        pytest.param(
+            "[g:vars]\ncleantree_root=/a=b\n[g]\nh cleantree_root=/c=d\nk\n",
+            "hosts",
+            {"h": (None, None, None, "/c=d", "ssh", G), "k": (None, None, None, "/a=b", "ssh", G)},
+            id="values-holding-equals",
+        ),
+        pytest.param(
+            '[g:vars]\nansible_user=""\nansible_host=XhX\n'
+            "cleantree_root=/my tree # a # b\n[g]\nh\n",
+            "hosts",
+            {"h": ("XhX", None, None, "/my tree", "ssh", G)},
+            id="ini-values-empty-quoted-spaces-comments",
+        ),
+        pytest.param(
+            "h ansible_port=1\n",
+            "hosts",
+            {"h": (None, 1, None, None, "ssh", UNGROUPED)},
+            id="port-1",
+        ),
+        pytest.param(
+            "[zz:vars]\nansible_user=zz\n[zz:children]\naa\n[aa:vars]\nansible_user=aa\n[aa]\nh\n",
+            "hosts",
+            {"h": (None, None, "aa", None, "ssh", ["aa", "all", "zz"])},
+            id="a-child-s-vars-win-whatever-its-name",
+        ),
+        pytest.param(
+            "[aaa:vars]\nansible_user=a\n[all:vars]\nansible_user=all\n[aaa]\nh\n",
+            "hosts",
+            {"h": (None, None, "a", None, "ssh", ["aaa", "all"])},
+            id="all-is-below-every-group",
+        ),
+        pytest.param("h\n[g]\nh\n", "hosts", {"h": (*PLAIN, G)}, id="not-ungrouped-once-grouped"),
+    ],
+)
+def test_inventories_at_the_edges(
+    text: str, path: str, expected: dict[str, tuple[object, ...]]
+) -> None:
+    assert _table(parse_inventory(text, path)) == expected
+
+
+def test_yaml_by_look_after_an_ini_comment_is_refused_not_read_as_hosts() -> None:
+    # the look skips ';' comments, which YAML does not have: the text is refused, where
+    # reading it as INI would make a host of 'all:'
+    with pytest.raises(InventoryError, match=r"^hosts:2: not valid YAML: "):
+        parse_inventory("; c\nall:\n", "hosts")
+
+
+def test_a_bad_child_is_named_with_its_file() -> None:
+    with pytest.raises(InventoryError) as raised:
+        parse_inventory("p:\n  children:\n    c: [1]\n", "h.yml")
+    assert str(raised.value) == "h.yml: group 'c': expected hosts, vars or children"
+
+
+def test_a_yaml_error_without_a_position() -> None:
+    with pytest.raises(InventoryError) as raised:
+        parse_inventory("a: \x07\n", "h.yml")
+    assert str(raised.value).startswith("h.yml: not valid YAML: unacceptable character #x0007")
+
+
+def test_yaml_needs_pyyaml(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "yaml", None)  # import yaml raises ImportError
+    with pytest.raises(InventoryError) as raised:
+        parse_inventory("a:\n", "h.yml")
+    assert str(raised.value) == "inventory 'h.yml': reading YAML needs PyYAML (pip install pyyaml)"
+
+
+def test_load_inventory_names_the_file_in_parse_errors(tmp_path: Path) -> None:
+    path = tmp_path / "hosts.yml"
+    path.write_text("- a\n", encoding="utf-8")
+    with pytest.raises(InventoryError) as raised:
+        load_inventory(path)
+    assert str(raised.value) == f"{path}: a YAML inventory is a mapping of groups"
+
+
+def test_a_user_name_is_quoted_whole_in_a_spec() -> None:
+    assert InventoryHost("h", user="a/b").spec() == "ssh://a%2Fb@h"
