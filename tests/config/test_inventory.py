@@ -548,3 +548,9 @@ def test_load_inventory_names_the_file_in_parse_errors(tmp_path: Path) -> None:
 
 def test_a_user_name_is_quoted_whole_in_a_spec() -> None:
     assert InventoryHost("h", user="a/b").spec() == "ssh://a%2Fb@h"
+
+
+def test_a_bad_second_range_is_named_with_its_file_and_line() -> None:
+    with pytest.raises(InventoryError) as raised:
+        parse_inventory("[g]\nn[1:2]x[3:1]\n", "hosts")
+    assert str(raised.value) == "hosts:2: empty host range in 'n1x[3:1]'"
