@@ -3,6 +3,7 @@ the uncovered-file notes, quiet), so that no line of the renderer changes unnoti
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 import pytest
@@ -313,3 +314,39 @@ def test_escape_controls(text: str, escaped: str) -> None:
 def test_escape_json_keeps_json_valid_around_each_surrogate() -> None:
     assert escape_json('["a\udce9", "\ud800"]') == '["a\\\\xe9", "\\\\ud800"]'
     assert escape_json('"\x1b"') == '"\x1b"'
+
+
+def test_whole_file_rows_under_a_root_and_on_a_host() -> None:
+    local = Result(BARE, "b.py", missing=(Missing("b.py", "x"),), present=("old.py",))
+    remote = dataclasses.replace(local, host="gpu1")
+    assert render_rows([local, remote], "src") == [
+        ("src/b.py", "missing", "expected 'x'"),
+        ("src/old.py", "present", "must not exist"),
+        ("gpu1:b.py", "missing", "expected 'x'"),
+        ("gpu1:old.py", "present", "must not exist"),
+    ]
+    assert render_result(local, "src") == (
+        "src/b.py    missing  expected 'x'\nsrc/old.py  present  must not exist"
+    )
+
+
+def test_statistics_paths_with_and_without_a_root(tmp_path: os.PathLike[str]) -> None:
+    assert render_statistics([HITS]).split("\n")[-1] == "  2  a.py"
+    context = RenderContext(root=os.path.join(tmp_path, "src"), cwd=str(tmp_path), statistics=True)
+    assert render([HITS], context).split("\n")[3] == "  2  src/a.py"
+
+
+def test_quiet_keeps_every_rule_s_block() -> None:
+    other = Result(BARE, "b.py", present=("b.py",), files=FILES)
+    quiet = render([HITS, other], RenderContext(quiet=True))
+    assert quiet.split("\n\n") == [
+        "no-sm120: the sm120 experiment was reverted\n"
+        "a.py:3:5   call,condition  if sm120(3):\n"
+        "a.py:10:1  call,condition  if sm120(10):",
+        "no-fp8\nb.py  present  must not exist",
+    ]
+
+
+def test_files_are_counted_from_every_tuple_of_a_host() -> None:
+    results = [Result(RULE, "a.py", files=("a.py", "b.py")), Result(BARE, "b.py", files=("a.py",))]
+    assert render_summary(results) == "cleantree: clean (2 rules, 2 files)"
