@@ -250,3 +250,27 @@ def test_sarif_keeps_text_as_text_and_is_indented() -> None:
     error = render_sarif_error(CleanTreeError("é"), manifest="")
     assert '"text": "é"' in error
     assert error.startswith('{\n  "$schema": ')
+
+
+def test_a_descriptor_lists_every_expectation_and_absent_path() -> None:
+    rule = Rule("r", (), expect=(parse_pattern("x"), parse_pattern("y")), absent=("a.py", "b.py"))
+    run = _run(json.loads(render_sarif([Result(rule, "a.py")], root="")))
+    assert run["tool"]["driver"]["rules"][0]["fullDescription"] == {
+        "text": "cleantree rule r (the rule expects x, y; requires absent a.py, b.py)"
+    }
+
+
+def test_a_whole_file_finding_without_a_manifest_keeps_its_rule_and_fingerprint() -> None:
+    rule = Rule("r", ("a.py",))
+    run = _run(json.loads(render_sarif([Result(rule, "a.py", present=("b.py",))], root="")))
+    (found,) = run["results"]
+    assert found["ruleId"] == "r"
+    assert found["partialFingerprints"] == _print("r", "", "b.py", "absent")
+
+
+def test_the_sarif_error_entry_points_into_the_manifest(tmp_path: os.PathLike[str]) -> None:
+    manifest = os.path.join(tmp_path, "m.toml")
+    context = RenderContext(manifest=manifest, workspace=str(tmp_path))
+    run = _run(json.loads(sarif.render_error(ManifestError(manifest, ["x (line 2)"]), context)))
+    notification = run["invocations"][0]["toolExecutionNotifications"][0]
+    assert notification["locations"] == [_location("m.toml", startLine=2)]
