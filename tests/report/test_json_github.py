@@ -233,3 +233,9 @@ def test_json_keeps_text_as_text() -> None:
     assert '"file": "café.py"' in text
     assert '"source": "naïve()"' in text
     assert '\n      "rule": "no-sm120",\n' in text  # two spaces a level
+
+
+def test_join_root_leaves_a_path_at_the_root_as_it_is() -> None:
+    assert join_root("", "a/../b.py") == "a/../b.py"
+    assert join_root(".", "a/./b.py") == "a/./b.py"
+    assert join_root("r", "a/./b.py") == "r/a/b.py"
