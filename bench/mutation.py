@@ -35,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -357,11 +358,9 @@ def save(outcomes: Sequence[Outcome], command: str) -> None:
         record = json.loads(RECORD.read_text())
     for o in outcomes:
         record[o.target.name] = {
-            # a killed mutant's lines are not kept: only survivors are matched and shown
-            "mutants": [
-                dataclasses.asdict(m if not m.killed else dataclasses.replace(m, changed=()))
-                for m in o.mutants
-            ],
+            # killed mutants are counted by verdict: only survivors are matched and shown
+            "killed": dict(Counter(m.status for m in o.mutants if m.killed)),
+            "mutants": [dataclasses.asdict(m) for m in o.mutants if not m.killed],
             "seconds": round(o.seconds, 1),
             "error": o.error,
             "commit": o.commit,
@@ -376,10 +375,15 @@ def save(outcomes: Sequence[Outcome], command: str) -> None:
 def _outcome(
     target: Target, row: dict[str, object], entries: Sequence[dict[str, object]]
 ) -> Outcome:
+    killed = [
+        Mutant(f"{target.name}-killed-{status}-{index}", status, "", ())
+        for status, count in row["killed"].items()  # type: ignore[attr-defined]
+        for index in range(count)
+    ]
     mutants = tuple(
         Mutant(m["name"], m["status"], m["function"], tuple(m["changed"]))
         for m in row["mutants"]  # type: ignore[attr-defined]
-    )
+    ) + tuple(killed)
     return Outcome(
         target,
         mutants,
