@@ -259,6 +259,8 @@ def _expand(pattern: str, where: str) -> Iterator[str]:
     start, end, step_text = match.groups()
     step = int(step_text) if step_text else 1
     head, tail = pattern[: match.start()], pattern[match.end() :]
+    if step < 1:  # before range(), which refuses a step of 0
+        raise InventoryError(f"{where}: empty host range in {pattern!r}")
     if start.isdigit() and end.isdigit():
         width = len(start) if start.startswith("0") else 0
         values = [str(i).zfill(width) for i in range(int(start), int(end) + 1, step)]
@@ -266,7 +268,7 @@ def _expand(pattern: str, where: str) -> Iterator[str]:
         values = [chr(i) for i in range(ord(start), ord(end) + 1, step)]
     else:
         raise InventoryError(f"{where}: bad host range [{match[0][1:-1]}] in {pattern!r}")
-    if not values or step < 1:
+    if not values:
         raise InventoryError(f"{where}: empty host range in {pattern!r}")
     for value in values:
         yield from _expand(head + value + tail, where)

@@ -41,6 +41,7 @@ WORD = re.compile(r"[^\W\d][\w.]*")
 _QUALIFIED = re.compile(rf"{IDENTIFIER.pattern}(\.{IDENTIFIER.pattern})+")
 _PINNED_LINE = re.compile(r"line@([1-9][0-9]*):")
 _GLOB_CHARS = frozenset("*?[")
+_GLOB_WILDCARDS = re.compile(r"[*?]|\[!?\]?[^\]]*\]?")
 
 
 class _Searcher(Protocol):
@@ -210,7 +211,9 @@ def prefilter_needle(pattern: Pattern) -> str | None:
         # way the last segment appears in the text.
         return pattern.body.rsplit(".", 1)[-1]
     if tier is PatternTier.GLOB:
-        runs = re.split(r"[*?]|\[[^\]]*\]?", pattern.body)
+        # a class as fnmatch reads it: ``[``, an optional ``!``, a ``]`` taken as a member
+        # when first, up to the next ``]`` (an unclosed one is dropped to the end: safe)
+        runs = _GLOB_WILDCARDS.split(pattern.body)
         longest = max(runs, key=len)
         return longest or None
     return None

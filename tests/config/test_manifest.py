@@ -221,6 +221,9 @@ def test_default_kinds() -> None:
         pytest.param(['files = ["a.py"]\nforbid = ["=flag"]'], ["forbid-flag"], id="slug-exact"),
         pytest.param(['files = ["a.py"]\nforbid = ["*"]'], ["forbid"], id="slug-empty"),
         pytest.param(
+            ['files = ["a.py"]\nforbid = ["XLA_FLAGX"]'], ["forbid-XLA_FLAGX"], id="slug-keeps-x"
+        ),
+        pytest.param(
             ['files = ["a.py"]\nforbid = ["re:é +  x"]'], ["forbid-re-x"], id="slug-non-ascii"
         ),
         pytest.param(
@@ -963,3 +966,171 @@ def test_find_manifest(tmp_path: Path, files: dict[str, str | bytes], expected: 
 
 def test_find_manifest_missing_folder(tmp_path: Path) -> None:
     assert find_manifest(tmp_path / "no-such-folder") is None
+
+
+# ---------------------------------------------------------------- what mutation testing found
+# (bench/mutation.py): each test states a behaviour that a changed line of the parser would
+# break without any other test noticing
+
+
+def test_the_exclude_key_joins_every_rule_before_its_own() -> None:
+    manifest = parse_manifest(
+        'exclude = ["gen/", "*_pb2.py"]\n'
+        '[[rule]]\nid = "a"\n' + OK + 'exclude = ["old/"]\n'
+        '[[rule]]\nid = "b"\n' + OK,
+        MANIFEST_NAME,
+    )
+    assert manifest.exclude == ("gen/", "*_pb2.py")
+    assert [rule.exclude for rule in manifest.rules] == [
+        ("gen/", "*_pb2.py", "old/"),
+        ("gen/", "*_pb2.py"),
+    ]
+
+
+def test_a_rule_of_its_own_exclusions_alone() -> None:
+    manifest = parse_manifest('[[rule]]\nid = "a"\n' + OK + 'exclude = ["old/"]\n', MANIFEST_NAME)
+    assert manifest.exclude == ()
+    assert manifest.rules[0].exclude == ("old/",)
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "expected"),
+    [
+        pytest.param(
+            'exclude = ["#x", "", "ok/"]\n[[rule]]\n' + OK,
+            MANIFEST_NAME,
+            (
+                "exclude[0]: '#x' is a comment in gitignore syntax: write '\\#x' to match '#'",
+                "exclude[1]: empty pattern",
+            ),
+            id="top-level",
+        ),
+        pytest.param(
+            '[tool.cleantree]\nexclude = ["#x"]\n[[tool.cleantree.rule]]\n' + OK,
+            "pyproject.toml",
+            (
+                "tool.cleantree.exclude[0]: '#x' is a comment in gitignore syntax: "
+                "write '\\#x' to match '#'",
+            ),
+            id="pyproject-prefix",
+        ),
+        pytest.param(
+            "[[rule]]\n" + OK + 'exclude = ["", "#y"]\n',
+            MANIFEST_NAME,
+            (
+                "rule 1 (line 4): exclude[0]: empty pattern",
+                "rule 1 (line 4): exclude[1]: '#y' is a comment in gitignore syntax: "
+                "write '\\#y' to match '#'",
+            ),
+            id="rule",
+        ),
+        pytest.param(
+            'exclude = "gen/"\n[[rule]]\n' + OK,
+            MANIFEST_NAME,
+            ("exclude: must be a list of strings, not a string",),
+            id="not-a-list",
+        ),
+    ],
+)
+def test_exclude_problems(text: str, path: str, expected: tuple[str, ...]) -> None:
+    assert problems_of(text, path) == expected
+
+
+def test_every_problem_after_a_duplicate_is_reported_too() -> None:
+    assert problems_of(
+        "[[rule]]\n"
+        'files = ["a.py", "a.py", "/abs.py"]\n'
+        'forbid = ["x", "x", ""]\n'
+        'forbid_lines = ["c", "c", " "]\n'
+    ) == (
+        "rule 1 (line 2): files[1]: 'a.py' is already files[0]",
+        f"rule 1 (line 2): files[2]: '/abs.py' {ABSOLUTE}",
+        "rule 1 (line 3): forbid[1]: 'x' is already forbid[0]",
+        "rule 1 (line 3): forbid[2]: empty pattern",
+        "rule 1 (line 4): forbid_lines[1]: the same line as forbid_lines[0]",
+        "rule 1 (line 4): forbid_lines[2]: a blank line cannot be told apart from any other",
+    )
+
+
+@pytest.mark.parametrize("line", ["a\\rb", "a\\nb", "a\\r\\nb", "\\r"])
+def test_forbid_lines_refuses_any_line_break(line: str) -> None:
+    assert problems_of(f'[[rule]]\nfiles = ["a.py"]\nforbid_lines = ["{line}", "ok"]\n') == (
+        "rule 1 (line 3): forbid_lines[0]: one line only (it holds a line break)",
+    )
+
+
+def test_an_empty_segment_is_looked_for_after_a_leading_double_slash() -> None:
+    manifest = parse_manifest(
+        'allow_outside_root = true\n[[rule]]\nid = "r"\nfiles = ["//srv/a.py"]\nforbid = ["x"]\n',
+        MANIFEST_NAME,
+    )
+    assert manifest.rules[0].files == ("//srv/a.py",)
+    assert problems_of(
+        'allow_outside_root = true\n[[rule]]\nfiles = ["//srv//a.py"]\nforbid = ["x"]\n'
+    ) == ("rule 1 (line 3): files[0]: '//srv//a.py' has an empty segment ('//')",)
+    # only slashes are taken off the front, nothing else
+    assert problems_of('[[rule]]\nfiles = ["X//a.py"]\nforbid = ["x"]\n') == (
+        "rule 1 (line 2): files[0]: 'X//a.py' has an empty segment ('//')",
+    )
+
+
+def test_absent_entries_may_go_outside_the_root_when_allowed() -> None:
+    manifest = parse_manifest(
+        'allow_outside_root = true\n[[rule]]\nid = "r"\nabsent = ["/abs/x.py", "../y.py"]\n',
+        MANIFEST_NAME,
+    )
+    assert manifest.rules[0].absent == ("/abs/x.py", "../y.py")
+
+
+def test_a_problem_points_at_its_key_within_its_own_rule_only() -> None:
+    # rule 1's last line is just before rule 2's header; rule 2 spells its forbid key with an
+    # escape, which no key line matches, so its problem points at its header, not at the
+    # forbid of rule 3 below it
+    text = (
+        "[[rule]]\n"  # 1
+        'files = ["a.py"]\n'  # 2
+        'forbid = [""]\n'  # 3
+        "[[rule]]\n"  # 4
+        '"forbi\\u0064" = [""]\n'  # 5
+        'files = ["b.py"]\n'  # 6
+        "[[rule]]\n"  # 7
+        'forbid = ["x"]\n'  # 8
+        'files = [""]\n'  # 9
+    )
+    assert problems_of(text) == (
+        "rule 1 (line 3): forbid[0]: empty pattern",
+        "rule 2 (line 4): forbid[0]: empty pattern",
+        "rule 3 (line 9): files[0]: empty path",
+    )
+
+
+def test_a_problem_has_no_line_when_the_rule_headers_cannot_be_told() -> None:
+    # a header inside a string: two header lines for one rule, so no line is trusted
+    text = '[[rule]]\nfiles = [""]\nforbid = ["x"]\nwhy = """\n[[rule]]\n"""\n'
+    assert problems_of(text) == ("rule 1: files[0]: empty path",)
+
+
+def test_the_position_of_deep_nesting() -> None:
+    # brackets that close count for nothing; other characters count for nothing at all
+    assert problems_of("X = [[]]  # {}\nx = " + "[" * 5000) == (
+        "TOML syntax error: nested too deeply to read (at line 2, column 105)",
+    )
+    assert problems_of("x = [[{a = " + "[" * 5000) == (
+        "TOML syntax error: nested too deeply to read (at line 1, column 109)",
+    )
+
+
+@pytest.mark.parametrize(
+    ("data", "where"),
+    [
+        pytest.param(b"a = 1\nb = 2\n# \xe9", "byte 0xe9 at line 3, offset 14", id="last-line"),
+        pytest.param(b"\xe9\n\n\n", "byte 0xe9 at line 1, offset 0", id="first-line"),
+        pytest.param(b"\n\xe9", "byte 0xe9 at line 2, offset 1", id="after-a-first-newline"),
+    ],
+)
+def test_the_line_of_an_invalid_utf8_byte(tmp_path: Path, data: bytes, where: str) -> None:
+    path = tmp_path / MANIFEST_NAME
+    path.write_bytes(data)
+    with pytest.raises(ManifestError) as info:
+        load_manifest(path)
+    assert info.value.problems == (f"not valid UTF-8 ({where}): save the manifest as UTF-8",)

@@ -313,3 +313,139 @@ def test_a_backtracking_regex_matches_in_linear_time() -> None:
     assert not match_name(pattern, "a" * 40 + "b")
     assert not match_text(pattern, "x = '" + "a" * 40 + "b'")
     assert match_name(pattern, "b" + "a" * 40)
+
+
+@pytest.mark.parametrize(
+    ("glob", "matching", "not_matching"),
+    [
+        pytest.param("[]a]x", ("]x", "ax"), ("bx", "[]a]x", "]ax"), id="bracket-first-in-class"),
+        pytest.param("a]b[cd]", ("a]bc", "a]bd"), ("a]b[cd]", "abc", "a]be"), id="bracket-before"),
+        pytest.param("[ab][cd]", ("ac", "bd"), ("ab", "cd", "a", "acd"), id="two-classes"),
+        pytest.param("a[b].py", ("ab.py",), ("a[b].py", "a.py", "ac.py"), id="one-char-class"),
+        pytest.param("[!a].py", ("!.py", "b.py"), ("a.py", "/.py"), id="negated-matches-bang"),
+        pytest.param("a[-]b", ("a-b",), ("a\\b", "ab"), id="dash-alone"),
+        pytest.param("x[a-c]", ("xb",), ("x-", "xd"), id="range"),
+        pytest.param("[.]x", (), (".x", "ax"), id="class-of-dot-is-hidden"),
+        pytest.param("?py", ("xpy",), (".py",), id="question-skips-hidden"),
+        pytest.param("[!a]*", ("env", "b"), (".env", "a"), id="negated-class-skips-hidden"),
+        pytest.param("[.e]*", ("env",), (".env",), id="class-skips-hidden"),
+        pytest.param("d/?py", ("d/xpy",), ("d/.py",), id="question-skips-hidden-below"),
+        pytest.param("x?", ("x.",), ("x/",), id="question-after-literal-takes-a-dot"),
+        pytest.param("a.*", ("a.b",), ("a.b/c",), id="star-after-literal"),
+        pytest.param("*", ("a",), (".a", "a/b"), id="star-alone"),
+        pytest.param("a+b", ("a+b",), ("aab", "ab"), id="regex-characters-are-literal"),
+    ],
+)
+def test_compile_path_glob_classes_and_hidden_files(
+    glob: str, matching: tuple[str, ...], not_matching: tuple[str, ...]
+) -> None:
+    compiled = compile_path_glob(glob)
+    assert [path for path in matching if compiled.match(path) is None] == []
+    assert [path for path in not_matching if compiled.match(path) is not None] == []
+
+
+def test_compile_path_glob_of_a_class_at_the_end_of_a_folder() -> None:
+    compiled = compile_path_glob("s[rc]/[ab]*.py")
+    assert compiled.match("sr/a.py")
+    assert compiled.match("sc/b1.py")
+    assert not compiled.match("sr/c.py")
+    assert not compiled.match("sr/.a.py")
+    assert not compiled.match("sr/a.pyc")
+
+
+@pytest.mark.parametrize(
+    ("pattern", "qualified", "expected"),
+    [
+        pytest.param("a.b.c", ("a.b.c",), True, id="the-name-itself"),
+        pytest.param("a.b.c", ("a.b.c.d",), False, id="not-inside-it"),
+        pytest.param("a.b.c", ("a.b",), False, id="not-its-parent"),
+        pytest.param("a.b.c", ("a.b.cx",), False, id="not-a-longer-word"),
+        pytest.param("a.b.c", ("x.a.b.c",), False, id="not-below-another"),
+        pytest.param("a.b.c", (".b.c",), True, id="relative-completes-to-it"),
+        pytest.param("a.b.c", (".c",), True, id="relative-last-part"),
+        pytest.param("a.b.c", (".a.b.c",), True, id="relative-whole"),
+        pytest.param("a.b.c", (".x.c",), False, id="relative-other-parent"),
+        pytest.param("a.b.c", (".b",), False, id="relative-not-its-parent"),
+        pytest.param("a.b.c", (".c.d",), False, id="relative-not-inside-it"),
+        pytest.param("a.b.c", (".bc",), False, id="relative-not-a-longer-word"),
+        pytest.param("a.b.c", ("o.p", "a.b.c"), True, id="any-target"),
+        pytest.param("a.b.c", ("a.b.c.d", ".c.d"), False, id="no-target"),
+        pytest.param("a.b.c", (), False, id="unresolved"),
+    ],
+)
+def test_match_name_of_a_definition(
+    pattern: str, qualified: tuple[str, ...], expected: bool
+) -> None:
+    """Without ``inside`` (a definition) only the pattern's own name matches."""
+    assert match_name(parse_pattern(pattern), "c", qualified, inside=False) is expected
+
+
+def test_inside_is_the_only_difference_for_a_name_within_the_pattern() -> None:
+    pattern = parse_pattern("a.b")
+    assert match_name(pattern, "c", ("a.b.c",))
+    assert match_name(pattern, "c", ("a.b.c",), inside=True)
+    assert not match_name(pattern, "c", ("a.b.c",), inside=False)
+    for other in ("sm*", "sm", "=sm", "re:sm", "line:sm"):
+        # the other tiers look at the name, not at what it resolves to
+        assert match_name(parse_pattern(other), "sm", (), inside=False) is (other != "line:sm")
+
+
+@pytest.mark.parametrize(
+    ("pattern", "needle"),
+    [
+        pytest.param("ab*z", "ab", id="longest-run-first"),
+        pytest.param("z*ab", "ab", id="longest-run-last"),
+        pytest.param("a?bcd[xy]ef", "bcd", id="longest-run-between"),
+        pytest.param("[xyz]ab", "ab", id="class-is-no-literal"),
+        pytest.param("ab[xyzw]", "ab", id="class-at-the-end"),
+        pytest.param("a[]b]cd", "cd", id="bracket-first-in-class"),
+        pytest.param("a[!]b]cd", "cd", id="bracket-first-in-negated-class"),
+        pytest.param("ab[!x]", "ab", id="negated-class"),
+        pytest.param("a[bcd", "a", id="unclosed-class-dropped-to-the-end"),
+        pytest.param("x*y", "x", id="a-tie-takes-the-first"),
+        pytest.param("**", None, id="stars"),
+    ],
+)
+def test_prefilter_needle_of_a_glob(pattern: str, needle: str | None) -> None:
+    assert prefilter_needle(parse_pattern(pattern)) == needle
+
+
+@pytest.mark.parametrize(
+    ("pattern", "name"),
+    [
+        pytest.param("a[]b]cd", "abcd", id="bracket-member"),
+        pytest.param("a[]b]cd", "a]cd", id="bracket-itself"),
+        pytest.param("a[!]b]cd", "a!cd", id="negated"),
+        pytest.param("x[ab]yz[", "xayz[", id="unclosed-is-literal"),
+    ],
+)
+def test_a_glob_needle_is_in_every_name_it_matches(pattern: str, name: str) -> None:
+    """A needle that a matching name lacks would skip the file: a false clean."""
+    parsed = parse_pattern(pattern)
+    assert match_name(parsed, name)
+    needle = prefilter_needle(parsed)
+    assert needle is None or needle in name
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        pytest.param("a{4294967296}", id="overflow"),
+        pytest.param("(" * 2000 + ")" * 2000, id="recursion"),
+    ],
+)
+def test_parse_pattern_rejects_a_regex_too_large_for_re(body: str) -> None:
+    message = f"regular expression {body!r} is too large to compile"
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        parse_pattern("re:" + body)
+
+
+def test_a_regex_re2_refuses_is_reported_once_and_not_logged(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """RE2 logs a refused pattern to the process's stderr unless told not to: the manifest's
+    message is the one report (a CI log would show both)."""
+    with pytest.raises(ValueError, match="cannot run on RE2"):
+        parse_pattern("re:(?=only-here-1)")
+    assert match_name(parse_pattern("re:only-here-2"), "x_only-here-2")
+    assert capfd.readouterr().err == ""

@@ -1,0 +1,440 @@
+"""Mutation testing of the pure core: mutmut 3.8.1 on each listed module, against its direct
+tests only, so that a kill means a unit test stated the behaviour (issue 26).
+
+    python bench/mutation.py                      # every module (30-40 minutes on 2 cores)
+    python bench/mutation.py --modules patterns,allows
+    python bench/mutation.py --keep               # keep the workspace, to `mutmut show` a mutant
+
+Each module is run in a workspace of its own: a copy of the working tree in a temporary folder
+(uncommitted changes included), where mutmut writes its ``mutants/`` copy; nothing is written
+into the package, and the workspace is removed afterwards. In the copy only, the module's
+``functools.lru_cache``/``cache`` decorators are taken off, because mutmut skips decorated
+functions (``mutation/file_mutation.py``: any decorator but ``staticmethod``/``classmethod``):
+without them the cached functions are mutated too, and no cache can hand a mutant the original's
+answer. Mutants run in mutmut's ``forkserver`` isolation with ``--max-children 1``: the server
+imports and collects but runs no test, so a cache is never warmed by the original code before
+a mutant's worker is forked, and the machine's cores stay free for others.
+
+Survivors that no input can tell apart from the original (equivalent mutants) are listed, with
+the reason, in ``bench/mutation-equivalent.toml``; the kill rate is over the others. The run
+prints each module's kill rate and survivors and writes ``bench/results-mutation.md`` (and
+``bench/results-mutation.json``, every module's last run: ``--modules`` re-runs some and keeps
+the others' rows).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import dataclasses
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10 only
+    import tomli as tomllib
+
+REPO = Path(__file__).resolve().parent.parent
+RESULTS = REPO / "bench" / "results-mutation.md"
+#: every module's last run, in full: a run of some modules keeps the others' rows
+RECORD = REPO / "bench" / "results-mutation.json"
+EQUIVALENT = REPO / "bench" / "mutation-equivalent.toml"
+MUTMUT_VERSION = "3.8.1"
+
+
+@dataclasses.dataclass(frozen=True)
+class Target:
+    """A module to mutate and the direct tests that must kill its mutants."""
+
+    name: str
+    path: str
+    tests: tuple[str, ...]
+
+
+_MANIFEST_TESTS = ("tests/config/test_manifest.py", "tests/config/test_manifest_schema.py")
+_REPORT_TESTS = ("tests/report",)
+
+TARGETS = (
+    Target("patterns", "pytest_cleantree/core/patterns.py", ("tests/core/test_patterns.py",)),
+    Target("manifest", "pytest_cleantree/config/manifest.py", _MANIFEST_TESTS),
+    Target("entries", "pytest_cleantree/config/entries.py", _MANIFEST_TESTS),
+    Target("allows", "pytest_cleantree/run/allows.py", ("tests/run/test_allows.py",)),
+    Target(
+        "exclusions", "pytest_cleantree/config/exclusions.py", ("tests/config/test_exclusions.py",)
+    ),
+    Target("hosts", "pytest_cleantree/config/hosts.py", ("tests/config/test_hosts.py",)),
+    Target(
+        "inventory", "pytest_cleantree/config/inventory.py", ("tests/config/test_inventory.py",)
+    ),
+    Target("text", "pytest_cleantree/report/text.py", _REPORT_TESTS),
+    Target("json", "pytest_cleantree/report/json.py", _REPORT_TESTS),
+    Target("sarif", "pytest_cleantree/report/sarif.py", _REPORT_TESTS),
+    Target("github", "pytest_cleantree/report/github.py", _REPORT_TESTS),
+    Target("context", "pytest_cleantree/report/context.py", _REPORT_TESTS),
+)
+
+#: what mutmut's exit codes mean here: a mutant is killed when a test failed on it
+_KILLED = {"killed", "timeout", "caught by type check", "segfault"}
+
+_IGNORE = shutil.ignore_patterns(
+    ".git", "mutants", ".work", "__pycache__", "*.egg-info", ".*_cache", ".hypothesis", "build"
+)
+_CACHE_DECORATORS = {"functools.lru_cache", "functools.cache", "lru_cache", "cache"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Mutant:
+    """One mutant's verdict, with the function it is in and the lines it changes."""
+
+    name: str
+    status: str
+    function: str
+    changed: tuple[str, ...]
+
+    @property
+    def killed(self) -> bool:
+        return self.status in _KILLED
+
+
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    """A module's run: every mutant, and which survivors are equivalent (with the reason)."""
+
+    target: Target
+    mutants: tuple[Mutant, ...]
+    equivalent: dict[str, str]
+    seconds: float
+    #: why mutmut could not run ("" when it ran)
+    error: str = ""
+    #: the commit the module's copy was taken from, and when
+    commit: str = ""
+    date: str = ""
+
+    @property
+    def survivors(self) -> list[Mutant]:
+        return [m for m in self.mutants if not m.killed and m.name not in self.equivalent]
+
+    @property
+    def rate(self) -> float:
+        if self.error:
+            return 0.0
+        counted = len(self.mutants) - len(self.equivalent)
+        return 100.0 * (counted - len(self.survivors)) / counted if counted else 100.0
+
+
+def strip_cache_decorators(source: str) -> str:
+    """``source`` without its ``lru_cache``/``cache`` decorator lines (for the copy only)."""
+    lines = source.splitlines(keepends=True)
+    drop: set[int] = set()
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for decorator in node.decorator_list:
+            called = decorator.func if isinstance(decorator, ast.Call) else decorator
+            if ast.unparse(called) in _CACHE_DECORATORS:
+                end = decorator.end_lineno or decorator.lineno
+                drop.update(range(decorator.lineno - 1, end))
+    return "".join(line for index, line in enumerate(lines) if index not in drop)
+
+
+def mutmut_config(target: Target) -> str:
+    """The ``[tool.mutmut]`` table of one module's run."""
+    table = {
+        "source_paths": ["pytest_cleantree"],
+        "only_mutate": [target.path],
+        # the tests run inside mutants/ and read the docs and examples next to them
+        "also_copy": ["README.md", "docs", "examples"],
+        "pytest_add_cli_args": ["-p", "no:cacheprovider", "-p", "no:randomly", "-q"],
+        "pytest_add_cli_args_test_selection": list(target.tests),
+        "process_isolation": "forkserver",
+        "use_git_change_detection": False,
+    }
+    body = "".join(f"{key} = {json.dumps(value)}\n" for key, value in table.items())
+    return f"\n[tool.mutmut]\n{body}"
+
+
+def prepare(workspace: Path, target: Target) -> None:
+    """Copy the working tree into ``workspace``, uncache the target and configure mutmut."""
+    shutil.copytree(REPO, workspace, ignore=_IGNORE, symlinks=True)
+    module = workspace / target.path
+    module.write_text(strip_cache_decorators(module.read_text()))
+    pyproject = workspace / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + mutmut_config(target))
+
+
+def mutant_function(name: str) -> str:
+    """``pkg.mod.x_func__mutmut_3`` -> ``func``; ``xǁCǁmethod__mutmut_1`` -> ``C.method``."""
+    leaf = name.rpartition(".")[2].rpartition("__mutmut_")[0]
+    if leaf.startswith("xǁ"):
+        return ".".join(leaf[2:].split("ǁ"))
+    return leaf.removeprefix("x_")
+
+
+def changed_lines(diff: str) -> tuple[str, ...]:
+    """The removed and added lines of a unified diff, stripped: a mutant's identity."""
+    return tuple(
+        line[0] + line[1:].strip()
+        for line in diff.splitlines()
+        if line[:1] in "+-" and not line.startswith(("+++", "---"))
+    )
+
+
+_DIFFS = """
+import json, sys
+from mutmut.mutation.diff_apply import get_diff_for_mutant
+path, names = sys.argv[1], json.loads(sys.stdin.read())
+print(json.dumps({name: get_diff_for_mutant(name, path=path) for name in names}))
+"""
+
+
+def collect(workspace: Path, target: Target) -> list[Mutant]:
+    """Every mutant of the target with its verdict, read from mutmut's ``.meta`` file."""
+    from mutmut.stats import status_by_exit_code
+
+    meta = json.loads((workspace / "mutants" / (target.path + ".meta")).read_text())
+    codes: dict[str, int | None] = meta["exit_code_by_key"]
+    diffs = json.loads(
+        subprocess.run(
+            [sys.executable, "-c", _DIFFS, target.path],
+            input=json.dumps(sorted(codes)),
+            cwd=workspace,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    )
+    return [
+        Mutant(name, status_by_exit_code[code], mutant_function(name), changed_lines(diffs[name]))
+        for name, code in sorted(codes.items(), key=lambda item: _natural(item[0]))
+    ]
+
+
+def _natural(name: str) -> tuple[str, int]:
+    head, _, number = name.rpartition("__mutmut_")
+    return head, int(number) if number.isdigit() else 0
+
+
+def load_equivalent() -> list[dict[str, object]]:
+    """The equivalent mutants, each matched by module, function and the lines it changes."""
+    if not EQUIVALENT.exists():
+        return []
+    entries: list[dict[str, object]] = tomllib.loads(EQUIVALENT.read_text()).get("equivalent", [])
+    return entries
+
+
+def match_equivalent(
+    target: Target, mutants: Iterable[Mutant], entries: Sequence[dict[str, object]]
+) -> dict[str, str]:
+    """The surviving mutants that an entry of the list describes, with its reason."""
+    found: dict[str, str] = {}
+    for mutant in mutants:
+        if mutant.killed:
+            continue
+        for entry in entries:
+            if (
+                entry["module"] == target.name
+                and entry["function"] == mutant.function
+                and tuple(str(line).strip() for line in entry["changed"])  # type: ignore[attr-defined]
+                == tuple(line[0] + line[1:].strip() for line in mutant.changed)
+            ):
+                found[mutant.name] = str(entry["reason"])
+                break
+    return found
+
+
+def run_target(target: Target, entries: Sequence[dict[str, object]], keep: bool) -> Outcome:
+    """One module's mutmut run in a workspace of its own."""
+    holder = Path(tempfile.mkdtemp(prefix=f"cleantree-mutation-{target.name}-"))
+    workspace = holder / "tree"
+    started = time.monotonic()
+    stamp = {"commit": _commit(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+    try:
+        prepare(workspace, target)
+        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+        env.pop("PYTHONPATH", None)  # the mutated copy, not this tree, must be imported
+        log = workspace / "mutmut.log"
+        with log.open("w") as out:
+            done = subprocess.run(
+                ["mutmut", "run", "--max-children", "1"],
+                cwd=workspace,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                check=False,
+            )
+        if done.returncode != 0:
+            tail = log.read_text(errors="replace").replace("\r", "\n").splitlines()[-5:]
+            error = f"mutmut exited {done.returncode}: " + " / ".join(t.strip() for t in tail)
+            return Outcome(target, (), {}, time.monotonic() - started, error, **stamp)
+        mutants = collect(workspace, target)
+    finally:
+        if keep:
+            print(f"  workspace kept: {workspace}")
+        else:
+            shutil.rmtree(holder, ignore_errors=True)
+    return Outcome(
+        target,
+        tuple(mutants),
+        match_equivalent(target, mutants, entries),
+        time.monotonic() - started,
+        **stamp,
+    )
+
+
+def _commit() -> str:
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", *args], cwd=REPO, capture_output=True, text=True, check=False
+        ).stdout.strip()
+
+    head = git("rev-parse", "HEAD")
+    dirty = git("status", "--porcelain", "--", "pytest_cleantree", "tests")
+    return f"{head} (uncommitted changes in pytest_cleantree/ or tests/)" if dirty else head
+
+
+def _show(mutant: Mutant) -> str:
+    return f"`{mutant.name}` ({mutant.status}): " + " / ".join(
+        f"`{line}`" for line in mutant.changed
+    )
+
+
+def render(outcomes: Sequence[Outcome], command: str) -> str:
+    """The Markdown record: the table, each module's survivors, and the equivalent mutants."""
+    commits = sorted({o.commit for o in outcomes})
+    lines = [
+        "# Mutation testing of the pure core (issue 26)",
+        "",
+        f"- commit: {', '.join(commits)}" + (" (per module below)" if len(commits) > 1 else ""),
+        f"- mutmut {MUTMUT_VERSION}, forkserver isolation, one worker; Python "
+        f"{platform.python_version()}",
+        f"- last command: `{command}`",
+        "",
+        "Each module is mutated alone (its `lru_cache` functions included) and run against its "
+        "direct tests only. The kill rate is over the mutants that some input can tell apart "
+        "from the original; the equivalent ones are listed below with the reason.",
+        "",
+        "| module | tests | mutants | killed | equivalent | survived | kill rate | time | run |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for o in outcomes:
+        killed = sum(m.killed for m in o.mutants)
+        run = f"{o.commit[:12]}{' +' if ' ' in o.commit else ''}, {o.date}"
+        if o.error:
+            lines.append(
+                f"| `{o.target.path}` | {', '.join(o.target.tests)} | failed: {o.error} "
+                f"| | | | | | {run} |"
+            )
+            continue
+        lines.append(
+            f"| `{o.target.path}` | {', '.join(o.target.tests)} | {len(o.mutants)} | {killed} "
+            f"| {len(o.equivalent)} | {len(o.survivors)} | {o.rate:.1f}% | {o.seconds:.0f} s "
+            f"| {run} |"
+        )
+    lines += ["", "## Survivors", ""]
+    for o in outcomes:
+        lines += [f"- `{o.target.name}`: none" if not o.survivors else f"- `{o.target.name}`:"]
+        lines += [f"  - {_show(m)}" for m in o.survivors]
+    lines += ["", "## Equivalent mutants", ""]
+    for o in outcomes:
+        by_name = {m.name: m for m in o.mutants}
+        lines += [f"- {_show(by_name[n])}: {reason}" for n, reason in o.equivalent.items()]
+    return "\n".join(lines) + "\n"
+
+
+def save(outcomes: Sequence[Outcome], command: str) -> None:
+    """Merge ``outcomes`` into the JSON record and write the Markdown from every module's row."""
+    record: dict[str, dict[str, object]] = {}
+    if RECORD.exists():
+        record = json.loads(RECORD.read_text())
+    for o in outcomes:
+        record[o.target.name] = {
+            # killed mutants are counted by verdict: only survivors are matched and shown
+            "killed": dict(Counter(m.status for m in o.mutants if m.killed)),
+            "mutants": [dataclasses.asdict(m) for m in o.mutants if not m.killed],
+            "seconds": round(o.seconds, 1),
+            "error": o.error,
+            "commit": o.commit,
+            "date": o.date,
+        }
+    RECORD.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n")
+    entries = load_equivalent()  # the list as it is now: a reason added later counts at once
+    every = [_outcome(t, record[t.name], entries) for t in TARGETS if t.name in record]
+    RESULTS.write_text(render(every, command))
+
+
+def _outcome(
+    target: Target, row: dict[str, object], entries: Sequence[dict[str, object]]
+) -> Outcome:
+    killed = [
+        Mutant(f"{target.name}-killed-{status}-{index}", status, "", ())
+        for status, count in row["killed"].items()  # type: ignore[attr-defined]
+        for index in range(count)
+    ]
+    mutants = tuple(
+        Mutant(m["name"], m["status"], m["function"], tuple(m["changed"]))
+        for m in row["mutants"]  # type: ignore[attr-defined]
+    ) + tuple(killed)
+    return Outcome(
+        target,
+        mutants,
+        match_equivalent(target, mutants, entries),
+        float(row["seconds"]),  # type: ignore[arg-type]
+        str(row["error"]),
+        str(row["commit"]),
+        str(row["date"]),
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    known = ",".join(t.name for t in TARGETS)
+    parser.add_argument("--modules", help=f"comma-separated, of: {known}")
+    parser.add_argument("--keep", action="store_true", help="keep each workspace")
+    parser.add_argument("--no-write", action="store_true", help=f"do not write {RESULTS.name}")
+    args = parser.parse_args(argv)
+    chosen: tuple[Target, ...] = TARGETS
+    if args.modules:
+        names = set(args.modules.split(","))
+        unknown = names - {t.name for t in TARGETS}
+        if unknown:
+            parser.error(f"unknown modules: {', '.join(sorted(unknown))}")
+        chosen = tuple(t for t in TARGETS if t.name in names)
+    if shutil.which("mutmut") is None:
+        parser.error(f"no mutmut: pip install -e '.[mutation]' (mutmut=={MUTMUT_VERSION})")
+    entries = load_equivalent()
+    command = "python bench/mutation.py" + (f" --modules {args.modules}" if args.modules else "")
+    outcomes: list[Outcome] = []
+    for target in chosen:
+        print(f"{target.name}: {target.path} against {' '.join(target.tests)}", flush=True)
+        outcome = run_target(target, entries, args.keep)
+        outcomes.append(outcome)
+        if outcome.error:
+            print(f"  failed: {outcome.error}", flush=True)
+            continue
+        print(
+            f"  {len(outcome.mutants)} mutants, {len(outcome.equivalent)} equivalent, "
+            f"{len(outcome.survivors)} survived: kill rate {outcome.rate:.1f}% "
+            f"({outcome.seconds:.0f} s)",
+            flush=True,
+        )
+        for mutant in outcome.survivors:
+            print(f"    {_show(mutant)}")
+        if not args.no_write:  # after each module: a run stopped halfway keeps what it did
+            save([outcome], command)
+    if not args.no_write:
+        print(f"wrote {RESULTS.relative_to(REPO)}")
+    return 0 if all(o.rate >= 95.0 for o in outcomes) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
