@@ -77,7 +77,8 @@ def test_a_middle_segment_of_a_module_path_is_a_name(
 ) -> None:
     done = check(tmp_path, rule(f'"{pattern}"'), {"m.py": source}, engine=engine)
     assert done.returncode == 1, done.stdout + done.stderr
-    assert "m.py:1:" in done.stdout and "import" in done.stdout, done.stdout
+    assert "m.py:1:" in done.stdout, done.stdout
+    assert "import" in done.stdout, done.stdout
 
 
 SEGMENT_POSITIONS = [
