@@ -286,8 +286,8 @@ class ExportMap:
                     candidate = ".".join([made.spelling, *rest])
                     if candidate in found or self._goes_round(candidate):
                         continue
-                    if self.canonical(candidate) != canonical:
-                        continue
+                    if canonical not in self.canonicals(candidate):
+                        continue  # (any binding may be the one that runs: ``os.path``)
                     found[candidate] = Spelling(candidate, made.module, made.line)
                     queue.append(candidate)
         return sorted(found.values())
@@ -408,9 +408,11 @@ class ExportMap:
                 results.extend(self._from_import(binding.module, binding.attr, every))
             if not every:
                 return tuple(results)
-        if results:
-            return tuple(dict.fromkeys(results))
-        return self._submodule(module, name, spelled)
+        if not results:
+            return self._submodule(module, name, spelled)
+        if self._known(f"{module}.{name}"):  # the binding may hide a sub-module: both count
+            results.extend(self._submodule(module, name, spelled))
+        return tuple(dict.fromkeys(results))
 
     def _from_import(self, source: str, attr: str, every: bool) -> tuple[_Target, ...]:
         """``from source import attr``: an attribute of the module, else its sub-module.

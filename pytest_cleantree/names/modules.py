@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pytest_cleantree.analysis import module_name_for
 from pytest_cleantree.analysis.text import is_python_path
 from pytest_cleantree.config.layout import Layout, LayoutError, parse_layout
 from pytest_cleantree.core.errors import SourceError
+from pytest_cleantree.names.graph import TreeModule
 from pytest_cleantree.sources.base import Source
 
-__all__ = ["module_names"]
+__all__ = ["module_names", "tree_modules"]
 
 
 def module_names(
@@ -58,3 +60,27 @@ def module_names(
         if name is not None:
             names[path] = name
     return layout, names
+
+
+def tree_modules(
+    source: Source, paths: Sequence[str], import_roots: Sequence[str]
+) -> list[TreeModule]:
+    """Every Python file of the tree (and ``paths``) with the module check names it.
+
+    The files a re-export can stand in, for the symbol graph
+    (:func:`pytest_cleantree.names.graph.grow_chains`): a folder that cannot be
+    listed adds nothing (its files are not checked either, and the check says so).
+    """
+    found = set(paths)
+    for listed in source.expand(["**/*.py"]).values():
+        if not isinstance(listed, SourceError):
+            found.update(listed)
+    python = sorted(p for p in found if is_python_path(p) and not p.startswith("/"))
+    _, names = module_names(source, python, import_roots)
+    modules = []
+    for path in python:
+        if ".." in path.split("/"):
+            continue
+        module = names.get(path) or module_name_for(path)
+        modules.append(TreeModule(path, module, path.rsplit("/", 1)[-1] == "__init__.py"))
+    return modules

@@ -31,6 +31,7 @@ from pytest_cleantree.names.exports import (
     Spelling,
     parse_module_exports,
 )
+from pytest_cleantree.names.graph import SummaryStore, TreeModule, grow_chains
 from pytest_cleantree.sources.base import Source
 
 __all__ = [
@@ -114,15 +115,23 @@ class Spellings:
     problems: Mapping[str, str] = field(default_factory=dict)
 
 
-def pattern_spellings(source: Source, qualified: Iterable[str], bases: Sequence[str]) -> Spellings:
+def pattern_spellings(
+    source: Source,
+    qualified: Iterable[str],
+    bases: Sequence[str],
+    tree: Sequence[TreeModule] = (),
+    store: SummaryStore | None = None,
+) -> Spellings:
     """Each qualified pattern's spellings: what leads where it leads, through the tree's modules.
 
+    ``tree``: the tree's modules, searched for the re-exports no pattern names
+    (:func:`.graph.grow_chains`); without it, only the patterns' own chains are read.
     Raises :class:`SourceError` only when the tree cannot be reached.
     """
     patterns = sorted(set(qualified))
     if not patterns:
         return Spellings({}, {})
-    chains = read_chains(source, patterns, bases)
+    chains = read_chains(source, patterns, bases, tree, store)
     emap, parsed, texts = chains.emap, chains.parsed, chains.texts
     names: dict[str, frozenset[str]] = {}
     stars: dict[str, tuple[StarSite, ...]] = {}
@@ -157,8 +166,18 @@ class Chains:
     problems: Mapping[str, str] = field(default_factory=dict)
 
 
-def read_chains(source: Source, patterns: Sequence[str], bases: Sequence[str]) -> Chains:
-    """Read, in rounds, the modules the patterns' re-export chains pass through."""
+def read_chains(
+    source: Source,
+    patterns: Sequence[str],
+    bases: Sequence[str],
+    tree: Sequence[TreeModule] = (),
+    store: SummaryStore | None = None,
+) -> Chains:
+    """Read, in rounds, the modules the patterns' re-export chains pass through.
+
+    With ``tree``, then every module of it that re-exports what they lead to
+    (:func:`.graph.grow_chains`).
+    """
     parsed: dict[str, ModuleExports] = {}
     texts: dict[str, tuple[str, str]] = {}
     problems: dict[str, str] = {}
@@ -173,6 +192,8 @@ def read_chains(source: Source, patterns: Sequence[str], bases: Sequence[str]) -
         _read_round(source, todo, bases, parsed, texts, problems)
         emap = ExportMap(parsed)
         wanted = {prefix for name in emap.missing(patterns) for prefix in _prefixes(name)}
+    if tree:
+        emap = grow_chains(source, patterns, tree, parsed, texts, store)
     return Chains(emap, parsed, texts, problems)
 
 
@@ -187,12 +208,14 @@ class Explanation:
     spellings: tuple[tuple[str, str, int], ...]  # (spelling, path, line of the statement)
 
 
-def explain_name(source: Source, qualified: str, bases: Sequence[str]) -> Explanation:
+def explain_name(
+    source: Source, qualified: str, bases: Sequence[str], tree: Sequence[TreeModule] = ()
+) -> Explanation:
     """Follow ``qualified`` through the tree as :func:`pattern_spellings` does, keeping where.
 
     Raises :class:`SourceError` only when the tree cannot be reached.
     """
-    chains = read_chains(source, [qualified], bases)
+    chains = read_chains(source, [qualified], bases, tree)
     emap, texts = chains.emap, chains.texts
 
     def where(canonical: str) -> tuple[str, int] | None:
