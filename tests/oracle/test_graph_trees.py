@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 MARK = "# [hit]"
+CHECK = (sys.executable, "-m", "pytest_cleantree", "check")
 #: the checkout this test belongs to: the CLI runs its code, whatever is installed
 REPO = Path(__file__).resolve().parents[2]
 
@@ -29,7 +30,9 @@ TREES: dict[str, tuple[dict[str, str], tuple[str, ...], str]] = {
         {
             "pkg/__init__.py": "",
             "pkg/layers/__init__.py": "",
-            "pkg/layers/gate.py": f"class GateLogit:\n    pass\n\n\nclass TopK:  {MARK}\n    pass\n",
+            "pkg/layers/gate.py": (
+                f"class GateLogit:\n    pass\n\n\nclass TopK:  {MARK}\n    pass\n"
+            ),
             "pkg/layers/moe.py": f"from .gate import GateLogit, TopK  # noqa: F401  {MARK}\n",
             "pkg/models/m.py": f"from pkg.layers.moe import TopK  {MARK}\n\nx = TopK()  {MARK}\n",
         },
@@ -138,8 +141,7 @@ def reported(root: Path, pattern: str, extra: str) -> set[tuple[str, int]]:
         encoding="utf-8",
     )
     done = subprocess.run(
-        [sys.executable, "-m", "pytest_cleantree", "check", "--manifest", str(manifest)]
-        + ["--format", "json"],
+        [*CHECK, "--manifest", str(manifest), "--format", "json"],
         capture_output=True,
         text=True,
         cwd=root,
