@@ -6,16 +6,18 @@ what the layout needs (the ``__init__.py`` of every folder above the files) in o
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from pytest_cleantree.analysis import module_name_for
 from pytest_cleantree.analysis.text import is_python_path
 from pytest_cleantree.config.layout import Layout, LayoutError, parse_layout
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.names.graph import TreeModule
+from pytest_cleantree.names.spellings import import_bases
 from pytest_cleantree.sources.base import Source
 
-__all__ = ["module_names", "tree_modules"]
+__all__ = ["Naming", "module_names", "name_tree", "tree_modules"]
 
 
 def module_names(
@@ -84,3 +86,23 @@ def tree_modules(
         module = names.get(path) or module_name_for(path)
         modules.append(TreeModule(path, module, path.rsplit("/", 1)[-1] == "__init__.py"))
     return modules
+
+
+@dataclass(frozen=True)
+class Naming:
+    """How a run names the tree's modules: ``check`` and ``explain`` both ask :func:`name_tree`."""
+
+    layout: Layout
+    #: the module of each checked file the layout names
+    modules: Mapping[str, str]
+    #: the folders module names are relative to (see :func:`.spellings.import_bases`)
+    bases: Sequence[str]
+    #: every Python file of the tree with its module: where the symbol graph looks
+    tree: Sequence[TreeModule]
+
+
+def name_tree(source: Source, paths: Sequence[str], import_roots: Sequence[str]) -> Naming:
+    """The naming of a run that checks ``paths`` (one model for ``check`` and ``explain``)."""
+    layout, modules = module_names(source, paths, import_roots)
+    bases = import_bases(layout, modules, import_roots)
+    return Naming(layout, modules, bases, tree_modules(source, paths, import_roots))

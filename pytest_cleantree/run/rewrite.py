@@ -50,15 +50,13 @@ def spell(
     qualified = qualified_patterns(checks)
     if not qualified:
         return plan, Spelt()
-    from pytest_cleantree.names.modules import module_names, tree_modules
-    from pytest_cleantree.names.spellings import import_bases, pattern_spellings
+    from pytest_cleantree.names.modules import name_tree
+    from pytest_cleantree.names.spellings import pattern_spellings
 
-    layout, modules = module_names(source, plan.paths, import_roots)
-    bases = import_bases(layout, modules, import_roots)
-    tree = tree_modules(source, plan.paths, import_roots)
-    spellings = pattern_spellings(source, qualified, bases, tree)
+    naming = name_tree(source, plan.paths, import_roots)
+    spellings = pattern_spellings(source, qualified, naming.bases, naming.tree)
     wanted, back = with_spellings(plan.wanted, spellings.names)
-    return replace(plan, wanted=wanted), Spelt(modules, back, spellings)
+    return replace(plan, wanted=wanted), Spelt(dict(naming.modules), back, spellings)
 
 
 def with_spellings(

@@ -166,3 +166,35 @@ def test_every_spelling_reports_exactly_the_marked_lines(
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text, encoding="utf-8")
     assert sorted(reported(tmp_path, pattern, extra)) == sorted(marked(files))
+
+
+def explained(root: Path, name: str) -> set[str]:
+    """The spellings ``cleantree explain --root`` lists (no manifest: the tree alone)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest_cleantree", "explain", "--root", str(root), name],
+        capture_output=True,
+        text=True,
+        cwd=root.parent,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return {line.split()[0] for line in done.stdout.splitlines()[1:] if line.startswith("  ")}
+
+
+@pytest.mark.parametrize("tree", sorted(set(TREES) - {"namespace-package-over-two-folders"}))
+def test_explain_lists_every_spelling_and_each_finds_what_check_finds(
+    tmp_path: Path, tree: str
+) -> None:
+    """``explain`` and ``check`` name modules alike: each spelling explain lists is a pattern
+    that finds exactly the marked lines (the namespace tree needs its manifest's roots)."""
+    files, spellings, extra = TREES[tree]
+    root = tmp_path / "tree"
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    listed = explained(root, spellings[0])
+    assert set(spellings) <= listed
+    for spelling in sorted(listed):
+        assert sorted(reported(root, spelling, extra)) == sorted(marked(files)), spelling
