@@ -43,6 +43,7 @@ __all__ = [
     "ModuleExports",
     "Spelling",
     "build_export_map",
+    "exports_of_tree",
     "modules_to_read",
     "next_reads",
     "parse_module_exports",
@@ -127,7 +128,12 @@ def parse_module_exports(name: str, text: str, *, is_package: bool) -> ModuleExp
 
     They are the module scope's, from :func:`.analysis.bindings.scope_bindings`.
     """
-    scope = scope_bindings(ast.parse(text))
+    return exports_of_tree(name, ast.parse(text), is_package=is_package)
+
+
+def exports_of_tree(name: str, tree: ast.Module, *, is_package: bool) -> ModuleExports:
+    """A parsed module's top-level bindings (see :func:`parse_module_exports`)."""
+    scope = scope_bindings(tree)
     made = [_binding(b, name, is_package) for b in scope.bindings]
     all_names, all_from = _static_all(scope.exports)
     return ModuleExports(
@@ -533,7 +539,25 @@ def _names_bound(emap: ExportMap, exports: ModuleExports) -> Iterator[tuple[str,
             seen.add(binding.name)
             if binding.kind is BindingKind.MODULE and binding.name == binding.module:
                 continue  # ``import os`` in m: ``m.os.path`` only repeats ``os.path``
+            if _own_submodule(emap, binding):
+                continue  # ``from . import case``: ``m.case.X`` only repeats ``pkg.case.X``
+            if binding.kind is BindingKind.MODULE and _private(binding.name):
+                continue  # ``import os as _os``: the module's own, used in it (resolved there)
             yield binding.name, binding.line
+
+
+def _own_submodule(emap: ExportMap, binding: Binding) -> bool:
+    """``from pkg import sub`` binding ``sub`` to the module ``pkg.sub`` under its own name."""
+    return (
+        binding.kind is BindingKind.FROM
+        and binding.name == binding.attr
+        and emap._known(f"{binding.module}.{binding.attr}")
+    )
+
+
+def _private(name: str) -> bool:
+    """A name a module keeps to itself (``_os``), not a dunder (``__version__``)."""
+    return name.startswith("_") and not name.endswith("__")
 
 
 def build_export_map(

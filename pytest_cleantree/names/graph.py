@@ -20,6 +20,7 @@ module of a tree does one.
 
 from __future__ import annotations
 
+import ast
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, MutableMapping, Sequence
@@ -27,7 +28,12 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from pytest_cleantree.analysis import decode_python
-from pytest_cleantree.names.exports import ExportMap, ModuleExports, parse_module_exports
+from pytest_cleantree.names.exports import (
+    ExportMap,
+    ModuleExports,
+    exports_of_tree,
+    parse_module_exports,
+)
 from pytest_cleantree.sources.base import NoNeedle, Source
 
 __all__ = [
@@ -36,6 +42,7 @@ __all__ = [
     "TreeModule",
     "grow_chains",
     "import_summary",
+    "parse_import_exports",
     "spelling_words",
 ]
 
@@ -48,26 +55,34 @@ UNKNOWN_STAR = "*"
 
 _FROM_BEFORE = re.compile(r"\bfrom\s+(\.*)\s*([\w.]*)\s*$")
 _WORD = re.compile(r"\w+")
+_AS = re.compile(r"\s+as(?:\s|\\)+")
 
 
 @dataclass(frozen=True)
 class ImportSummary:
     """What one file's import statements can re-export, read from its text alone.
 
-    ``names``: each name a ``from M import NAME`` takes, and the last part of each
-    ``import A.B as X`` (the module it makes ``X``); ``stars``: the last part of each
-    module a ``from M import *`` takes (:data:`UNKNOWN_STAR` when the text does not say).
-    An over-approximation: a string or comment that reads like an import adds names.
+    ``names``: (the last part of the module, the name) for each ``from M import NAME``
+    and each ``import M.NAME as X`` (the module it makes ``X``); the module part is
+    ``""`` when the text does not say (``from . import x``, a statement spread over
+    lines).  ``stars``: the last part of each module a ``from M import *`` takes
+    (:data:`UNKNOWN_STAR` when the text does not say).  An over-approximation: a
+    string or comment that reads like an import adds names.
     """
 
-    names: frozenset[str]
+    names: frozenset[tuple[str, str]]
     stars: frozenset[str]
 
-    def may_spell(self, words: frozenset[str], star_words: frozenset[str]) -> bool:
-        """Can this module bind a spelling whose last part is in ``words``?"""
-        if not self.names.isdisjoint(words):
-            return True
-        return UNKNOWN_STAR in self.stars or not self.stars.isdisjoint(star_words)
+    def may_spell(self, words: frozenset[str], modules: frozenset[str]) -> bool:
+        """Can this module bind a spelling whose last part is in ``words``?
+
+        Only through an import from a module whose last part is in ``modules``
+        (one that holds a spelling), or from one the text does not name.
+        """
+        for module, name in self.names:
+            if name in words and (not module or module in modules):
+                return True
+        return UNKNOWN_STAR in self.stars or not self.stars.isdisjoint(modules)
 
 
 class SummaryStore(Protocol):
@@ -93,7 +108,7 @@ class TreeModule:
 
 def import_summary(text: str) -> ImportSummary:
     """The names the file's import statements take (see :class:`ImportSummary`)."""
-    names: set[str] = set()
+    names: set[tuple[str, str]] = set()
     stars: set[str] = set()
     for keyword in _keywords(text):
         start = keyword + len("import")
@@ -108,14 +123,43 @@ def import_summary(text: str) -> ImportSummary:
         before = text[line_start:keyword]
         from_module = _FROM_BEFORE.search(before)
         continued = line_start > 1 and text[line_start - 2] == "\\"
+        module = from_module.group(2).rsplit(".", 1)[-1] if from_module else ""
         if clause.lstrip().startswith("*"):
-            module = from_module.group(2) if from_module else ""
-            stars.add(module.rsplit(".", 1)[-1] if module else UNKNOWN_STAR)
+            stars.add(module or UNKNOWN_STAR)
         elif from_module or continued or before.strip().endswith("\\"):
-            names.update(word for word in _WORD.findall(clause) if word != "as")
+            names.update((module, word) for word in _WORD.findall(clause) if word != "as")
         else:
             names.update(_renamed_modules(clause))
     return ImportSummary(frozenset(names), frozenset(stars))
+
+
+def parse_import_exports(module: str, text: str, *, is_package: bool) -> ModuleExports:
+    """What a module's import statements bind, parsing those statements alone.
+
+    For a module the graph admits as an importer (not on a pattern's chain):
+    its imports are all that can make a spelling.  Each statement is parsed
+    where it stands (its line kept); one inside a function counts as the
+    module's (more spellings, never fewer), and the module's own definitions
+    and ``__all__`` are not read, so a star import of it takes every public
+    name it imports.  A statement that does not parse alone (``from a \\``
+    continued on the next line) makes the whole module parsed.
+    """
+    body: list[ast.stmt] = []
+    for keyword in _keywords(text):
+        end = _statement_end(text, keyword + len("import"))
+        line_start = text.rfind("\n", 0, keyword) + 1
+        found = _FROM_BEFORE.search(text, line_start, keyword)
+        start = found.start() if found else keyword
+        try:
+            statement = ast.parse(text[start:end]).body if end is not None else None
+        except (SyntaxError, ValueError):
+            statement = None
+        if statement is None:
+            return parse_module_exports(module, text, is_package=is_package)
+        for node in statement:
+            ast.increment_lineno(node, text.count("\n", 0, start))
+        body += statement
+    return exports_of_tree(module, ast.Module(body=body, type_ignores=[]), is_package=is_package)
 
 
 def _keywords(text: str) -> Iterable[int]:
@@ -134,17 +178,22 @@ def _is_word(char: str) -> bool:
     return char.isalnum() or char == "_"
 
 
-def _renamed_modules(clause: str) -> Iterable[str]:
-    """``import a.b as x, c``: the last part of each module given a name of its own (``b``).
+def _renamed_modules(clause: str) -> Iterable[tuple[str, str]]:
+    """``import a.b as x, c``: (``a``, ``b``) for each module given a name of its own.
 
-    ``import c`` binds ``c`` itself: no new spelling of anything.  A clause that is
-    not plainly that (a word on its own after ``as``) gives every word.
+    ``import c`` binds ``c`` itself: no new spelling of anything.  A top-level
+    module renamed (``import posixpath as path``) has no module part (``""``).
     """
     for part in clause.split(","):
-        words = _WORD.findall(part)
-        if "as" in words:
-            index = words.index("as")
-            yield from (words[index - 1 : index] if index else words)
+        split = _AS.split(part, maxsplit=1)
+        if len(split) < 2:
+            continue
+        dotted = split[0]
+        parts = _WORD.findall(dotted)
+        if parts:
+            yield (parts[-2] if len(parts) > 1 else ""), parts[-1]
+        else:  # not plainly ``import a.b as x``: every word, from any module
+            yield from (("", word) for word in _WORD.findall(part) if word != "as")
 
 
 def _statement_end(text: str, start: int) -> int | None:
@@ -295,7 +344,7 @@ def _parse(
             continue
         try:
             text = decode_python(data)
-            exports = parse_module_exports(module.module, text, is_package=module.is_package)
+            exports = parse_import_exports(module.module, text, is_package=module.is_package)
         except (LookupError, SyntaxError, ValueError, RecursionError, MemoryError):
             continue
         parsed[module.module] = exports
