@@ -7,9 +7,9 @@ package ``__init__`` that re-exports it (``from .common import *``,
 ``posixpath.join``).  :meth:`ExportMap.canonical` follows a spelling through
 those bindings, as attribute access on imported modules would at run time, to
 the ``module.name`` that defines it; :meth:`ExportMap.spellings` goes the other
-way.  Only the modules on a pattern's chains are needed: :func:`modules_to_read`
-and :func:`next_reads` say which, round by round, so a remote Source reads a few
-files in a few round trips, never the whole tree.
+way.  Only the modules on a pattern's chains are needed:
+:func:`.spellings.modules_to_read` and :func:`.spellings.next_reads` say which,
+round by round, so a remote Source reads a few files in a few round trips.
 
 Module-level bindings are the module scope's (:mod:`.analysis.bindings`),
 the bodies of top-level ``if``/``try``/``with``/``for``/``while``/``match``
@@ -34,7 +34,6 @@ from dataclasses import dataclass, field
 
 from pytest_cleantree.analysis import bindings
 from pytest_cleantree.analysis.bindings import scope_bindings
-from pytest_cleantree.config.layout import Layout
 
 __all__ = [
     "Binding",
@@ -44,8 +43,6 @@ __all__ = [
     "Spelling",
     "build_export_map",
     "exports_of_tree",
-    "modules_to_read",
-    "next_reads",
     "parse_module_exports",
     "resolve_relative",
 ]
@@ -88,13 +85,28 @@ class ModuleExports:
     all_names: tuple[str, ...] | None = None
     all_from: tuple[str, ...] = ()
     _by_name: dict[str, list[Binding]] = field(default_factory=dict, compare=False, repr=False)
+    _stars: list[tuple[int, Binding]] = field(default_factory=list, compare=False, repr=False)
+    _order: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        for binding in self.bindings:
+        for index, binding in enumerate(self.bindings):
             self._by_name.setdefault(binding.name, []).append(binding)
+            self._order[id(binding)] = index
+            if binding.kind is BindingKind.STAR:
+                self._stars.append((index, binding))
 
     def bound(self, name: str) -> list[Binding]:
         return self._by_name.get(name, [])
+
+    def may_bind(self, name: str) -> list[Binding]:
+        """The bindings that may bind ``name`` (its own and the star imports), in source order."""
+        own = self._by_name.get(name, [])
+        if not self._stars:
+            return own
+        if not own:
+            return [binding for _, binding in self._stars]
+        merged = [(self._order[id(b)], b) for b in own] + self._stars
+        return [binding for _, binding in sorted(merged, key=lambda pair: pair[0])]
 
 
 @dataclass(frozen=True, order=True)
@@ -393,7 +405,7 @@ class ExportMap:
             self._missing.add(module)
             return (spelled,)
         results: list[_Target] = []
-        for binding in reversed(exports.bindings):
+        for binding in reversed(exports.may_bind(name)):
             if binding.kind is BindingKind.STAR:
                 provided = self._exports(binding.module, frozenset())
                 if provided is None:  # a source not read, or not knowable: may provide it
@@ -577,40 +589,3 @@ def build_export_map(
         for name, text in modules.items()
     }
     return ExportMap(parsed, namespace_packages=namespace_packages, known_modules=known_modules)
-
-
-def _prefixes(qualified: str) -> Iterator[str]:
-    parts = qualified.split(".")
-    for end in range(1, len(parts) + 1):
-        yield ".".join(parts[:end])
-
-
-def modules_to_read(patterns: Iterable[str], layout: Layout) -> frozenset[str]:
-    """The first round of files to read for qualified patterns: every prefix of each.
-
-    ``sglang.srt.utils.f`` needs ``sglang/__init__.py``, ``sglang/srt/__init__.py``,
-    ``sglang/srt/utils/__init__.py`` (or ``utils.py``): whichever the layout holds.
-    """
-    paths: set[str] = set()
-    for pattern in patterns:
-        for prefix in _prefixes(pattern):
-            paths.update(layout.paths_for(prefix)[:1])
-    return frozenset(paths)
-
-
-def next_reads(emap: ExportMap, qualified_names: Iterable[str], layout: Layout) -> frozenset[str]:
-    """The files to read next so the map can follow these spellings one hop further.
-
-    Empty once every spelling is followed as far as the tree allows.  A Source
-    reads in rounds: :func:`modules_to_read`, then this until it is empty.  In
-    the worst case that takes one round per module on the longest re-export
-    chain (each module's text names the next); package prefixes all come in
-    the first round, and a star import's source comes with the module that
-    names it, so real trees take two or three.
-    """
-    paths: set[str] = set()
-    for module in emap.missing(qualified_names):
-        for prefix in _prefixes(module):
-            if prefix not in emap.modules:
-                paths.update(layout.paths_for(prefix)[:1])
-    return frozenset(paths)

@@ -86,14 +86,33 @@ class ImportSummary:
 
 
 class SummaryStore(Protocol):
-    """Where summaries persist by content (the run's cache); the names layer only asks it."""
+    """Where the graph's per-file parts persist by content (the run's cache).
+
+    The names layer only asks it; :mod:`pytest_cleantree.run.graphstore` keeps them.
+    """
 
     def summaries(self, source: Source, paths: Sequence[str]) -> dict[str, ImportSummary]:
-        """The summaries of the files unchanged since they were stored (unread)."""
+        """The summaries of the files unchanged since they were stored (left unread)."""
         ...
 
     def keep(self, source: Source, path: str, data: bytes, summary: ImportSummary) -> None:
         """Store the summary of the file read as ``data``."""
+        ...
+
+    def exports(self, path: str, module: str, is_package: bool) -> ModuleExports | None:
+        """The import exports stored for the file's current content, under that module name."""
+        ...
+
+    def keep_exports(self, path: str, exports: ModuleExports) -> None:
+        """Store the import exports of the file whose content was summarised or read."""
+        ...
+
+    def whole(self, path: str, data: bytes, module: str, is_package: bool) -> ModuleExports | None:
+        """The whole module's exports stored for this content and module name."""
+        ...
+
+    def keep_whole(self, path: str, data: bytes, exports: ModuleExports) -> None:
+        """Store the whole module's exports of the file read as ``data``."""
         ...
 
 
@@ -288,7 +307,7 @@ def grow_chains(
         if not admitted:
             break
         tried.update(m.path for m in admitted)
-        _parse(source, admitted, held, parsed, texts)
+        _parse(source, admitted, held, parsed, texts, store)
         emap = ExportMap(parsed)
     return emap
 
@@ -330,15 +349,24 @@ def _parse(
     held: dict[str, bytes],
     parsed: MutableMapping[str, ModuleExports],
     texts: MutableMapping[str, tuple[str, str]],
+    store: SummaryStore | None = None,
 ) -> None:
-    """Parse the admitted modules into ``parsed``.
+    """Parse the admitted modules' imports into ``parsed`` (or take them from ``store``).
 
     One that cannot be read, decoded or parsed adds nothing: Python cannot import
     it either, so it re-exports nothing (a check that names it reports it).
     """
-    missing = [m.path for m in admitted if m.path not in held]
-    contents: Mapping[str, object] = source.read(missing) if missing else {}
+    todo = []
     for module in admitted:
+        stored = store.exports(module.path, module.module, module.is_package) if store else None
+        if stored is not None:
+            parsed[module.module] = stored
+            texts[module.module] = (module.path, "")  # (the text is only shown by explain)
+        else:
+            todo.append(module)
+    missing = [m.path for m in todo if m.path not in held]
+    contents: Mapping[str, object] = source.read(missing) if missing else {}
+    for module in todo:
         data = held.pop(module.path, None) or contents.get(module.path)
         if not isinstance(data, bytes):
             continue
@@ -349,3 +377,5 @@ def _parse(
             continue
         parsed[module.module] = exports
         texts[module.module] = (module.path, text)
+        if store is not None:
+            store.keep_exports(module.path, exports)

@@ -65,20 +65,26 @@ def module_names(
 
 
 def tree_modules(
-    source: Source, paths: Sequence[str], import_roots: Sequence[str]
+    source: Source,
+    paths: Sequence[str],
+    import_roots: Sequence[str],
+    named: Mapping[str, str] | None = None,
 ) -> list[TreeModule]:
     """Every Python file of the tree (and ``paths``) with the module check names it.
 
     The files a re-export can stand in, for the symbol graph
     (:func:`pytest_cleantree.names.graph.grow_chains`): a folder that cannot be
     listed adds nothing (its files are not checked either, and the check says so).
+    ``named``: :func:`module_names` of ``paths``, reused when the tree holds no other file.
     """
     found = set(paths)
     for listed in source.expand(["**/*.py"]).values():
         if not isinstance(listed, SourceError):
             found.update(listed)
     python = sorted(p for p in found if is_python_path(p) and not p.startswith("/"))
-    _, names = module_names(source, python, import_roots)
+    if named is None or set(python) - set(paths):
+        _, named = module_names(source, python, import_roots)
+    names = named
     modules = []
     for path in python:
         if ".." in path.split("/"):
@@ -105,4 +111,4 @@ def name_tree(source: Source, paths: Sequence[str], import_roots: Sequence[str])
     """The naming of a run that checks ``paths`` (one model for ``check`` and ``explain``)."""
     layout, modules = module_names(source, paths, import_roots)
     bases = import_bases(layout, modules, import_roots)
-    return Naming(layout, modules, bases, tree_modules(source, paths, import_roots))
+    return Naming(layout, modules, bases, tree_modules(source, paths, import_roots, modules))

@@ -17,6 +17,7 @@ from pytest_cleantree.core.checks import Check
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.core.findings import FileAnalysis, Finding
 from pytest_cleantree.core.model import Pattern, PatternTier
+from pytest_cleantree.run.analyses import FindingStore
 from pytest_cleantree.run.plan import Asked, PatternList, Plan, qualified_patterns
 from pytest_cleantree.sources.base import Source
 
@@ -44,17 +45,26 @@ class Spelt:
 
 
 def spell(
-    checks: Sequence[Check], plan: Plan, source: Source, import_roots: Sequence[str]
+    checks: Sequence[Check],
+    plan: Plan,
+    source: Source,
+    import_roots: Sequence[str],
+    store: FindingStore | None = None,
 ) -> tuple[Plan, Spelt]:
-    """The plan with every spelling of its qualified patterns asked of each file."""
+    """The plan with every spelling of its qualified patterns asked of each file.
+
+    ``store``: where the symbol graph's per-file parts persist (see :mod:`.graphstore`).
+    """
     qualified = qualified_patterns(checks)
     if not qualified:
         return plan, Spelt()
     from pytest_cleantree.names.modules import name_tree
     from pytest_cleantree.names.spellings import pattern_spellings
+    from pytest_cleantree.run.graphstore import StoredGraph
 
     naming = name_tree(source, plan.paths, import_roots)
-    spellings = pattern_spellings(source, qualified, naming.bases, naming.tree)
+    graph = StoredGraph(store) if store is not None else None
+    spellings = pattern_spellings(source, qualified, naming.bases, naming.tree, graph)
     wanted, back = with_spellings(plan.wanted, spellings.names)
     return replace(plan, wanted=wanted), Spelt(dict(naming.modules), back, spellings)
 

@@ -11,11 +11,10 @@ from pytest_cleantree.names.exports import (
     ExportMap,
     Spelling,
     build_export_map,
-    modules_to_read,
-    next_reads,
     parse_module_exports,
     resolve_relative,
 )
+from pytest_cleantree.names.spellings import modules_to_read, next_reads
 
 
 def tree_map(files: dict[str, str], **options: object) -> ExportMap:
