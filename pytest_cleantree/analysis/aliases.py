@@ -64,6 +64,8 @@ class _Scope:
             for b in scope.bindings
             if isinstance(b, Assignment) and b.via in _ALIASING and b.value is not None
         ]
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            self.assigned += [(arg.id, value) for arg, value in _defaults(node.args)]
 
     def home(self, name: str) -> _Scope | None:
         """The scope an assignment of ``name`` here binds (``global``/``nonlocal`` move it)."""
@@ -151,12 +153,17 @@ class _Uses(ast.NodeVisitor):
 
 
 def with_aliases(
-    tree: ast.Module, resolved: dict[_Key, tuple[str, ...]], text: str | None = None
+    tree: ast.Module,
+    resolved: dict[_Key, tuple[str, ...]],
+    text: str | None = None,
+    wanted: tuple[str, ...] | None = None,
 ) -> dict[_Key, tuple[str, ...]]:
     """``resolved`` with the uses of assignment aliases of resolved names added.
 
     ``text``, the module's source, lets the walk skip the statements that spell
     no alias's name (its identifiers as the parser reads them: NFKC-normalised).
+    ``wanted``, the qualified patterns: only an alias of one, or of something on
+    its way, is followed (see :func:`_leads_to`); ``None``: every alias.
     """
     names, stores = _alias_names(tree, resolved) if resolved else (set(), 0)
     if not names:
@@ -179,7 +186,7 @@ def with_aliases(
     out = dict(resolved)
     owners = [(use, scope.owner(use.id)) for use, scope in uses.loads]
     for _ in range(len(assignments) + 1):  # each round follows one more alias of an alias
-        if not _follow(out, assignments, owners, uses.chains):
+        if not _follow(out, assignments, owners, uses.chains, wanted):
             break
     return out
 
@@ -199,12 +206,13 @@ def _follow(
     assignments: list[tuple[_Scope, str, ast.expr]],
     owners: list[tuple[ast.Name, _Scope | None]],
     chains: dict[int, list[tuple[ast.Attribute, str]]],
+    wanted: tuple[str, ...] | None,
 ) -> bool:
     """One round: add to each use of an alias what its value resolves to; true if any changed."""
     aliases: dict[tuple[int, str], set[str]] = {}
     for scope, name, value in assignments:
         if isinstance(value, ast.Name | ast.Attribute):
-            found = out.get(key_of(value), ())
+            found = [t for t in out.get(key_of(value), ()) if _leads_to(t, wanted)]
             if found:
                 aliases.setdefault((id(scope), name), set()).update(found)
     changed = False
@@ -216,6 +224,35 @@ def _follow(
         for chain, suffix in chains.get(id(use), ()):
             changed |= _add(out, key_of(chain), {t + suffix for t in targets})
     return changed
+
+
+def _defaults(args: ast.arguments) -> Iterator[tuple[ast.Name, ast.expr]]:
+    """Each parameter with a default, as the name it binds in its function and that default.
+
+    ``def f(_warn=warnings.warn): _warn()``: inside ``f``, ``_warn`` is an alias
+    (unless a caller passes another value, which the check cannot see).
+    """
+    positional = [*args.posonlyargs, *args.args]
+    pairs = [
+        *zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True),
+        *zip(args.kwonlyargs, args.kw_defaults, strict=True),
+    ]
+    for arg, value in pairs:
+        if value is not None:
+            name = ast.Name(arg.arg, ast.Store())
+            ast.copy_location(name, arg)
+            yield name, value
+
+
+def _leads_to(target: str, wanted: tuple[str, ...] | None) -> bool:
+    """Is an alias of ``target`` an alias of a wanted name, or of something on its way?
+
+    Not of something *inside* one: after ``mode = ForwardMode.EXTEND`` (a value
+    of the class), ``mode`` is no use of ``ForwardMode``; the assignment line is.
+    """
+    if wanted is None or target.startswith("."):  # relative: known only in part
+        return True
+    return any(name == target or name.startswith(target + ".") for name in wanted)
 
 
 def _alias_names(tree: ast.Module, resolved: dict[_Key, tuple[str, ...]]) -> tuple[set[str], int]:
@@ -329,6 +366,9 @@ def _assigned(tree: ast.Module) -> Iterator[tuple[Sequence[ast.expr], ast.expr]]
         kind = type(node)
         if kind is ast.Assign:
             yield node.targets, node.value  # type: ignore[attr-defined]
+        elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+            for name, value in _defaults(node.args):  # type: ignore[attr-defined]
+                yield [name], value
         elif kind is ast.AnnAssign and node.value is not None:  # type: ignore[attr-defined]
             yield [node.target], node.value  # type: ignore[attr-defined]
         for field in STATEMENT_FIELDS.get(kind, ()):

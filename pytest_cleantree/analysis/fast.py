@@ -93,6 +93,7 @@ def analyze_fast(
         ),
         wanted=resolving,
         text=views.norm,
+        bodies=spelt.qualified_bodies,
     )
     candidates = candidate_lines(spelling, resolved)
     scanner = Scanner(

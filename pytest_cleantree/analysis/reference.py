@@ -180,6 +180,7 @@ def analyze_reference(
         tree,
         lambda: resolve_reference(text, tree, module, compiled, is_package=is_package),
         wanted=bool(compiled.qualified),
+        bodies=compiled.qualified_bodies,
     )
     scanner = Scanner(lines, compiled, module, resolved, None, is_package=is_package, stars=stars)
     return scan_file(scanner, path, text, tree, comments=comments, problem=unresolved)
@@ -191,15 +192,17 @@ def resolve_names(
     *,
     wanted: bool,
     text: str | None = None,
+    bodies: tuple[str, ...] | None = None,
 ) -> tuple[dict[_Key, tuple[str, ...]], str | None]:
     """What names resolve to through imports and aliases, or why that could not be known.
 
-    ``text`` (the module's source) only makes following aliases cheaper.
+    ``text`` (the module's source) only makes following aliases cheaper;
+    ``bodies``, the qualified patterns, say which aliases are followed.
     """
     if not wanted:
         return {}, None
     try:
-        return with_aliases(tree, resolve(), text), None
+        return with_aliases(tree, resolve(), text, bodies), None
     except Exception as exc:  # astroid is third-party code: any failure is reported
         return {}, f"qualified names could not be resolved through imports ({exc!r})"
 

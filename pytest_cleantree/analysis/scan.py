@@ -253,6 +253,7 @@ class Scanner:
             if (alias.end_lineno or alias.lineno) > alias.lineno and "." in alias.name:
                 start = self._dotted_at(alias.name, start)
             self._emit(alias.name, *start, Kind.IMPORT, (alias.name,))
+            self._segments(alias.name, (alias.lineno, alias.col_offset))
             if alias.asname:
                 end = (alias.end_lineno or alias.lineno, 0)
                 self._emit_located(
@@ -264,6 +265,8 @@ class Scanner:
         if node.module and self._wanted(node.module, (base,)):
             start = (node.lineno, node.col_offset + 4)
             self._emit(node.module, *self._dotted_at(node.module, start), Kind.IMPORT, (base,))
+        if node.module:
+            self._segments(node.module, (node.lineno, node.col_offset + 4))
         for alias in node.names:
             if alias.name == "*":
                 continue
@@ -273,6 +276,32 @@ class Scanner:
             if alias.asname:
                 end = (alias.end_lineno or alias.lineno, 0)
                 self._emit_located(alias.asname, Kind.IMPORT, self._after_as(start, end), qualified)
+
+    def _segments(self, dotted: str, start: tuple[int, int]) -> None:
+        """Each segment of a dotted module path is a name (issue 23, class 4), at its own place.
+
+        A plain pattern that the whole path matches is reported once, on the
+        path (see :meth:`visit_Import`); one that only a segment matches
+        (``=sm120_kernels``, ``sm120*``, ``re:^sm120`` against
+        ``pkg.sm120_kernels``) is reported on that segment, once per import.
+        """
+        if "." not in dotted:
+            return
+        whole = {p for p in self._plain if match_name(p, dotted)}
+        rest = [p for p in self._plain if p not in whole]
+        if not rest:
+            return
+        parts = dotted.split(".")
+        reported: set[Pattern] = set()
+        position = start
+        for part in parts:
+            line, col = self._locate(part, position)
+            position = (line, col + len(part.encode("utf-8")))
+            for pattern in rest:
+                if pattern not in reported and match_name(pattern, part):
+                    reported.add(pattern)
+                    occurrence = Occurrence(line, self._char_col(line, col), Kind.IMPORT, part)
+                    self.findings.append(Finding(pattern.text, occurrence))
 
     def _after_as(self, start: tuple[int, int], end: tuple[int, int]) -> tuple[int, int]:
         """Where to look for an alias's ``asname``: after the ``as`` keyword."""

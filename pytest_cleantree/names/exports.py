@@ -7,9 +7,9 @@ package ``__init__`` that re-exports it (``from .common import *``,
 ``posixpath.join``).  :meth:`ExportMap.canonical` follows a spelling through
 those bindings, as attribute access on imported modules would at run time, to
 the ``module.name`` that defines it; :meth:`ExportMap.spellings` goes the other
-way.  Only the modules on a pattern's chains are needed: :func:`modules_to_read`
-and :func:`next_reads` say which, round by round, so a remote Source reads a few
-files in a few round trips, never the whole tree.
+way.  Only the modules on a pattern's chains are needed:
+:func:`.spellings.modules_to_read` and :func:`.spellings.next_reads` say which,
+round by round, so a remote Source reads a few files in a few round trips.
 
 Module-level bindings are the module scope's (:mod:`.analysis.bindings`),
 the bodies of top-level ``if``/``try``/``with``/``for``/``while``/``match``
@@ -34,7 +34,6 @@ from dataclasses import dataclass, field
 
 from pytest_cleantree.analysis import bindings
 from pytest_cleantree.analysis.bindings import scope_bindings
-from pytest_cleantree.config.layout import Layout
 
 __all__ = [
     "Binding",
@@ -43,8 +42,7 @@ __all__ = [
     "ModuleExports",
     "Spelling",
     "build_export_map",
-    "modules_to_read",
-    "next_reads",
+    "exports_of_tree",
     "parse_module_exports",
     "resolve_relative",
 ]
@@ -87,13 +85,28 @@ class ModuleExports:
     all_names: tuple[str, ...] | None = None
     all_from: tuple[str, ...] = ()
     _by_name: dict[str, list[Binding]] = field(default_factory=dict, compare=False, repr=False)
+    _stars: list[tuple[int, Binding]] = field(default_factory=list, compare=False, repr=False)
+    _order: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        for binding in self.bindings:
+        for index, binding in enumerate(self.bindings):
             self._by_name.setdefault(binding.name, []).append(binding)
+            self._order[id(binding)] = index
+            if binding.kind is BindingKind.STAR:
+                self._stars.append((index, binding))
 
     def bound(self, name: str) -> list[Binding]:
         return self._by_name.get(name, [])
+
+    def may_bind(self, name: str) -> list[Binding]:
+        """The bindings that may bind ``name`` (its own and the star imports), in source order."""
+        own = self._by_name.get(name, [])
+        if not self._stars:
+            return own
+        if not own:
+            return [binding for _, binding in self._stars]
+        merged = [(self._order[id(b)], b) for b in own] + self._stars
+        return [binding for _, binding in sorted(merged, key=lambda pair: pair[0])]
 
 
 @dataclass(frozen=True, order=True)
@@ -127,7 +140,12 @@ def parse_module_exports(name: str, text: str, *, is_package: bool) -> ModuleExp
 
     They are the module scope's, from :func:`.analysis.bindings.scope_bindings`.
     """
-    scope = scope_bindings(ast.parse(text))
+    return exports_of_tree(name, ast.parse(text), is_package=is_package)
+
+
+def exports_of_tree(name: str, tree: ast.Module, *, is_package: bool) -> ModuleExports:
+    """A parsed module's top-level bindings (see :func:`parse_module_exports`)."""
+    scope = scope_bindings(tree)
     made = [_binding(b, name, is_package) for b in scope.bindings]
     all_names, all_from = _static_all(scope.exports)
     return ModuleExports(
@@ -286,8 +304,8 @@ class ExportMap:
                     candidate = ".".join([made.spelling, *rest])
                     if candidate in found or self._goes_round(candidate):
                         continue
-                    if self.canonical(candidate) != canonical:
-                        continue
+                    if canonical not in self.canonicals(candidate):
+                        continue  # (any binding may be the one that runs: ``os.path``)
                     found[candidate] = Spelling(candidate, made.module, made.line)
                     queue.append(candidate)
         return sorted(found.values())
@@ -387,7 +405,7 @@ class ExportMap:
             self._missing.add(module)
             return (spelled,)
         results: list[_Target] = []
-        for binding in reversed(exports.bindings):
+        for binding in reversed(exports.may_bind(name)):
             if binding.kind is BindingKind.STAR:
                 provided = self._exports(binding.module, frozenset())
                 if provided is None:  # a source not read, or not knowable: may provide it
@@ -408,9 +426,11 @@ class ExportMap:
                 results.extend(self._from_import(binding.module, binding.attr, every))
             if not every:
                 return tuple(results)
-        if results:
-            return tuple(dict.fromkeys(results))
-        return self._submodule(module, name, spelled)
+        if not results:
+            return self._submodule(module, name, spelled)
+        if self._known(f"{module}.{name}"):  # the binding may hide a sub-module: both count
+            results.extend(self._submodule(module, name, spelled))
+        return tuple(dict.fromkeys(results))
 
     def _from_import(self, source: str, attr: str, every: bool) -> tuple[_Target, ...]:
         """``from source import attr``: an attribute of the module, else its sub-module.
@@ -531,7 +551,25 @@ def _names_bound(emap: ExportMap, exports: ModuleExports) -> Iterator[tuple[str,
             seen.add(binding.name)
             if binding.kind is BindingKind.MODULE and binding.name == binding.module:
                 continue  # ``import os`` in m: ``m.os.path`` only repeats ``os.path``
+            if _own_submodule(emap, binding):
+                continue  # ``from . import case``: ``m.case.X`` only repeats ``pkg.case.X``
+            if binding.kind is BindingKind.MODULE and _private(binding.name):
+                continue  # ``import os as _os``: the module's own, used in it (resolved there)
             yield binding.name, binding.line
+
+
+def _own_submodule(emap: ExportMap, binding: Binding) -> bool:
+    """``from pkg import sub`` binding ``sub`` to the module ``pkg.sub`` under its own name."""
+    return (
+        binding.kind is BindingKind.FROM
+        and binding.name == binding.attr
+        and emap._known(f"{binding.module}.{binding.attr}")
+    )
+
+
+def _private(name: str) -> bool:
+    """A name a module keeps to itself (``_os``), not a dunder (``__version__``)."""
+    return name.startswith("_") and not name.endswith("__")
 
 
 def build_export_map(
@@ -551,40 +589,3 @@ def build_export_map(
         for name, text in modules.items()
     }
     return ExportMap(parsed, namespace_packages=namespace_packages, known_modules=known_modules)
-
-
-def _prefixes(qualified: str) -> Iterator[str]:
-    parts = qualified.split(".")
-    for end in range(1, len(parts) + 1):
-        yield ".".join(parts[:end])
-
-
-def modules_to_read(patterns: Iterable[str], layout: Layout) -> frozenset[str]:
-    """The first round of files to read for qualified patterns: every prefix of each.
-
-    ``sglang.srt.utils.f`` needs ``sglang/__init__.py``, ``sglang/srt/__init__.py``,
-    ``sglang/srt/utils/__init__.py`` (or ``utils.py``): whichever the layout holds.
-    """
-    paths: set[str] = set()
-    for pattern in patterns:
-        for prefix in _prefixes(pattern):
-            paths.update(layout.paths_for(prefix)[:1])
-    return frozenset(paths)
-
-
-def next_reads(emap: ExportMap, qualified_names: Iterable[str], layout: Layout) -> frozenset[str]:
-    """The files to read next so the map can follow these spellings one hop further.
-
-    Empty once every spelling is followed as far as the tree allows.  A Source
-    reads in rounds: :func:`modules_to_read`, then this until it is empty.  In
-    the worst case that takes one round per module on the longest re-export
-    chain (each module's text names the next); package prefixes all come in
-    the first round, and a star import's source comes with the module that
-    names it, so real trees take two or three.
-    """
-    paths: set[str] = set()
-    for module in emap.missing(qualified_names):
-        for prefix in _prefixes(module):
-            if prefix not in emap.modules:
-                paths.update(layout.paths_for(prefix)[:1])
-    return frozenset(paths)

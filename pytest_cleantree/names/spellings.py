@@ -5,7 +5,7 @@
 does ``from .common import *``; callers import it through either.  Before a
 run analyses its files, :func:`pattern_spellings` reads the modules on the
 patterns' chains (and only those, in a few rounds: see
-:func:`pytest_cleantree.names.exports.next_reads`), builds their
+:func:`next_reads`), builds their
 :class:`~pytest_cleantree.names.exports.ExportMap`, and gives each qualified
 pattern the set of spellings that lead where it leads.  The engine then asks
 the analysis for every spelling and reports what they find under the pattern
@@ -31,6 +31,7 @@ from pytest_cleantree.names.exports import (
     Spelling,
     parse_module_exports,
 )
+from pytest_cleantree.names.graph import SummaryStore, TreeModule, grow_chains
 from pytest_cleantree.sources.base import Source
 
 __all__ = [
@@ -41,6 +42,8 @@ __all__ = [
     "StarSite",
     "explain_name",
     "import_bases",
+    "modules_to_read",
+    "next_reads",
     "pattern_spellings",
     "read_chains",
 ]
@@ -114,15 +117,23 @@ class Spellings:
     problems: Mapping[str, str] = field(default_factory=dict)
 
 
-def pattern_spellings(source: Source, qualified: Iterable[str], bases: Sequence[str]) -> Spellings:
+def pattern_spellings(
+    source: Source,
+    qualified: Iterable[str],
+    bases: Sequence[str],
+    tree: Sequence[TreeModule] = (),
+    store: SummaryStore | None = None,
+) -> Spellings:
     """Each qualified pattern's spellings: what leads where it leads, through the tree's modules.
 
+    ``tree``: the tree's modules, searched for the re-exports no pattern names
+    (:func:`.graph.grow_chains`); without it, only the patterns' own chains are read.
     Raises :class:`SourceError` only when the tree cannot be reached.
     """
     patterns = sorted(set(qualified))
     if not patterns:
         return Spellings({}, {})
-    chains = read_chains(source, patterns, bases)
+    chains = read_chains(source, patterns, bases, tree, store)
     emap, parsed, texts = chains.emap, chains.parsed, chains.texts
     names: dict[str, frozenset[str]] = {}
     stars: dict[str, tuple[StarSite, ...]] = {}
@@ -157,8 +168,18 @@ class Chains:
     problems: Mapping[str, str] = field(default_factory=dict)
 
 
-def read_chains(source: Source, patterns: Sequence[str], bases: Sequence[str]) -> Chains:
-    """Read, in rounds, the modules the patterns' re-export chains pass through."""
+def read_chains(
+    source: Source,
+    patterns: Sequence[str],
+    bases: Sequence[str],
+    tree: Sequence[TreeModule] = (),
+    store: SummaryStore | None = None,
+) -> Chains:
+    """Read, in rounds, the modules the patterns' re-export chains pass through.
+
+    With ``tree``, then every module of it that re-exports what they lead to
+    (:func:`.graph.grow_chains`).
+    """
     parsed: dict[str, ModuleExports] = {}
     texts: dict[str, tuple[str, str]] = {}
     problems: dict[str, str] = {}
@@ -170,9 +191,11 @@ def read_chains(source: Source, patterns: Sequence[str], bases: Sequence[str]) -
         if not todo:
             break
         tried.update(todo)
-        _read_round(source, todo, bases, parsed, texts, problems)
+        _read_round(source, todo, bases, parsed, texts, problems, store)
         emap = ExportMap(parsed)
         wanted = {prefix for name in emap.missing(patterns) for prefix in _prefixes(name)}
+    if tree:
+        emap = grow_chains(source, patterns, tree, parsed, texts, store)
     return Chains(emap, parsed, texts, problems)
 
 
@@ -187,12 +210,14 @@ class Explanation:
     spellings: tuple[tuple[str, str, int], ...]  # (spelling, path, line of the statement)
 
 
-def explain_name(source: Source, qualified: str, bases: Sequence[str]) -> Explanation:
+def explain_name(
+    source: Source, qualified: str, bases: Sequence[str], tree: Sequence[TreeModule] = ()
+) -> Explanation:
     """Follow ``qualified`` through the tree as :func:`pattern_spellings` does, keeping where.
 
     Raises :class:`SourceError` only when the tree cannot be reached.
     """
-    chains = read_chains(source, [qualified], bases)
+    chains = read_chains(source, [qualified], bases, tree)
     emap, texts = chains.emap, chains.texts
 
     def where(canonical: str) -> tuple[str, int] | None:
@@ -240,8 +265,9 @@ def _read_round(
     parsed: dict[str, ModuleExports],
     texts: dict[str, tuple[str, str]],
     problems: dict[str, str],
+    store: SummaryStore | None = None,
 ) -> None:
-    """Read and parse the files of ``modules`` (one expand, one read).
+    """Read and parse the files of ``modules`` (one expand, one read; parsed once per content).
 
     A module file that exists but cannot be listed, read, decoded or parsed is a
     problem (``problems``): what it re-exports is unknown, and a check that went on
@@ -271,10 +297,44 @@ def _read_round(
             continue
         try:
             text = decode_python(data)
-            parsed[module] = parse_module_exports(module, text, is_package=is_package)
+            stored = store.whole(path, data, module, is_package) if store else None
+            parsed[module] = stored or parse_module_exports(module, text, is_package=is_package)
             texts[module] = (path, text)
+            if store is not None and stored is None:
+                store.keep_whole(path, data, parsed[module])
         except (LookupError, SyntaxError, ValueError, RecursionError, MemoryError) as exc:
             problems[path] = (
                 f"cannot follow its re-exports ({type(exc).__name__}: {exc}): the spellings "
                 "of the qualified patterns through it are unknown"
             )
+
+
+def modules_to_read(patterns: Iterable[str], layout: Layout) -> frozenset[str]:
+    """The first round of files to read for qualified patterns: every prefix of each.
+
+    ``sglang.srt.utils.f`` needs ``sglang/__init__.py``, ``sglang/srt/__init__.py``,
+    ``sglang/srt/utils/__init__.py`` (or ``utils.py``): whichever the layout holds.
+    """
+    paths: set[str] = set()
+    for pattern in patterns:
+        for prefix in _prefixes(pattern):
+            paths.update(layout.paths_for(prefix)[:1])
+    return frozenset(paths)
+
+
+def next_reads(emap: ExportMap, qualified_names: Iterable[str], layout: Layout) -> frozenset[str]:
+    """The files to read next so the map can follow these spellings one hop further.
+
+    Empty once every spelling is followed as far as the tree allows.  A Source
+    reads in rounds: :func:`modules_to_read`, then this until it is empty.  In
+    the worst case that takes one round per module on the longest re-export
+    chain (each module's text names the next); package prefixes all come in
+    the first round, and a star import's source comes with the module that
+    names it, so real trees take two or three.
+    """
+    paths: set[str] = set()
+    for module in emap.missing(qualified_names):
+        for prefix in _prefixes(module):
+            if prefix not in emap.modules:
+                paths.update(layout.paths_for(prefix)[:1])
+    return frozenset(paths)

@@ -12,7 +12,7 @@ import json
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from pytest_cleantree.core.findings import FileAnalysis
 from pytest_cleantree.run.parallel import _Work, analyze_all
@@ -32,6 +32,10 @@ class FindingStore(Protocol):
     def see_digests(
         self, root: str, seen: Mapping[str, tuple[FileStat, str]], since: int
     ) -> None: ...
+
+    def get_graph(self, key: str) -> Any: ...
+
+    def put_graph(self, key: str, entry: Any) -> None: ...
 
     def flush(self) -> None: ...
 
@@ -178,6 +182,11 @@ class AnalysisCache:
         if stats is not None and seen and self._store is not None:
             self._store.see_digests(stats.root, seen, stats.since)
         return done
+
+    @property
+    def store(self) -> FindingStore | None:
+        """Where analyses persist (the symbol graph keeps its per-file parts there too)."""
+        return self._store
 
     def flush(self) -> None:
         """Persist what this run analysed (one write per pack, not one per file)."""

@@ -169,6 +169,10 @@ def findings_code() -> list[Path]:
     return sorted(Path(__file__).parent.parent.rglob("*.py"))  # the whole package, every layer
 
 
+#: the pack of the symbol graph's per-file parts (keyed by content, not by path)
+GRAPH_PACK = "graph"
+
+
 class AnalysisStore:
     """Compact analyses on disk, one pack per set of patterns asked for.
 
@@ -235,6 +239,20 @@ class AnalysisStore:
         with self._lock:
             self._packs.setdefault(pack, {})[path] = entry
             self._written.setdefault(pack, {})[path] = entry
+
+    def get_graph(self, key: str) -> Any:
+        """The symbol graph's part of one file (JSON, by content; see :mod:`.graphstore`)."""
+        with self._lock:
+            entries = self._packs.get(GRAPH_PACK)
+            if entries is None:
+                entries = self._packs[GRAPH_PACK] = self._load(GRAPH_PACK)
+        return entries.get(key)
+
+    def put_graph(self, key: str, entry: Any) -> None:
+        """Keep the symbol graph's part of one file until :meth:`flush`."""
+        with self._lock:
+            self._packs.setdefault(GRAPH_PACK, {})[key] = entry
+            self._written.setdefault(GRAPH_PACK, {})[key] = entry
 
     def known_digests(self, root: str, stats: Mapping[str, FileStat]) -> dict[str, str]:
         """The content digest of each file of this machine's ``root`` whose stat is as when

@@ -44,7 +44,7 @@ def check_all(
     """
     cache = cache or AnalysisCache()
     try:
-        plan, spelt = spell(checks, plan_checks(checks, source), source, import_roots)
+        plan, spelt = spell(checks, plan_checks(checks, source), source, import_roots, cache.store)
         analyses = read_and_analyse(plan, spelt, source, cache)
         analyses = rewrite_findings(analyses, plan.wanted, spelt)
     except SourceError as exc:  # the source as a whole: no file to attach it to

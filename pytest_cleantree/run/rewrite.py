@@ -2,9 +2,8 @@
 
 Before reading, each file's list grows by the spellings of its qualified patterns (the
 names layer finds them, :mod:`pytest_cleantree.names.spellings`); after analysing, a
-spelling's findings are reported under the patterns the manifest wrote, and the star
-re-exports the scan cannot see are added.  A run without qualified patterns loads no
-part of the names layer.
+spelling's findings are reported under the patterns the manifest wrote.  A run without
+qualified patterns loads no part of the names layer.
 """
 
 from __future__ import annotations
@@ -17,12 +16,13 @@ from typing import TYPE_CHECKING
 from pytest_cleantree.core.checks import Check
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.core.findings import FileAnalysis, Finding
-from pytest_cleantree.core.model import Kind, Occurrence, Pattern, PatternTier
+from pytest_cleantree.core.model import Pattern, PatternTier
+from pytest_cleantree.run.analyses import FindingStore
 from pytest_cleantree.run.plan import Asked, PatternList, Plan, qualified_patterns
 from pytest_cleantree.sources.base import Source
 
 if TYPE_CHECKING:  # loaded by spell() only: a run without qualified patterns never needs it
-    from pytest_cleantree.names.spellings import Spellings, StarSite
+    from pytest_cleantree.names.spellings import Spellings
 
 #: each file's analysis, or why it has none
 Analyses = dict[str, FileAnalysis | SourceError]
@@ -45,20 +45,28 @@ class Spelt:
 
 
 def spell(
-    checks: Sequence[Check], plan: Plan, source: Source, import_roots: Sequence[str]
+    checks: Sequence[Check],
+    plan: Plan,
+    source: Source,
+    import_roots: Sequence[str],
+    store: FindingStore | None = None,
 ) -> tuple[Plan, Spelt]:
-    """The plan with every spelling of its qualified patterns asked of each file."""
+    """The plan with every spelling of its qualified patterns asked of each file.
+
+    ``store``: where the symbol graph's per-file parts persist (see :mod:`.graphstore`).
+    """
     qualified = qualified_patterns(checks)
     if not qualified:
         return plan, Spelt()
-    from pytest_cleantree.names.modules import module_names
-    from pytest_cleantree.names.spellings import import_bases, pattern_spellings
+    from pytest_cleantree.names.modules import name_tree
+    from pytest_cleantree.names.spellings import pattern_spellings
+    from pytest_cleantree.run.graphstore import StoredGraph
 
-    layout, modules = module_names(source, plan.paths, import_roots)
-    bases = import_bases(layout, modules, import_roots)
-    spellings = pattern_spellings(source, qualified, bases)
+    naming = name_tree(source, plan.paths, import_roots)
+    graph = StoredGraph(store) if store is not None else None
+    spellings = pattern_spellings(source, qualified, naming.bases, naming.tree, graph)
     wanted, back = with_spellings(plan.wanted, spellings.names)
-    return replace(plan, wanted=wanted), Spelt(modules, back, spellings)
+    return replace(plan, wanted=wanted), Spelt(dict(naming.modules), back, spellings)
 
 
 def with_spellings(
@@ -87,12 +95,14 @@ def with_spellings(
 
 
 def rewrite_findings(analyses: Analyses, wanted: Mapping[str, Asked], spelt: Spelt) -> Analyses:
-    """Findings under the patterns as written, and the star re-exports added."""
+    """Findings under the patterns as written.
+
+    A ``from M import *`` that re-exports a target is a route, not a use: it
+    names nothing a leftover could be fixed by removing (``explain`` shows it).
+    """
     if spelt.spellings is None:
         return analyses
-    rewritten = as_written(analyses, spelt.back)
-    add_star_sites(rewritten, wanted, spelt.spellings.stars)
-    return rewritten
+    return as_written(analyses, spelt.back)
 
 
 def as_written(analyses: Analyses, back: Mapping[str, frozenset[str]]) -> Analyses:
@@ -110,29 +120,3 @@ def as_written(analyses: Analyses, back: Mapping[str, frozenset[str]]) -> Analys
                 findings[Finding(pattern, finding.occurrence)] = None
         result[path] = replace(analysis, findings=tuple(findings))
     return result
-
-
-def add_star_sites(
-    analyses: Analyses,
-    wanted: Mapping[str, Asked],
-    stars: Mapping[str, tuple[StarSite, ...]],
-) -> None:
-    """A ``from M import *`` re-exporting a pattern's target is where it is re-exported.
-
-    The scan cannot know what a star brings in; the export map does.
-    """
-    for pattern, sites in stars.items():
-        for site in sites:
-            analysis = analyses.get(site.path)
-            if not isinstance(analysis, FileAnalysis) or site.path not in wanted:
-                continue
-            if pattern not in wanted[site.path][0].texts:
-                continue
-            occurrence = Occurrence(site.line, 0, Kind.IMPORT, site.module, (site.spelling,))
-            finding = Finding(pattern, occurrence)
-            if finding in analysis.findings:
-                continue
-            kept = {**analysis.kept, site.line: site.source} if not analysis.lines else {}
-            analyses[site.path] = replace(
-                analysis, findings=(*analysis.findings, finding), kept=kept or analysis.kept
-            )

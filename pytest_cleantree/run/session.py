@@ -94,19 +94,18 @@ class Session:
     def explain(self, qualified: str) -> Explanation:
         """Where ``qualified`` leads in this machine's tree, read as a check reads it (same
         manifest, root, layout and ``import_roots``)."""
-        from pytest_cleantree.names.modules import module_names
-        from pytest_cleantree.names.spellings import explain_name, import_bases
+        from pytest_cleantree.names.modules import name_tree
+        from pytest_cleantree.names.spellings import explain_name
 
         source = self.local_source()
         entries = sorted({entry for rule in self.manifest.rules for entry in rule.files})
         files: set[str] = set()
-        for listed in source.expand(entries).values():
+        for listed in source.expand(entries or ["**/*.py"]).values():
             if isinstance(listed, SourceError):  # the layout would be a guess: say so
                 raise listed
             files.update(listed)
-        layout, modules = module_names(source, sorted(files), self.manifest.import_roots)
-        bases = import_bases(layout, modules, self.manifest.import_roots)
-        return explain_name(source, qualified, bases)
+        naming = name_tree(source, sorted(files), self.manifest.import_roots)
+        return explain_name(source, qualified, naming.bases, naming.tree)
 
     def roots(self) -> dict[str, str]:
         """Each host's root folder (``""`` for a host whose tree could not be opened)."""
@@ -125,11 +124,12 @@ class Session:
         self.runner.close()
 
 
-def open_session(request: SessionRequest) -> Session:
+def open_session(request: SessionRequest, *, bare: bool = False) -> Session:
     """Load the manifest (or derive it), add the exclusions, resolve the hosts, start the
     runner and select the checks.  Raises :class:`CleanTreeError` (an :class:`OptionError`
-    for a value of the request) when the run cannot start."""
-    manifest, path = _load(request)
+    for a value of the request) when the run cannot start.  ``bare``: without a manifest,
+    the tree at ``request.root`` with no rule (``explain --root DIR``; never a check)."""
+    manifest, path = _load(request, bare=bare)
     table = dict(manifest.hosts)
     names = list(request.hosts)
     if request.groups and request.inventory is None:
@@ -170,13 +170,15 @@ def open_session(request: SessionRequest) -> Session:
     return session
 
 
-def _load(request: SessionRequest) -> tuple[Manifest, Path]:
+def _load(request: SessionRequest, *, bare: bool = False) -> tuple[Manifest, Path]:
     if request.reverted:
         from pytest_cleantree.revert.git import derive_manifest_for_revert
 
         manifest = derive_manifest_for_revert(request.reverted, request.base)
         return manifest, Path(manifest.path)
     if request.manifest is None:
+        if bare and request.root is not None:  # explain --root DIR: no rule, the tree alone
+            return Manifest(str(request.root), ".", ()), Path(request.root)
         raise CleanTreeError("no manifest and no reverted commit to check")
     return load_manifest(request.manifest), request.manifest
 

@@ -11,11 +11,10 @@ from pytest_cleantree.names.exports import (
     ExportMap,
     Spelling,
     build_export_map,
-    modules_to_read,
-    next_reads,
     parse_module_exports,
     resolve_relative,
 )
+from pytest_cleantree.names.spellings import modules_to_read, next_reads
 
 
 def tree_map(files: dict[str, str], **options: object) -> ExportMap:
@@ -402,3 +401,13 @@ def test_spellings_of_modules_that_import_each_other_end_and_keep_a_name_spelt_t
         "astroid.nodes.node_classes.Const",
     ]
     assert [s.spelling for s in emap.spellings("tqdm.std.tqdm")] == ["tqdm.std.tqdm", "tqdm.tqdm"]
+
+
+def test_a_binding_that_shares_its_name_with_a_sub_module_does_not_hide_it() -> None:
+    """``pkg/__init__.py`` binds ``sub`` and ``pkg/sub.py`` exists: both may be ``pkg.sub``."""
+    emap = build_export_map(
+        {"pkg": "sub = None\n", "pkg.sub": "def f(): pass\n"},
+        {"pkg": True, "pkg.sub": False},
+    )
+    assert "pkg.sub.f" in emap.canonicals("pkg.sub.f", module="pkg")
+    assert "pkg.sub.f" in {s.spelling for s in emap.spellings("pkg.sub.f")}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import io
+import tempfile
 import tokenize
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -29,11 +30,23 @@ class Place:
     is_module: bool
 
 
+#: one parso/jedi cache per process: workers writing one cache folder at once corrupt it
+jedi.settings.cache_directory = tempfile.mkdtemp(prefix="jedi-cache-")
+
+
 def open_project(tree: Path) -> jedi.Project:
     """The tree as a jedi project: its folder first on the path, then the running Python's."""
     return jedi.Project(
         tree, added_sys_path=[str(tree)], smart_sys_path=False, load_unsafe_extensions=False
     )
+
+
+#: a folder whose files jedi finds under another (a copy of the standard library: jedi
+#: resolves its modules in the running Python's own), as (jedi's folder, the copy)
+REBASE: list[tuple[str, str]] = []
+#: places jedi lands on that stand for others: ``os.path`` is ``ntpath`` to jedi (it
+#: reads both branches of ``os``), ``posixpath`` on every POSIX machine
+MOVE: dict[Place, Place] = {}
 
 
 def goto(project: jedi.Project, path: Path, text: str, line: int, column: int) -> set[Place]:
@@ -44,7 +57,12 @@ def goto(project: jedi.Project, path: Path, text: str, line: int, column: int) -
         if name.module_path is None or name.line is None:
             continue
         is_module = name.type == "module"
-        found.add(Place(str(name.module_path), 1 if is_module else name.line, is_module))
+        where = str(name.module_path)
+        for folder, copy in REBASE:
+            if where.startswith(folder + "/"):
+                where = copy + where[len(folder) :]
+        place = Place(where, 1 if is_module else name.line, is_module)
+        found.add(MOVE.get(place, place))
     return found
 
 
@@ -64,17 +82,23 @@ def name_tokens(text: str, names: Iterable[str]) -> Iterator[tuple[int, int]]:
 
 
 def jedi_uses(
-    tree: Path, qualified: str, *, names: Iterable[str] = (), files: Iterable[Path] | None = None
+    tree: Path,
+    qualified: str,
+    *,
+    names: Iterable[str] = (),
+    files: Iterable[Path] | None = None,
+    defined: Iterable[Place] = (),
 ) -> set[tuple[str, int]]:
     """(path relative to ``tree``, line) of every use jedi resolves to ``qualified``'s definition.
 
     A use is a NAME token; only tokens spelling the last part of ``qualified``,
     or one of ``names`` (the local names of renamed re-exports), are asked
     about: jedi is asked per token, and asking every token of a tree is slow.
-    The definition itself is among the uses.
+    The definition itself is among the uses.  ``defined``: more places that are
+    the definition (jedi's typeshed may put it elsewhere than the source does).
     """
     project = open_project(tree)
-    target = definition_of(project, tree, qualified)
+    target = definition_of(project, tree, qualified) | set(defined)
     if not target:
         raise LookupError(f"jedi finds no definition of {qualified!r} in {tree}")
     spelled = {qualified.rpartition(".")[2], *names}

@@ -27,10 +27,9 @@ from pytest_cleantree.names.exports import (
     ExportMap,
     ModuleExports,
     build_export_map,
-    modules_to_read,
-    next_reads,
     parse_module_exports,
 )
+from pytest_cleantree.names.spellings import modules_to_read, next_reads
 
 PACKAGES = {
     "astroid": Path(astroid.__file__).parent,

@@ -229,8 +229,13 @@ def _explain_or_raise(args: argparse.Namespace) -> int:
 
     if not all(part.isidentifier() for part in args.qualified.split(".")):
         raise CleanTreeError(f"{args.qualified!r} is not a dotted name such as pkg.mod.f")
-    path = _manifest_path(args, "--manifest PATH")
-    session = open_session(_request(args, path, no_cache=True, jobs=1))
+    from pytest_cleantree.config.discovery import discover_manifest
+
+    path: Path | None = args.manifest or discover_manifest(Path.cwd())
+    bare = path is None and args.root is not None  # --root DIR: no manifest needed
+    if not bare:
+        path = _manifest_path(args, "--manifest PATH or --root DIR")
+    session = open_session(_request(args, path, no_cache=True, jobs=1), bare=bare)
     try:
         explained = session.explain(args.qualified)
         root = shown_root(getattr(session.local_source(), "root", ""), os.getcwd())

@@ -47,8 +47,12 @@ def test_either_spelling_leads_to_the_definition_and_lists_every_spelling(
     done = explain(tmp_path, name)
 
     assert (done.returncode, done.stderr) == (0, "")
+    # every module that binds the name is a spelling of it (the symbol graph, issue 22):
+    # the importers ``a`` and ``b`` are listed beside the definition and the re-export
     assert done.stdout.splitlines() == [
         f"{name} -> sglang.srt.utils.common.is_sm120_supported  defined at {DEFINED}",
+        "  sglang.srt.layers.a.is_sm120_supported      python/sglang/srt/layers/a.py:1",
+        "  sglang.srt.layers.b.sm                      python/sglang/srt/layers/b.py:1",
         f"  sglang.srt.utils.common.is_sm120_supported  {DEFINED}",
         "  sglang.srt.utils.is_sm120_supported         python/sglang/srt/utils/__init__.py:1",
     ]
@@ -110,3 +114,13 @@ def test_a_missing_root_exits_2(tmp_path: Path) -> None:
 
     assert (done.returncode, done.stdout) == (2, "")
     assert "--root" in done.stderr
+
+
+def test_explain_needs_no_manifest_with_root(tmp_path: Path) -> None:
+    """``explain --root DIR`` reads the tree alone, named as ``check`` names it."""
+    write(tmp_path / "tree", SGLANG)
+
+    done = explain(tmp_path, "--root", "tree", "sglang.srt.utils.is_sm120_supported")
+
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "defined at tree/python/sglang/srt/utils/common.py:4" in done.stdout.splitlines()[0]

@@ -1,0 +1,381 @@
+"""The tree's symbol graph, grown both ways: every module of the tree that can spell a target.
+
+:func:`.spellings.read_chains` reads the modules a pattern *names* (its prefixes and the
+re-export chains they lead through): enough to follow a re-export spelling to the
+definition.  The other direction needs the modules that *import* the symbol and make a
+new spelling of it (``os`` does ``import posixpath as path``; ``collections.abc`` does
+``from _collections_abc import *``; ``layers/moe.py`` does ``from .gate import TopK``),
+which no pattern names.  :func:`grow_chains` finds them in the whole tree, round by
+round: a module can make a spelling of a target only through an import statement that
+names the last part of a spelling (of the target or of a module on its way), or a star
+import of a module holding one.  :func:`import_summary` reads that from a file's text
+without parsing it (the graph's per-module part, kept by content in a
+:class:`SummaryStore`); only the modules it admits are parsed into the export map.
+
+Out of reach: a top-level module imported under another name and then imported from
+the module that renamed it (``import json as j`` in ``m``, ``from m import j``): the
+plain ``import json`` that such a chain starts from is not a re-export, and every
+module of a tree does one.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from pytest_cleantree.analysis import decode_python
+from pytest_cleantree.names.exports import (
+    ExportMap,
+    ModuleExports,
+    exports_of_tree,
+    parse_module_exports,
+)
+from pytest_cleantree.sources.base import NoNeedle, Source
+
+__all__ = [
+    "ImportSummary",
+    "SummaryStore",
+    "TreeModule",
+    "grow_chains",
+    "import_summary",
+    "parse_import_exports",
+    "spelling_words",
+]
+
+#: a bound on the rounds of :func:`grow_chains` (each finds the modules one hop further out)
+MAX_ROUNDS = 8
+#: an import statement longer than this is not read: the file is admitted whatever it holds
+_MAX_STATEMENT = 20_000
+#: the star marker: a star import whose module could not be read from the text
+UNKNOWN_STAR = "*"
+
+_FROM_BEFORE = re.compile(r"\bfrom\s+(\.*)\s*([\w.]*)\s*$")
+_WORD = re.compile(r"\w+")
+_AS = re.compile(r"\s+as(?:\s|\\)+")
+
+
+@dataclass(frozen=True)
+class ImportSummary:
+    """What one file's import statements can re-export, read from its text alone.
+
+    ``names``: (the last part of the module, the name) for each ``from M import NAME``
+    and each ``import M.NAME as X`` (the module it makes ``X``); the module part is
+    ``""`` when the text does not say (``from . import x``, a statement spread over
+    lines).  ``stars``: the last part of each module a ``from M import *`` takes
+    (:data:`UNKNOWN_STAR` when the text does not say).  An over-approximation: a
+    string or comment that reads like an import adds names.
+    """
+
+    names: frozenset[tuple[str, str]]
+    stars: frozenset[str]
+
+    def may_spell(self, words: frozenset[str], modules: frozenset[str]) -> bool:
+        """Can this module bind a spelling whose last part is in ``words``?
+
+        Only through an import from a module whose last part is in ``modules``
+        (one that holds a spelling), or from one the text does not name.
+        """
+        for module, name in self.names:
+            if name in words and (not module or module in modules):
+                return True
+        return UNKNOWN_STAR in self.stars or not self.stars.isdisjoint(modules)
+
+
+class SummaryStore(Protocol):
+    """Where the graph's per-file parts persist by content (the run's cache).
+
+    The names layer only asks it; :mod:`pytest_cleantree.run.graphstore` keeps them.
+    """
+
+    def summaries(self, source: Source, paths: Sequence[str]) -> dict[str, ImportSummary]:
+        """The summaries of the files unchanged since they were stored (left unread)."""
+        ...
+
+    def keep(self, source: Source, path: str, data: bytes, summary: ImportSummary) -> None:
+        """Store the summary of the file read as ``data``."""
+        ...
+
+    def exports(self, path: str, module: str, is_package: bool) -> ModuleExports | None:
+        """The import exports stored for the file's current content, under that module name."""
+        ...
+
+    def keep_exports(self, path: str, exports: ModuleExports) -> None:
+        """Store the import exports of the file whose content was summarised or read."""
+        ...
+
+    def whole(self, path: str, data: bytes, module: str, is_package: bool) -> ModuleExports | None:
+        """The whole module's exports stored for this content and module name."""
+        ...
+
+    def keep_whole(self, path: str, data: bytes, exports: ModuleExports) -> None:
+        """Store the whole module's exports of the file read as ``data``."""
+        ...
+
+
+@dataclass(frozen=True)
+class TreeModule:
+    """A Python file of the tree, with the module the layout names it."""
+
+    path: str
+    module: str
+    is_package: bool
+
+
+def import_summary(text: str) -> ImportSummary:
+    """The names the file's import statements take (see :class:`ImportSummary`)."""
+    names: set[tuple[str, str]] = set()
+    stars: set[str] = set()
+    for keyword in _keywords(text):
+        start = keyword + len("import")
+        end = _statement_end(text, start)
+        if end is None:
+            stars.add(UNKNOWN_STAR)
+            continue
+        clause = text[start:end]
+        if not clause.isascii():
+            clause = unicodedata.normalize("NFKC", clause)
+        line_start = text.rfind("\n", 0, keyword) + 1
+        before = text[line_start:keyword]
+        from_module = _FROM_BEFORE.search(before)
+        continued = line_start > 1 and text[line_start - 2] == "\\"
+        module = from_module.group(2).rsplit(".", 1)[-1] if from_module else ""
+        if clause.lstrip().startswith("*"):
+            stars.add(module or UNKNOWN_STAR)
+        elif from_module or continued or before.strip().endswith("\\"):
+            names.update((module, word) for word in _WORD.findall(clause) if word != "as")
+        else:
+            names.update(_renamed_modules(clause))
+    return ImportSummary(frozenset(names), frozenset(stars))
+
+
+def parse_import_exports(module: str, text: str, *, is_package: bool) -> ModuleExports:
+    """What a module's import statements bind, parsing those statements alone.
+
+    For a module the graph admits as an importer (not on a pattern's chain):
+    its imports are all that can make a spelling.  Each statement is parsed
+    where it stands (its line kept); one inside a function counts as the
+    module's (more spellings, never fewer), and the module's own definitions
+    and ``__all__`` are not read, so a star import of it takes every public
+    name it imports.  A statement that does not parse alone (``from a \\``
+    continued on the next line) makes the whole module parsed.
+    """
+    body: list[ast.stmt] = []
+    for keyword in _keywords(text):
+        end = _statement_end(text, keyword + len("import"))
+        line_start = text.rfind("\n", 0, keyword) + 1
+        found = _FROM_BEFORE.search(text, line_start, keyword)
+        start = found.start() if found else keyword
+        try:
+            statement = ast.parse(text[start:end]).body if end is not None else None
+        except (SyntaxError, ValueError):
+            statement = None
+        if statement is None:
+            return parse_module_exports(module, text, is_package=is_package)
+        for node in statement:
+            ast.increment_lineno(node, text.count("\n", 0, start))
+        body += statement
+    return exports_of_tree(module, ast.Module(body=body, type_ignores=[]), is_package=is_package)
+
+
+def _keywords(text: str) -> Iterable[int]:
+    """Where the word ``import`` stands (``str.find``: far faster than a ``\\b`` regex)."""
+    index = text.find("import")
+    while index >= 0:
+        end = index + len("import")
+        if (index == 0 or not _is_word(text[index - 1])) and (
+            end == len(text) or not _is_word(text[end])
+        ):
+            yield index
+        index = text.find("import", end)
+
+
+def _is_word(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def _renamed_modules(clause: str) -> Iterable[tuple[str, str]]:
+    """``import a.b as x, c``: (``a``, ``b``) for each module given a name of its own.
+
+    ``import c`` binds ``c`` itself: no new spelling of anything.  A top-level
+    module renamed (``import posixpath as path``) has no module part (``""``).
+    """
+    for part in clause.split(","):
+        split = _AS.split(part, maxsplit=1)
+        if len(split) < 2:
+            continue
+        dotted = split[0]
+        parts = _WORD.findall(dotted)
+        if parts:
+            yield (parts[-2] if len(parts) > 1 else ""), parts[-1]
+        else:  # not plainly ``import a.b as x``: every word, from any module
+            yield from (("", word) for word in _WORD.findall(part) if word != "as")
+
+
+def _statement_end(text: str, start: int) -> int | None:
+    """Where the logical line from ``start`` ends (brackets, backslashes, comments skipped)."""
+    depth = 0
+    index = start
+    limit = min(len(text), start + _MAX_STATEMENT)
+    while index < limit:
+        char = text[index]
+        if char == "#":
+            newline = text.find("\n", index)
+            index = limit if newline < 0 else newline
+            continue
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth = max(depth - 1, 0)
+        elif char == "\\" and text.startswith("\n", index + 1):
+            index += 2
+            continue
+        elif char in "\n;" and depth == 0:
+            return index
+        index += 1
+    return index if limit == len(text) else None
+
+
+def spelling_words(
+    emap: ExportMap, patterns: Iterable[str]
+) -> tuple[frozenset[str], frozenset[str]]:
+    """The last parts that a new spelling of a pattern's targets is made from, and star sources.
+
+    Words: the last part of every spelling of every target and of every module on a
+    spelling's way (``posixpath`` and ``path`` for ``posixpath.join``, ``os`` being read).
+    Star words: the last part of every module that holds a spelling.
+    """
+    words: set[str] = set()
+    star_words: set[str] = set()
+    modules: set[str] = set()
+    for pattern in patterns:
+        for target in emap.canonicals(pattern) | {pattern}:
+            for spelling in {target, *(s.spelling for s in emap.spellings(target))}:
+                words.add(spelling.rsplit(".", 1)[-1])
+                parts = spelling.split(".")
+                for end in range(1, len(parts)):
+                    prefix = ".".join(parts[:end])
+                    star_words.add(parts[end - 1])
+                    if emap.is_module(prefix):
+                        modules.add(emap.canonical(prefix))
+    for module in modules:
+        for spelling in {module, *(s.spelling for s in emap.spellings(module))}:
+            words.add(spelling.rsplit(".", 1)[-1])
+            star_words.add(spelling.rsplit(".", 1)[-1])
+    return frozenset(words), frozenset(star_words)
+
+
+def grow_chains(
+    source: Source,
+    patterns: Sequence[str],
+    tree: Sequence[TreeModule],
+    parsed: MutableMapping[str, ModuleExports],
+    texts: MutableMapping[str, tuple[str, str]],
+    store: SummaryStore | None = None,
+) -> ExportMap:
+    """Add to ``parsed`` every module of ``tree`` that can make a spelling of the patterns.
+
+    Round by round, until no module is admitted: the words of the spellings known
+    (:func:`spelling_words`) admit the modules whose imports take one
+    (:meth:`ImportSummary.may_spell`); those are parsed, which makes new spellings.
+    """
+    summaries: dict[str, ImportSummary] = {}
+    held: dict[str, bytes] = {}
+    left = [m for m in tree if m.module and m.module not in parsed]
+    if store is not None:
+        summaries.update(store.summaries(source, [m.path for m in left]))
+    emap = ExportMap(parsed)
+    unread = [m.path for m in left if m.path not in summaries]
+    tried: set[str] = set()
+    needled: frozenset[str] = frozenset()  # the needles the unread files were last read with
+    for _ in range(MAX_ROUNDS):
+        words, star_words = spelling_words(emap, patterns)
+        if unread and not (words | star_words) <= needled:
+            unread = _summarise(source, unread, words | star_words, summaries, held, store)
+            needled = words | star_words
+        admitted = [
+            m
+            for m in left
+            if m.path not in tried
+            and m.module not in parsed
+            and m.path in summaries
+            and summaries[m.path].may_spell(words, star_words)
+        ]
+        if not admitted:
+            break
+        tried.update(m.path for m in admitted)
+        _parse(source, admitted, held, parsed, texts, store)
+        emap = ExportMap(parsed)
+    return emap
+
+
+def _summarise(
+    source: Source,
+    paths: Sequence[str],
+    needles: frozenset[str],
+    summaries: dict[str, ImportSummary],
+    held: dict[str, bytes],
+    store: SummaryStore | None,
+) -> list[str]:
+    """Read and summarise ``paths``; the files that spell no needle stay unread (returned)."""
+    contents = source.read(sorted(paths), sorted(needles))
+    still: list[str] = []
+    for path in paths:
+        data = contents.get(path)
+        if isinstance(data, NoNeedle):
+            still.append(path)
+            continue
+        if not isinstance(data, bytes):
+            continue  # unreadable: the check that names it reports it; no spelling from it
+        try:
+            text = decode_python(data)
+        except (LookupError, SyntaxError, ValueError):
+            text = data.decode("utf-8", errors="replace")
+        summary = import_summary(text)
+        summaries[path] = summary
+        if summary.names or summary.stars:
+            held[path] = data
+        if store is not None:
+            store.keep(source, path, data, summary)
+    return still
+
+
+def _parse(
+    source: Source,
+    admitted: Sequence[TreeModule],
+    held: dict[str, bytes],
+    parsed: MutableMapping[str, ModuleExports],
+    texts: MutableMapping[str, tuple[str, str]],
+    store: SummaryStore | None = None,
+) -> None:
+    """Parse the admitted modules' imports into ``parsed`` (or take them from ``store``).
+
+    One that cannot be read, decoded or parsed adds nothing: Python cannot import
+    it either, so it re-exports nothing (a check that names it reports it).
+    """
+    todo = []
+    for module in admitted:
+        stored = store.exports(module.path, module.module, module.is_package) if store else None
+        if stored is not None:
+            parsed[module.module] = stored
+            texts[module.module] = (module.path, "")  # (the text is only shown by explain)
+        else:
+            todo.append(module)
+    missing = [m.path for m in todo if m.path not in held]
+    contents: Mapping[str, object] = source.read(missing) if missing else {}
+    for module in todo:
+        data = held.pop(module.path, None) or contents.get(module.path)
+        if not isinstance(data, bytes):
+            continue
+        try:
+            text = decode_python(data)
+            exports = parse_import_exports(module.module, text, is_package=module.is_package)
+        except (LookupError, SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        parsed[module.module] = exports
+        texts[module.module] = (module.path, text)
+        if store is not None:
+            store.keep_exports(module.path, exports)

@@ -1,0 +1,125 @@
+"""The symbol graph's per-file parts, kept by path and content in the analyses' store.
+
+A warm qualified run reads no file the graph has seen unchanged: the stat index
+(:meth:`.cache.AnalysisStore.known_digests`) gives each file's content digest
+without reading it, and the digest gives the file's import summary and, for a
+module the graph admitted, what its imports bind.  Only a source whose stats are
+trusted (the local one) is asked; a remote file is read and summarised again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from pytest_cleantree.names.exports import Binding, BindingKind, ModuleExports
+from pytest_cleantree.names.graph import ImportSummary
+from pytest_cleantree.run.analyses import FindingStore
+from pytest_cleantree.sources.base import FileStat, Source, StatsMany
+
+__all__ = ["StoredGraph"]
+
+#: the shape of an entry: a change of it makes every stored part unread
+_VERSION = "1"
+
+
+class StoredGraph:
+    """A :class:`~pytest_cleantree.names.graph.SummaryStore` over the analyses' store."""
+
+    def __init__(self, store: FindingStore) -> None:
+        self._store = store
+        self._digests: dict[str, str] = {}  # path -> content digest, as last known this run
+        self._stats: dict[str, FileStat] = {}  # path -> stat, taken before it was read
+        self._since = 0
+
+    def summaries(self, source: Source, paths: Sequence[str]) -> dict[str, ImportSummary]:
+        if not isinstance(source, StatsMany) or not paths:
+            return {}
+        self._since = time.time_ns()  # before the stat: what is read after it is as new
+        self._stats = dict(source.stat_many(paths))
+        known = self._store.known_digests(source.root, self._stats)
+        found: dict[str, ImportSummary] = {}
+        for path, digest in known.items():
+            summary = _summary(self._store.get_graph(f"{_VERSION}:s:{path}"), digest)
+            if summary is not None:
+                found[path] = summary
+                self._digests[path] = digest
+        return found
+
+    def keep(self, source: Source, path: str, data: bytes, summary: ImportSummary) -> None:
+        digest = _digest(data)
+        self._digests[path] = digest
+        stat = self._stats.get(path)
+        if stat is not None:  # the next run need not read it (see AnalysisStore.see_digests)
+            self._store.see_digests(source.root, {path: (stat, digest)}, self._since)
+        entry = [digest, sorted(map(list, summary.names)), sorted(summary.stars)]
+        self._store.put_graph(f"{_VERSION}:s:{path}", entry)
+
+    def exports(self, path: str, module: str, is_package: bool) -> ModuleExports | None:
+        digest = self._digests.get(path)
+        if digest is None:
+            return None
+        entry = self._store.get_graph(f"{_VERSION}:e:{path}")
+        return _exports(entry, [digest, module, is_package])
+
+    def whole(self, path: str, data: bytes, module: str, is_package: bool) -> ModuleExports | None:
+        entry = self._store.get_graph(f"{_VERSION}:w:{path}")
+        return _exports(entry, [_digest(data), module, is_package])
+
+    def keep_whole(self, path: str, data: bytes, exports: ModuleExports) -> None:
+        self._store.put_graph(f"{_VERSION}:w:{path}", _entry(_digest(data), exports))
+
+    def keep_exports(self, path: str, exports: ModuleExports) -> None:
+        digest = self._digests.get(path)
+        if digest is None:
+            return
+        self._store.put_graph(f"{_VERSION}:e:{path}", _entry(digest, exports))
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def _entry(digest: str, exports: ModuleExports) -> list[Any]:
+    return [
+        digest,
+        exports.name,
+        exports.is_package,
+        [[b.name, b.kind.value, b.line, b.module, b.attr] for b in exports.bindings],
+        None if exports.all_names is None else list(exports.all_names),
+        list(exports.all_from),
+    ]
+
+
+def _summary(entry: Any, digest: str) -> ImportSummary | None:
+    """An entry read back for this content; ``None``: another content, or another shape."""
+    try:
+        stored, names, stars = entry
+        if stored != digest:
+            return None
+        pairs = frozenset((str(module), str(name)) for module, name in names)
+        return ImportSummary(pairs, frozenset(str(star) for star in stars))
+    except (TypeError, ValueError):
+        return None
+
+
+def _exports(entry: Any, wanted: list[Any]) -> ModuleExports | None:
+    """An entry read back for this content and module name; ``None`` otherwise."""
+    try:
+        digest, name, is_package, bindings, all_names, all_from = entry
+        if [digest, name, is_package] != wanted:
+            return None
+        made = tuple(
+            Binding(str(b[0]), BindingKind(b[1]), int(b[2]), str(b[3]), str(b[4])) for b in bindings
+        )
+        return ModuleExports(
+            str(name),
+            bool(is_package),
+            made,
+            None if all_names is None else tuple(str(n) for n in all_names),
+            tuple(str(n) for n in all_from),
+        )
+    except (TypeError, ValueError, IndexError):
+        return None
