@@ -29,7 +29,15 @@ from collections.abc import Iterator, Sequence
 
 from .bindings import Assignment, scope_bindings, spans
 from .pieces import Followed
-from .resolve import STATEMENT_FIELDS, _Key, covers_any, import_bound_targets, key_of, on_path
+from .resolve import (
+    STATEMENT_FIELDS,
+    _Key,
+    attribute_chain,
+    covers_any,
+    import_bound_targets,
+    key_of,
+    on_path,
+)
 from .text import PatternSet, lines_at, word_offsets
 
 __all__ = ["AliasBinders", "with_aliases"]
@@ -141,13 +149,8 @@ class _Uses(ast.NodeVisitor):
             self.loads.append((node, self._stack[-1]))
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
-        suffix = [node.attr]
-        base: ast.expr = node.value
-        while isinstance(base, ast.Attribute):
-            suffix.append(base.attr)
-            base = base.value
+        base, chain = attribute_chain(node)
         if isinstance(base, ast.Name) and base.id in self.names:
-            chain = "." + ".".join(reversed(suffix))
             self.chains.setdefault(id(base), []).append((node, chain))
         self.generic_visit(node)
 

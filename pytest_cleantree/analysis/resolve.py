@@ -123,6 +123,16 @@ def resolve_qualified(
     return resolved
 
 
+def attribute_chain(node: ast.Attribute) -> tuple[ast.expr, str]:
+    """Where an attribute chain starts, and the chain after it (``a.b.c``: ``a``, ``".b.c"``)."""
+    suffix = [node.attr]
+    base: ast.expr = node.value
+    while isinstance(base, ast.Attribute):
+        suffix.append(base.attr)
+        base = base.value
+    return base, "." + ".".join(reversed(suffix))
+
+
 class _NameBindings(ast.NodeVisitor):
     """Every binding and use of some names, and the scopes each stands in.
 
@@ -213,13 +223,9 @@ class _NameBindings(ast.NodeVisitor):
         self.uses.append((node, self._line, tuple(visible), frame))
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
-        suffix = [node.attr]
-        base: ast.expr = node.value
-        while isinstance(base, ast.Attribute):
-            suffix.append(base.attr)
-            base = base.value
+        base, chain = attribute_chain(node)
         if isinstance(base, ast.Name) and base.id in self.names:
-            self.chains.append((node, base, "." + ".".join(reversed(suffix))))
+            self.chains.append((node, base, chain))
         self.generic_visit(node)
 
     def _scoped(self, node: ast.AST, kind: str) -> None:
