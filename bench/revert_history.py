@@ -15,7 +15,7 @@ ground truth is worked out here from ``git diff C^ C`` and ``git show``, apart f
 under test; each check runs the real command line (``python -m pytest_cleantree check
 --reverted C --format json``) with this checkout's package first on the path.
 
-    python bench/revert_history.py                      # 30 commits of /work/main
+    python bench/revert_history.py                      # 30 commits of this repository
     python bench/revert_history.py --repo . --limit 5 --hunks 4
 
 The table goes to ``bench/results-revert.md`` (``--out``), with the commits it ran on.
@@ -388,7 +388,7 @@ def experiments(repo: Path, limit: int) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--repo", type=Path, default=Path("/work/main"), help="the history to replay"
+        "--repo", type=Path, default=Path(__file__).resolve().parents[1], help="the history to replay (default: this repository)"
     )
     parser.add_argument("--limit", type=int, default=30, help="commits to take (default 30)")
     parser.add_argument("--hunks", type=int, default=8, help="hunks re-applied per commit")
