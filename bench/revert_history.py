@@ -388,7 +388,7 @@ def experiments(repo: Path, limit: int) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--repo", type=Path, default=Path(__file__).resolve().parents[1], help="the history to replay (default: this repository)"
+        "--repo", type=Path, default=HERE.parent, help="the history to replay (default: this one)"
     )
     parser.add_argument("--limit", type=int, default=30, help="commits to take (default 30)")
     parser.add_argument("--hunks", type=int, default=8, help="hunks re-applied per commit")
