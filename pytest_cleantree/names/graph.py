@@ -29,6 +29,7 @@ from typing import Protocol
 
 from pytest_cleantree.analysis import decode_python
 from pytest_cleantree.names.exports import (
+    BindingKind,
     ExportMap,
     ModuleExports,
     exports_of_tree,
@@ -38,6 +39,7 @@ from pytest_cleantree.sources.base import NoNeedle, Source
 
 __all__ = [
     "ImportSummary",
+    "Reach",
     "SummaryStore",
     "TreeModule",
     "grow_chains",
@@ -72,6 +74,8 @@ class ImportSummary:
 
     names: frozenset[tuple[str, str]]
     stars: frozenset[str]
+    #: every part of every module a plain ``import a.b.c`` names (``a``, ``b``, ``c``)
+    modules: frozenset[str] = frozenset()
 
     def may_spell(self, words: frozenset[str], modules: frozenset[str]) -> bool:
         """Can this module bind a spelling whose last part is in ``words``?
@@ -117,6 +121,32 @@ class SummaryStore(Protocol):
 
 
 @dataclass(frozen=True)
+class Reach:
+    """What the tree's imports can reach: a spelling ``m.x`` no import can reach is no use.
+
+    ``m.x...`` is reachable when some module imports ``x`` from a module named like
+    ``m`` (or from one the text does not name), or imports ``m`` itself (then
+    ``m.x`` is an attribute away).  ``None`` fields: not known (a file was not
+    summarised), every spelling is kept.
+    """
+
+    pairs: frozenset[tuple[str, str]] | None = None
+    modules: frozenset[str] | None = None
+    #: the last part of each module a star import takes (:data:`UNKNOWN_STAR`: one unnamed)
+    stars: frozenset[str] = frozenset()
+
+    def reaches(self, module: str, name: str) -> bool:
+        if self.pairs is None or self.modules is None:
+            return True
+        last = module.rsplit(".", 1)[-1]
+        if (last, name) in self.pairs or ("", name) in self.pairs:
+            return True
+        if last in self.stars or UNKNOWN_STAR in self.stars:
+            return True
+        return last in self.modules or any(n == last for _, n in self.pairs)
+
+
+@dataclass(frozen=True)
 class TreeModule:
     """A Python file of the tree, with the module the layout names it."""
 
@@ -129,6 +159,7 @@ def import_summary(text: str) -> ImportSummary:
     """The names the file's import statements take (see :class:`ImportSummary`)."""
     names: set[tuple[str, str]] = set()
     stars: set[str] = set()
+    modules: set[str] = set()
     for keyword in _keywords(text):
         start = keyword + len("import")
         end = _statement_end(text, start)
@@ -149,7 +180,8 @@ def import_summary(text: str) -> ImportSummary:
             names.update((module, word) for word in _WORD.findall(clause) if word != "as")
         else:
             names.update(_renamed_modules(clause))
-    return ImportSummary(frozenset(names), frozenset(stars))
+            modules.update(_WORD.findall(clause))
+    return ImportSummary(frozenset(names), frozenset(stars), frozenset(modules))
 
 
 def parse_import_exports(module: str, text: str, *, is_package: bool) -> ModuleExports:
@@ -275,7 +307,7 @@ def grow_chains(
     parsed: MutableMapping[str, ModuleExports],
     texts: MutableMapping[str, tuple[str, str]],
     store: SummaryStore | None = None,
-) -> ExportMap:
+) -> tuple[ExportMap, Reach]:
     """Add to ``parsed`` every module of ``tree`` that can make a spelling of the patterns.
 
     Round by round, until no module is admitted: the words of the spellings known
@@ -309,7 +341,28 @@ def grow_chains(
         tried.update(m.path for m in admitted)
         _parse(source, admitted, held, parsed, texts, store)
         emap = ExportMap(parsed)
-    return emap
+    if unread:  # not every file was summarised: what the tree reaches is not known
+        return emap, Reach()
+    return emap, _reach(summaries.values(), parsed.values())
+
+
+def _reach(summaries: Iterable[ImportSummary], parsed: Iterable[ModuleExports]) -> Reach:
+    pairs: set[tuple[str, str]] = set()
+    modules: set[str] = set()
+    stars: set[str] = set()
+    for summary in summaries:
+        pairs |= summary.names
+        modules |= summary.modules
+        stars |= summary.stars
+    for exports in parsed:  # the chains' modules (not summarised: their imports count too)
+        for binding in exports.bindings:
+            if binding.kind is BindingKind.FROM:
+                pairs.add((binding.module.rsplit(".", 1)[-1], binding.attr))
+            elif binding.kind is BindingKind.MODULE:
+                modules.update(binding.module.split("."))
+            elif binding.kind is BindingKind.STAR:
+                stars.add(binding.module.rsplit(".", 1)[-1])
+    return Reach(frozenset(pairs), frozenset(modules), frozenset(stars))
 
 
 def _summarise(

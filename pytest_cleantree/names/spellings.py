@@ -31,7 +31,7 @@ from pytest_cleantree.names.exports import (
     Spelling,
     parse_module_exports,
 )
-from pytest_cleantree.names.graph import SummaryStore, TreeModule, grow_chains
+from pytest_cleantree.names.graph import Reach, SummaryStore, TreeModule, grow_chains
 from pytest_cleantree.sources.base import Source
 
 __all__ = [
@@ -143,7 +143,8 @@ def pattern_spellings(
         sites: list[StarSite] = []
         for target in sorted(targets):
             for spelling in emap.spellings(target):
-                found.add(spelling.spelling)
+                if chains.reached(spelling.spelling):  # else no import of the tree spells it
+                    found.add(spelling.spelling)
                 sites += _star_sites(spelling, parsed, texts)
         names[pattern] = frozenset(found)
         stars[pattern] = tuple(dict.fromkeys(sites))
@@ -166,6 +167,17 @@ class Chains:
     texts: Mapping[str, tuple[str, str]]  # module -> (path under the root, text)
     #: path -> why, for the modules on the chains that exist but cannot be read or parsed
     problems: Mapping[str, str] = field(default_factory=dict)
+    #: what the tree's imports reach (see :class:`.graph.Reach`)
+    reach: Reach = field(default_factory=Reach)
+
+    def reached(self, spelling: str) -> bool:
+        """Can an import of the tree reach this spelling (``m.x``, ``m`` the module making it)?"""
+        parts = spelling.split(".")
+        for end in range(len(parts) - 1, 0, -1):
+            module = ".".join(parts[:end])
+            if module in self.parsed:
+                return self.reach.reaches(module, parts[end])
+        return True
 
 
 def read_chains(
@@ -194,9 +206,10 @@ def read_chains(
         _read_round(source, todo, bases, parsed, texts, problems, store)
         emap = ExportMap(parsed)
         wanted = {prefix for name in emap.missing(patterns) for prefix in _prefixes(name)}
+    reach = Reach()
     if tree:
-        emap = grow_chains(source, patterns, tree, parsed, texts, store)
-    return Chains(emap, parsed, texts, problems)
+        emap, reach = grow_chains(source, patterns, tree, parsed, texts, store)
+    return Chains(emap, parsed, texts, problems, reach)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from pytest_cleantree.sources.base import FileStat, Source, StatsMany
 __all__ = ["StoredGraph"]
 
 #: the shape of an entry: a change of it makes every stored part unread
-_VERSION = "1"
+_VERSION = "2"
 
 
 class StoredGraph:
@@ -54,7 +54,12 @@ class StoredGraph:
         stat = self._stats.get(path)
         if stat is not None:  # the next run need not read it (see AnalysisStore.see_digests)
             self._store.see_digests(source.root, {path: (stat, digest)}, self._since)
-        entry = [digest, sorted(map(list, summary.names)), sorted(summary.stars)]
+        entry = [
+            digest,
+            sorted(map(list, summary.names)),
+            sorted(summary.stars),
+            sorted(summary.modules),
+        ]
         self._store.put_graph(f"{_VERSION}:s:{path}", entry)
 
     def exports(self, path: str, module: str, is_package: bool) -> ModuleExports | None:
@@ -96,11 +101,13 @@ def _entry(digest: str, exports: ModuleExports) -> list[Any]:
 def _summary(entry: Any, digest: str) -> ImportSummary | None:
     """An entry read back for this content; ``None``: another content, or another shape."""
     try:
-        stored, names, stars = entry
+        stored, names, stars, modules = entry
         if stored != digest:
             return None
         pairs = frozenset((str(module), str(name)) for module, name in names)
-        return ImportSummary(pairs, frozenset(str(star) for star in stars))
+        return ImportSummary(
+            pairs, frozenset(str(star) for star in stars), frozenset(str(m) for m in modules)
+        )
     except (TypeError, ValueError):
         return None
 
