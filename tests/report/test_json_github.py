@@ -53,6 +53,27 @@ def test_render_json_is_the_whole_document() -> None:
             "problems": 2,
             "suppressed": 1,
         },
+        "hosts": [
+            {
+                "host": "gpu1",
+                "status": "unreachable",
+                "text": "gpu1: unreachable: gone",
+                "hits": 2,
+                "missing": 1,
+                "present": 1,
+                "problems": 2,
+                "reason": "gone",
+            },
+            {
+                "host": "",
+                "status": "clean",
+                "text": "local: clean",
+                "hits": 0,
+                "missing": 0,
+                "present": 0,
+                "problems": 0,
+            },
+        ],
         "results": [
             {
                 "rule": "no-sm120",
@@ -64,6 +85,7 @@ def test_render_json_is_the_whole_document() -> None:
                 "hits": [
                     {
                         "file": "src/a.py",
+                        "path": "src/a.py",
                         "line": 3,
                         "column": 5,
                         "kinds": ["call", "condition"],
@@ -72,6 +94,7 @@ def test_render_json_is_the_whole_document() -> None:
                     },
                     {
                         "file": "src/b.py",
+                        "path": "src/b.py",
                         "line": 1,
                         "column": 1,
                         "kinds": ["import"],
@@ -83,6 +106,7 @@ def test_render_json_is_the_whole_document() -> None:
                 "suppressed": [
                     {
                         "file": "src/c.py",
+                        "path": "src/c.py",
                         "line": 2,
                         "column": 1,
                         "kinds": ["call"],
@@ -91,7 +115,7 @@ def test_render_json_is_the_whole_document() -> None:
                         "reason": "kept",
                     }
                 ],
-                "missing": [{"file": "src/a.py", "pattern": "sm90"}],
+                "missing": [{"file": "src/a.py", "path": "src/a.py", "pattern": "sm90"}],
                 "present": ["src/old.py"],
                 "problems": ["src/d.py: cannot read", "gone"],
                 "problem_locations": [
@@ -235,7 +259,8 @@ def test_json_keeps_text_as_text() -> None:
     assert '\n      "rule": "no-sm120",\n' in text  # two spaces a level
 
 
-def test_join_root_leaves_a_path_at_the_root_as_it_is() -> None:
-    assert join_root("", "a/../b.py") == "a/../b.py"
-    assert join_root(".", "a/./b.py") == "a/./b.py"
+def test_join_root_normalises_a_path_at_the_root() -> None:
+    # one normalisation for every format (issue 25): no "." or ".." segments
+    assert join_root("", "a/../b.py") == "b.py"
+    assert join_root(".", "a/./b.py") == "a/b.py"
     assert join_root("r", "a/./b.py") == "r/a/b.py"

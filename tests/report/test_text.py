@@ -9,7 +9,7 @@ import os
 import pytest
 
 from pytest_cleantree.core.model import Hit, Kind, Missing, Problem, Result, Rule, Suppressed
-from pytest_cleantree.report.context import RenderContext
+from pytest_cleantree.report.context import PathFrame, RenderContext
 from pytest_cleantree.report.text import (
     escape_controls,
     escape_json,
@@ -53,9 +53,13 @@ def test_render_rows_of_every_kind_of_finding() -> None:
     ]
 
 
+#: the checked folder ``src`` under the current folder, as the CLI frames it
+SRC = PathFrame(root="src", base=os.getcwd())
+
+
 def test_render_rows_under_a_root_and_on_a_host() -> None:
     remote = Result(RULE, "a.py", host="gpu1", hits=(_hit("a.py", 1),), present=("x.py",))
-    assert render_rows([HITS, remote], "src") == [
+    assert render_rows([HITS, remote], SRC) == [
         ("src/a.py:3:5", "call,condition", "if sm120(3):"),
         ("src/a.py:10:1", "call,condition", "if sm120(10):"),
         ("gpu1:a.py:1:1", "call,condition", "if sm120(1):"),
@@ -191,7 +195,7 @@ def test_render_statistics() -> None:
     many = Result(
         BARE, "b.py", host="gpu1", hits=tuple(_hit("b.py", n) for n in range(1, 12)), files=FILES
     )
-    assert render_statistics([HITS, many], "src") == (
+    assert render_statistics([HITS, many], SRC) == (
         "lines remaining per rule:\n"
         "  11  no-fp8\n"
         "   2  no-sm120\n"
@@ -199,7 +203,8 @@ def test_render_statistics() -> None:
         "  11  gpu1:b.py\n"
         "   2  src/a.py"
     )
-    assert render_statistics([OTHER]) == "no forbidden line remains"
+    # --statistics prints the errors too (issue 25): OTHER cannot read b.py
+    assert render_statistics([OTHER]) == "no forbidden line remains\nerror: b.py: cannot read"
 
 
 def test_render_of_a_clean_run_quiet_and_not() -> None:
@@ -319,13 +324,13 @@ def test_escape_json_keeps_json_valid_around_each_surrogate() -> None:
 def test_whole_file_rows_under_a_root_and_on_a_host() -> None:
     local = Result(BARE, "b.py", missing=(Missing("b.py", "x"),), present=("old.py",))
     remote = dataclasses.replace(local, host="gpu1")
-    assert render_rows([local, remote], "src") == [
+    assert render_rows([local, remote], SRC) == [
         ("src/b.py", "missing", "expected 'x'"),
         ("src/old.py", "present", "must not exist"),
         ("gpu1:b.py", "missing", "expected 'x'"),
         ("gpu1:old.py", "present", "must not exist"),
     ]
-    assert render_result(local, "src") == (
+    assert render_result(local, SRC) == (
         "src/b.py    missing  expected 'x'\nsrc/old.py  present  must not exist"
     )
 
