@@ -35,6 +35,43 @@ def cleantree(
     return completed
 
 
+#: this checkout, first on the path of every CLI subprocess that replaces the environment
+REPO = str(Path(__file__).resolve().parents[2])
+
+
+def check_tree(
+    tree: Path,
+    manifest: str,
+    files: dict[str, bytes],
+    *args: str,
+    engine: str = "fast",
+    env: dict[str, str | None] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """Write ``files`` and ``manifest`` into ``tree`` and run ``cleantree check`` there, on
+    ``engine``, without a cache, in an environment of its own (``env`` adds to it; a value of
+    ``None`` unsets a variable)."""
+    for name, data in files.items():
+        path = tree / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    (tree / "cleantree.toml").write_text(manifest, encoding="utf-8")
+    base: dict[str, str | None] = {
+        "PATH": "/usr/bin:/bin",
+        "PYTHONPATH": REPO,
+        "CLEANTREE_CACHE_DIR": "",
+        "CLEANTREE_ENGINE": engine,
+    }
+    merged = {key: value for key, value in {**base, **(env or {})}.items() if value is not None}
+    return run_module(
+        "pytest_cleantree", "check", "--manifest", "cleantree.toml", *args, cwd=tree, env=merged
+    )
+
+
+def one_rule(forbid: str, files: str = "m.py") -> str:
+    """A manifest of one rule ``gone`` forbidding ``forbid`` (TOML array items) in ``files``."""
+    return f'root = "."\n[[rule]]\nid = "gone"\nfiles = ["{files}"]\nforbid = [{forbid}]\n'
+
+
 def unprivileged() -> list[str]:
     """A command prefix under which permission bits hold: empty for a user, and for root
     ``setpriv`` with the file-permission capabilities dropped (root reads everything).

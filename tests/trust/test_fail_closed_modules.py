@@ -8,12 +8,12 @@ on both engines.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from runs import check_tree as check
+from runs import one_rule as rule
 
 from pytest_cleantree.analysis import analyze_fast, analyze_reference
 from pytest_cleantree.core.findings import FileAnalysis
@@ -21,43 +21,6 @@ from pytest_cleantree.core.model import Kind
 from pytest_cleantree.core.patterns import parse_pattern
 
 ENGINES = ["fast", "reference"]
-
-#: the worktree this test belongs to: the CLI runs its code, not an installed copy's
-REPO = Path(__file__).resolve().parents[2]
-
-
-def check(
-    tree: Path,
-    manifest: str,
-    files: dict[str, bytes],
-    *args: str,
-    engine: str = "fast",
-    env: dict[str, str] | None = None,
-) -> subprocess.CompletedProcess[str]:
-    for name, data in files.items():
-        path = tree / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-    (tree / "cleantree.toml").write_text(manifest, encoding="utf-8")
-    base = {
-        "PATH": "/usr/bin:/bin",
-        "CLEANTREE_CACHE_DIR": "",
-        "CLEANTREE_ENGINE": engine,
-        "PYTHONPATH": str(REPO),
-    }
-    return subprocess.run(
-        [sys.executable, "-m", "pytest_cleantree", "check", "--manifest", "cleantree.toml", *args],
-        cwd=tree,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        env={**base, **(env or {})},
-    )
-
-
-def rule(forbid: str, files: str = "m.py") -> str:
-    return f'root = "."\n[[rule]]\nid = "gone"\nfiles = ["{files}"]\nforbid = [{forbid}]\n'
 
 
 # class 4: every segment of a dotted module path

@@ -13,45 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
-
-#: this checkout's code in the CLI's subprocess (the environment is otherwise replaced)
-REPO = str(Path(__file__).resolve().parents[2])
-
-
-def check(
-    tree: Path,
-    manifest: str,
-    files: dict[str, bytes],
-    *args: str,
-    engine: str = "fast",
-    env: dict[str, str | None] | None = None,
-) -> subprocess.CompletedProcess[str]:
-    """``cleantree check`` in ``tree`` without a cache, unless ``env`` says otherwise (a
-    value of ``None`` unsets the variable)."""
-    for name, data in files.items():
-        path = tree / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-    (tree / "cleantree.toml").write_text(manifest, encoding="utf-8")
-    base = {
-        "PATH": "/usr/bin:/bin",
-        "PYTHONPATH": REPO,
-        "CLEANTREE_CACHE_DIR": "",
-        "CLEANTREE_ENGINE": engine,
-    }
-    return subprocess.run(
-        [sys.executable, "-m", "pytest_cleantree", "check", "--manifest", "cleantree.toml", *args],
-        cwd=tree,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        env={k: v for k, v in {**base, **(env or {})}.items() if v is not None},
-    )
-
-
-def rule(forbid: str, files: str = "m.py") -> str:
-    return f'root = "."\n[[rule]]\nid = "gone"\nfiles = ["{files}"]\nforbid = [{forbid}]\n'
+from runs import REPO
+from runs import check_tree as check
+from runs import one_rule as rule
 
 
 # class 6: named files

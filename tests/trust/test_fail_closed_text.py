@@ -13,46 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from runs import check_tree as check
 from runs import cleantree
-
-import pytest_cleantree
+from runs import one_rule as rule
 
 ENGINES = ["fast", "reference"]
-REPO = str(Path(pytest_cleantree.__file__).parent.parent)
-
-
-def check(
-    tree: Path,
-    manifest: str,
-    files: dict[str, bytes],
-    *args: str,
-    engine: str = "fast",
-    env: dict[str, str] | None = None,
-) -> subprocess.CompletedProcess[str]:
-    for name, data in files.items():
-        path = tree / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-    (tree / "cleantree.toml").write_text(manifest, encoding="utf-8")
-    base = {
-        "PATH": "/usr/bin:/bin",
-        "CLEANTREE_CACHE_DIR": "",
-        "CLEANTREE_ENGINE": engine,
-        "PYTHONPATH": REPO,  # this checkout's code, not whichever is installed
-    }
-    return subprocess.run(
-        [sys.executable, "-m", "pytest_cleantree", "check", "--manifest", "cleantree.toml", *args],
-        cwd=tree,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        env={**base, **(env or {})},
-    )
-
-
-def rule(forbid: str, files: str = "m.py") -> str:
-    return f'root = "."\n[[rule]]\nid = "gone"\nfiles = ["{files}"]\nforbid = [{forbid}]\n'
 
 
 # class 1: needles that are not identifiers, spelt by escapes or newline translation
