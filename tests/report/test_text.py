@@ -355,3 +355,42 @@ def test_quiet_keeps_every_rule_s_block() -> None:
 def test_files_are_counted_from_every_tuple_of_a_host() -> None:
     results = [Result(RULE, "a.py", files=("a.py", "b.py")), Result(BARE, "b.py", files=("a.py",))]
     assert render_summary(results) == "cleantree: clean (2 rules, 2 files)"
+
+
+def test_colour_paints_paths_kinds_errors_and_the_summary_by_outcome() -> None:
+    on = RenderContext(color=True)
+    assert render([HITS], on) == (
+        "no-sm120: the sm120 experiment was reverted\n"
+        "\x1b[1ma.py:3:5\x1b[0m   \x1b[31mcall,condition\x1b[0m  if sm120(3):\n"
+        "\x1b[1ma.py:10:1\x1b[0m  \x1b[31mcall,condition\x1b[0m  if sm120(10):\n"
+        "\n"
+        "\x1b[1;31mcleantree: 2 forbidden lines remain (1 rule, 2 files)\x1b[0m"
+    )
+    assert render([OTHER], on).split("\n")[1:4] == [
+        "\x1b[1mb.py\x1b[0m    \x1b[31mmissing\x1b[0m  expected 'sm90'",
+        "\x1b[1mold.py\x1b[0m  \x1b[31mpresent\x1b[0m  must not exist",
+        "\x1b[33merror\x1b[0m: b.py: cannot read",
+    ]
+    assert render([OTHER], on).endswith("(1 rule, 2 files)\x1b[0m")
+    assert render([OTHER], on).split("\n")[-1].startswith("\x1b[1;33m")  # incomplete: yellow
+    clean = Result(RULE, "a.py", files=FILES)
+    assert render([clean], on) == "\x1b[1;32mcleantree: clean (1 rule, 2 files)\x1b[0m"
+    assert render([], on).startswith("\x1b[1;33m")  # nothing checked is no clean
+    assert "\x1b" not in render([HITS, OTHER], RenderContext())
+
+
+def test_a_fleet_shows_a_host_s_own_error_once_and_a_status_line_per_host() -> None:
+    gone_a = Result(RULE, "a.py", host="gpu1", problems=(Problem("gone"),), files=FILES)
+    gone_b = Result(BARE, "b.py", host="gpu1", problems=(Problem("gone"),), files=FILES)
+    fine = Result(RULE, "a.py", host="gpu2", files=FILES)
+    assert render([gone_a, gone_b, fine], RenderContext()) == (
+        "no-sm120: the sm120 experiment was reverted\n"
+        "gpu1  error  gone\n"
+        "\n"
+        "gpu1: unreachable: gone\n"
+        "gpu2: clean\n"
+        "\n"
+        "cleantree: 1 error: the check is incomplete (2 rules, 4 files)"
+    )
+    # one host is no fleet: no status block
+    assert "gpu2: clean" not in render([fine], RenderContext())
