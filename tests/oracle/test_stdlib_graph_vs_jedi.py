@@ -54,6 +54,22 @@ KNOWN: dict[str, tuple[re.Pattern[str], str]] = {
 }
 
 
+def replaced_at_run_time(library: Path, target: str) -> bool:
+    """Does a re-exporting module of ``target`` make itself another module at run time?
+
+    3.13's ``collections/abc.py`` is ``sys.modules[__name__] = _collections_abc``: no import
+    says so, so the graph (like every static reader) cannot link ``collections.abc`` to
+    ``_collections_abc``: neither spelling reaches the other's uses.  Out of reach (README,
+    "What resolution cannot see"): the case is an expected failure on such a library.
+    """
+    for spelling in TARGETS[target][0]:
+        module = spelling.rpartition(".")[0]
+        for candidate in (library / (module.replace(".", "/") + ".py"),):
+            if candidate.is_file() and "sys.modules[__name__] =" in candidate.read_text():
+                return True
+    return False
+
+
 def typing_spelt(text: str, name: str) -> bool:
     """Does the file take ``name`` from ``typing``?  jedi keeps typing's stubs on (as the
     brief configures it): there ``typing.Mapping`` is typing's own, not ``collections.abc``'s;
@@ -173,6 +189,10 @@ def line_of(root: Path, place: tuple[str, int]) -> str:
 @pytest.mark.slow
 @pytest.mark.parametrize("target", sorted(TARGETS))
 def test_every_spelling_finds_what_jedi_resolves(library: Path, target: str) -> None:
+    if replaced_at_run_time(library, target):
+        pytest.xfail(
+            f"{target}: its re-exporting module replaces itself in sys.modules at run time"
+        )
     files = sample(library, target)
     name = target.rpartition(".")[2]
     stubbed = {
