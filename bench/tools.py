@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -134,6 +135,12 @@ def parse_semgrep(text: str, prefix: str = "") -> Lines:
 
 
 def _version(argv: Iterable[str]) -> str:
+    """The tool's first line of output, asked from outside this checkout.
+
+    The runs start elsewhere (the bench's work folder), so a package importable only from the
+    repository's own folder (a stale editable install) must show here as "cannot import", not
+    pass this check and then fail every run.
+    """
     try:
         done = subprocess.run(
             list(argv),
@@ -141,6 +148,7 @@ def _version(argv: Iterable[str]) -> str:
             text=True,
             timeout=120,
             env=tool_env(),
+            cwd=tempfile.gettempdir(),
             check=False,
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
