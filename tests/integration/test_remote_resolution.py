@@ -63,3 +63,45 @@ def test_re_exports_resolve_remotely_as_locally(tmp_path: Path, fleet: Fleet) ->
     expected = [("python/sglang/srt/layers/a.py", 1), ("python/sglang/srt/layers/a.py", 3)]
     assert rows(local.stdout) == expected
     assert rows(remote.stdout) == expected
+
+
+#: ``pkg/mod.py`` holds no word of the pattern, only ``from . import *``: the graph must
+#: admit it wherever it reads (the server's needle test once left it unread, and
+#: ``pkg.mod.Popen`` was no spelling over SSH: a false clean the local run did not have)
+UNNAMED_STAR_TREE = {
+    "python/pkg/__init__.py": "from subprocess import Popen\n",
+    "python/pkg/mod.py": "from . import *\n",
+    "python/pkg/use.py": "from pkg.mod import Popen\n\nPopen(['true'])\n",
+}
+UNNAMED_STAR_MANIFEST = (
+    'root = "tree"\n[[rule]]\nid = "r"\nfiles = ["python/pkg/use.py"]\n'
+    'forbid = ["subprocess.Popen"]\n'
+)
+
+
+@pytest.mark.slow
+def test_an_unnamed_relative_star_import_is_followed_remotely_as_locally(
+    tmp_path: Path, fleet: Fleet
+) -> None:
+    tree = tmp_path / "tree"
+    for name, text in UNNAMED_STAR_TREE.items():
+        (tree / name).parent.mkdir(parents=True, exist_ok=True)
+        (tree / name).write_text(text)
+    (tmp_path / "cleantree.toml").write_text(UNNAMED_STAR_MANIFEST)
+
+    def run(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "pytest_cleantree", "check", "--format", "json", *extra],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=120,
+            check=False,
+        )
+
+    local = run()
+    remote = run("--host", f"gpu-a:{tree}", *fleet.cli_options())
+
+    expected = [("python/pkg/use.py", 1), ("python/pkg/use.py", 3)]
+    assert rows(local.stdout) == expected, local.stderr
+    assert rows(remote.stdout) == expected, remote.stderr
