@@ -11,8 +11,10 @@ names the last part of a spelling (of the target or of a module on its way), or 
 import of a module holding one.  :func:`import_summary` reads that from a file's text
 without parsing it (the graph's per-module part, kept by content in a
 :class:`SummaryStore`); only the modules it admits are parsed into the export map.
-A file whose bytes :func:`may_bind` proves hold none of the words is not summarised
-at all (most of a tree, for one pattern): it stays unread until the words grow.
+A server sends only the files that may spell a word or a star import (its needle
+test, :func:`pytest_cleantree.agent.could_spell`, given :data:`STAR_NEEDLE` too); the
+others stay unread until the words grow.  A local source reads every file: there the
+test costs more than the summary it would save.
 
 Out of reach: a top-level module imported under another name and then imported from
 the module that renamed it (``import json as j`` in ``m``, ``from m import j``): the
@@ -47,7 +49,6 @@ __all__ = [
     "TreeModule",
     "grow_chains",
     "import_summary",
-    "may_bind",
     "parse_import_exports",
     "spelling_words",
 ]
@@ -59,16 +60,14 @@ _MAX_STATEMENT = 20_000
 #: the star marker: a star import whose module could not be read from the text
 UNKNOWN_STAR = "*"
 
-#: the needle that makes a source send every file that may hold a star import (the
-#: server's needle test cannot tell ``import *`` from a product): see :func:`may_bind`
+#: the needle that makes a server send every file that may hold a star import (which
+#: binds names its text does not show; the needle test cannot tell ``import *`` from a
+#: product, so it sends every file with a ``*``)
 STAR_NEEDLE = "*"
 
 _FROM_BEFORE = re.compile(r"\bfrom\s+(\.*)\s*([\w.]*)\s*$")
 #: an import clause that is a star: ``*`` after spaces and backslash-newlines
 _STAR_CLAUSE = re.compile(r"[\s\\]*\*")
-#: in a file's bytes, ``import`` and a ``*`` with only what may stand between them in a star
-#: import (spaces, backslash-newlines; over-approximated: any ASCII space, any backslash)
-_STAR_IMPORT = re.compile(rb"import[ \t\n\r\f\v\x1c-\x1f\\]*\*")
 _WORD = re.compile(r"\w+")
 _AS = re.compile(r"\s+as(?:\s|\\)+")
 
@@ -108,19 +107,12 @@ class SummaryStore(Protocol):
     The names layer only asks it; :mod:`pytest_cleantree.run.graphstore` keeps them.
     """
 
-    def summaries(
-        self, source: Source, paths: Sequence[str]
-    ) -> tuple[dict[str, ImportSummary], dict[str, frozenset[str]]]:
-        """Of the files unchanged since they were stored (left unread): their summaries, and
-        for those not summarised the words each binds none of (:func:`may_bind`)."""
+    def summaries(self, source: Source, paths: Sequence[str]) -> dict[str, ImportSummary]:
+        """The summaries of the files unchanged since they were stored (left unread)."""
         ...
 
     def keep(self, source: Source, path: str, data: bytes, summary: ImportSummary) -> None:
         """Store the summary of the file read as ``data``."""
-        ...
-
-    def keep_unbound(self, source: Source, path: str, data: bytes, words: frozenset[str]) -> None:
-        """Store that the file read as ``data`` binds none of ``words`` (it was not summarised)."""
         ...
 
     def exports(self, path: str, module: str, is_package: bool) -> ModuleExports | None:
@@ -202,26 +194,6 @@ def import_summary(text: str) -> ImportSummary:
             names.update(_renamed_modules(clause))
             modules.update(_WORD.findall(clause))
     return ImportSummary(frozenset(names), frozenset(stars), frozenset(modules))
-
-
-def may_bind(data: bytes, words: Iterable[bytes]) -> bool:
-    """Can this file's imports make a spelling whose parts are among ``words``?
-
-    ``False`` only when that is certain from the bytes alone: the text is its bytes
-    (ASCII, no coding cookie: no NFKC name, no other decoding can spell a word), it
-    holds none of the words (an import names what it binds, and the module it takes
-    it from, in plain code: no escape or join can spell a name there) and no star
-    import (which binds names its text does not show).  Its imports bind no
-    spelling of these words, and reach none (:class:`Reach`): it is left unread.
-    The server's needle test sends every file this may say ``True`` of, given the
-    words and :data:`STAR_NEEDLE` (a file holding a word, or a ``*``, or not ASCII,
-    or a cookie), so a remote tree and a local one admit the same modules.
-    """
-    if not data.isascii() or any(b"coding" in line for line in data.split(b"\n", 2)[:2]):
-        return True
-    if b"*" in data and _STAR_IMPORT.search(data):
-        return True
-    return any(word in data for word in words)
 
 
 def parse_import_exports(module: str, text: str, *, is_package: bool) -> ModuleExports:
@@ -353,17 +325,16 @@ def grow_chains(
     Round by round, until no module is admitted: the words of the spellings known
     (:func:`spelling_words`) admit the modules whose imports take one
     (:meth:`ImportSummary.may_spell`); those are parsed, which makes new spellings.
-    A file found to bind none of the words (:func:`may_bind`) stays unread, and is
-    read again only when the words grow past those it was tested with.
+    A file the server found to spell none of the words stays unread, and is asked
+    again only when the words grow past those it was tested with.
     """
     summaries: dict[str, ImportSummary] = {}
     held: dict[str, bytes] = {}
     left = [m for m in tree if m.module and m.module not in parsed]
-    #: per unread file, the words it is known to bind none of
+    #: per unread file, the words the server found it spells none of
     unbound: dict[str, frozenset[str]] = {}
     if store is not None:
-        known, unbound = store.summaries(source, [m.path for m in left])
-        summaries.update(known)
+        summaries.update(store.summaries(source, [m.path for m in left]))
     emap = ExportMap(parsed)
     unread = [m.path for m in left if m.path not in summaries]
     tried: set[str] = set()
@@ -372,9 +343,10 @@ def grow_chains(
         needles = words | star_words
         stale = [path for path in unread if not needles <= unbound.get(path, frozenset())]
         if stale:
-            for path in _summarise(source, stale, needles, summaries, held, store):
-                unbound[path] = needles
-            unread = [path for path in unread if path not in summaries]
+            still = set(_summarise(source, stale, needles, summaries, held, store))
+            unbound.update((path, needles) for path in still)
+            asked = set(stale)
+            unread = [path for path in unread if path in still or path not in asked]
         admitted = [
             m
             for m in left
@@ -388,8 +360,9 @@ def grow_chains(
         tried.update(m.path for m in admitted)
         _parse(source, admitted, held, parsed, texts, store)
         emap = ExportMap(parsed)
-    last = frozenset().union(*spelling_words(emap, patterns))
-    if any(not last <= unbound.get(path, frozenset()) for path in unread):
+    else:  # the rounds ran out: the words of the map as it is now
+        needles = frozenset().union(*spelling_words(emap, patterns))
+    if any(not needles <= unbound.get(path, frozenset()) for path in unread):
         return emap, Reach()  # a file not tested with the last words: what is reached is unknown
     return emap, _reach(summaries.values(), parsed.values())
 
@@ -421,9 +394,8 @@ def _summarise(
     held: dict[str, bytes],
     store: SummaryStore | None,
 ) -> list[str]:
-    """Read and summarise ``paths``; the files that bind no needle stay unread (returned)."""
+    """Read and summarise ``paths``; the files that spell no needle stay unread (returned)."""
     contents = source.read(sorted(paths), sorted(needles | {STAR_NEEDLE}))
-    words = [needle.encode() for needle in needles]
     still: list[str] = []
     for path in paths:
         data = contents.get(path)
@@ -432,11 +404,6 @@ def _summarise(
             continue
         if not isinstance(data, bytes):
             continue  # unreadable: the check that names it reports it; no spelling from it
-        if not may_bind(data, words):
-            still.append(path)
-            if store is not None:
-                store.keep_unbound(source, path, data, needles)
-            continue
         try:
             text = decode_python(data)
         except (LookupError, SyntaxError, ValueError):

@@ -22,7 +22,7 @@ from pytest_cleantree.sources.base import FileStat, Source, StatsMany
 __all__ = ["StoredGraph"]
 
 #: the shape of an entry: a change of it makes every stored part unread
-_VERSION = "3"
+_VERSION = "2"
 
 
 class StoredGraph:
@@ -34,48 +34,33 @@ class StoredGraph:
         self._stats: dict[str, FileStat] = {}  # path -> stat, taken before it was read
         self._since = 0
 
-    def summaries(
-        self, source: Source, paths: Sequence[str]
-    ) -> tuple[dict[str, ImportSummary], dict[str, frozenset[str]]]:
+    def summaries(self, source: Source, paths: Sequence[str]) -> dict[str, ImportSummary]:
         if not isinstance(source, StatsMany) or not paths:
-            return {}, {}
+            return {}
         self._since = time.time_ns()  # before the stat: what is read after it is as new
         self._stats = dict(source.stat_many(paths))
         known = self._store.known_digests(source.root, self._stats)
         found: dict[str, ImportSummary] = {}
-        unbound: dict[str, frozenset[str]] = {}
         for path, digest in known.items():
-            entry = self._store.get_graph(f"{_VERSION}:s:{path}")
-            summary = _summary(entry, digest)
+            summary = _summary(self._store.get_graph(f"{_VERSION}:s:{path}"), digest)
             if summary is not None:
                 found[path] = summary
                 self._digests[path] = digest
-            else:
-                words = _unbound(entry, digest)
-                if words is not None:
-                    unbound[path] = words
-        return found, unbound
+        return found
 
     def keep(self, source: Source, path: str, data: bytes, summary: ImportSummary) -> None:
-        entry = [
-            sorted(map(list, summary.names)),
-            sorted(summary.stars),
-            sorted(summary.modules),
-        ]
-        self._store.put_graph(f"{_VERSION}:s:{path}", [self._seen(source, path, data), *entry])
-
-    def keep_unbound(self, source: Source, path: str, data: bytes, words: frozenset[str]) -> None:
-        entry = [self._seen(source, path, data), sorted(words)]
-        self._store.put_graph(f"{_VERSION}:s:{path}", entry)
-
-    def _seen(self, source: Source, path: str, data: bytes) -> str:
-        """The digest of the file read as ``data``, recorded for the next run to trust."""
         digest = _digest(data)
         self._digests[path] = digest
         stat = self._stats.get(path)
         if stat is not None:  # the next run need not read it (see AnalysisStore.see_digests)
             self._store.see_digests(source.root, {path: (stat, digest)}, self._since)
-        return digest
+        entry = [
+            digest,
+            sorted(map(list, summary.names)),
+            sorted(summary.stars),
+            sorted(summary.modules),
+        ]
+        self._store.put_graph(f"{_VERSION}:s:{path}", entry)
 
     def exports(self, path: str, module: str, is_package: bool) -> ModuleExports | None:
         digest = self._digests.get(path)
@@ -123,17 +108,6 @@ def _summary(entry: Any, digest: str) -> ImportSummary | None:
         return ImportSummary(
             pairs, frozenset(str(star) for star in stars), frozenset(str(m) for m in modules)
         )
-    except (TypeError, ValueError):
-        return None
-
-
-def _unbound(entry: Any, digest: str) -> frozenset[str] | None:
-    """The words a file of this content binds none of; ``None``: no such entry for it."""
-    try:
-        stored, words = entry
-        if stored != digest or not isinstance(words, list):
-            return None
-        return frozenset(str(word) for word in words)
     except (TypeError, ValueError):
         return None
 

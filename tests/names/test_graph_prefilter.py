@@ -1,8 +1,10 @@
-"""The graph's prefilter (:func:`~pytest_cleantree.names.graph.may_bind`) is sound.
+"""The graph's remote prefilter is sound: a file the server keeps binds no word.
 
-A file it leaves unread must be one whose imports name no word and no star: held to
-:func:`import_summary` on every module of the standard library, and the spellings the
-graph finds with it held to those it finds summarising every file (the obvious path).
+A server asked for the graph's words and :data:`~pytest_cleantree.names.graph.STAR_NEEDLE`
+sends only the files its needle test (:func:`pytest_cleantree.agent.could_spell`) may
+find one in.  Held to :mod:`ast` on every module of the standard library (a file kept
+back imports none of the words and no star), and the spellings the graph finds through
+such a server held to those it finds reading every file (the obvious path).
 """
 
 from __future__ import annotations
@@ -10,16 +12,16 @@ from __future__ import annotations
 import ast
 import shutil
 import sysconfig
-from collections.abc import Iterable
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
 
-from pytest_cleantree.analysis import decode_python
-from pytest_cleantree.names import graph
-from pytest_cleantree.names.graph import import_summary, may_bind
+from pytest_cleantree.agent import could_spell
+from pytest_cleantree.names.graph import STAR_NEEDLE, import_summary
 from pytest_cleantree.names.modules import name_tree
 from pytest_cleantree.names.spellings import pattern_spellings
+from pytest_cleantree.sources.base import NO_NEEDLE, Needles, NoNeedle, SourceError
 from pytest_cleantree.sources.local import LocalSource
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
@@ -27,21 +29,25 @@ STDLIB = Path(sysconfig.get_paths()["stdlib"])
 WORDS = ("join", "path", "Mapping", "abc", "Popen", "subprocess", "dumps", "json", "Any")
 
 
+def kept_back(data: bytes, words: Sequence[str]) -> bool:
+    """Does a server asked for ``words`` (and the star needle) keep this file back?"""
+    return not could_spell(data, [(n.encode(), n) for n in (*words, STAR_NEEDLE)])
+
+
 @pytest.mark.parametrize(
-    ("text", "expected"),
+    ("text", "kept"),
     [
-        ("import os\n", False),
-        ("from subprocess import Popen\n", True),
-        ("x = 'Popen'\n", True),  # a word anywhere: the filter reads no syntax
-        ("from . import *\n", True),  # binds what the package binds: no word shows it
-        ("from pkg.core import \\\n    *\n", True),
-        ("y = a * b\n", False),  # a star that is no star import
-        ("# -*- coding: latin-1 -*-\nimport os\n", True),  # its bytes are not its text
-        ("import os  # é\n", True),  # not ASCII: a name may be NFKC of another
+        ("import os\n", True),
+        ("from subprocess import Popen\n", False),
+        ("x = 'Popen'\n", False),  # a word anywhere: the test reads no syntax
+        ("from . import *\n", False),  # binds what the package binds: no word shows it
+        ("from pkg.core import \\\n    *\n", False),
+        ("# -*- coding: latin-1 -*-\nimport os\n", False),  # its bytes are not its text
+        ("import os  # é\n", False),  # not ASCII: a name may be NFKC of another
     ],
 )
-def test_may_bind_reads_the_bytes(text: str, expected: bool) -> None:
-    assert may_bind(text.encode(), [b"Popen", b"subprocess"]) is expected
+def test_the_server_keeps_back_only_what_shows_no_word_and_no_star(text: str, kept: bool) -> None:
+    assert kept_back(text.encode(), ["Popen", "subprocess"]) is kept
 
 
 def test_a_star_continued_on_the_next_line_is_a_star_import() -> None:
@@ -73,61 +79,72 @@ def ast_imports(data: bytes) -> tuple[set[str], bool] | None:
     return parts, star
 
 
-def test_what_may_bind_leaves_unread_imports_no_word_in_the_standard_library() -> None:
-    """Every module of the running Python: an unread file's imports take none of the
-    words and no star, by :mod:`ast` and by the graph's own summary."""
-    words = {word.encode(): word for word in WORDS}
-    left = parsed = 0
+def test_what_the_server_keeps_back_imports_no_word_in_the_standard_library() -> None:
+    """Every module of the running Python: a file kept back imports none of the words
+    and no star, by :mod:`ast` and by the graph's own summary."""
+    kept = parsed = 0
     for path in stdlib_files():
         data = path.read_bytes()
         oracle = ast_imports(data)
-        for chosen in [[word] for word in words] + [list(words)]:
-            if may_bind(data, chosen):
+        for chosen in [[word] for word in WORDS] + [list(WORDS)]:
+            if not kept_back(data, chosen):
                 continue
-            left += 1
-            named = {words[w] for w in chosen}
-            summary = import_summary(decode_python(data))
-            assert not named & {name for _, name in summary.names}, path
-            assert not named & (summary.stars | summary.modules), path
-            if oracle is not None:  # (the summary's unknown star is its over-long statement)
+            kept += 1
+            summary = import_summary(data.decode("ascii"))  # (kept back: ASCII, no cookie)
+            assert not set(chosen) & {name for _, name in summary.names}, path
+            assert not set(chosen) & (summary.stars | summary.modules), path
+            if oracle is not None:
                 parsed += 1
-                assert not named & oracle[0], path
+                assert not set(chosen) & oracle[0], path
                 assert not oracle[1], path
-    # the filter leaves files unread (else the test proves nothing)
-    assert left > 1000
+    # the server keeps files back (else the test proves nothing)
+    assert kept > 1000
     assert parsed > 1000
+
+
+class ServerLike(LocalSource):
+    """A local tree read as a server reads it: with needles, a file that spells none
+    is not sent (:data:`NO_NEEDLE`), by the servers' own test."""
+
+    def __init__(self, root: Path) -> None:
+        super().__init__(root)
+        self.kept: list[str] = []
+
+    def read(
+        self, paths: Sequence[str], needles: Needles | None = None
+    ) -> Mapping[str, bytes | SourceError | NoNeedle]:
+        found: dict[str, bytes | SourceError | NoNeedle] = dict(super().read(paths))
+        if needles is None or isinstance(needles, Mapping):
+            return found
+        for path, data in found.items():
+            if isinstance(data, bytes) and kept_back(data, [n for n in needles if n != "*"]):
+                found[path] = NO_NEEDLE
+                self.kept.append(path)
+        return found
 
 
 PATTERNS = ("posixpath.join", "collections.abc.Mapping", "subprocess.Popen", "json.dumps")
 
 
 @pytest.mark.slow
-def test_the_graph_finds_the_same_spellings_as_summarising_every_file(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+def test_the_graph_finds_the_same_spellings_through_a_server_as_reading_every_file(
+    tmp_path: Path,
 ) -> None:
-    """The standard library as a tree: with the prefilter and without, the same answer.
+    """The standard library as a tree: kept back by a server or read whole, one answer.
 
     A copy without ``site-packages``: the graph walks the whole root, and what this
     machine has installed is not the tree the test is about.
     """
     root = tmp_path / "stdlib"
     shutil.copytree(STDLIB, root, ignore=shutil.ignore_patterns("site-packages", "__pycache__"))
-    source = LocalSource(root)
     paths = sorted(str(p.relative_to(root)) for p in root.rglob("*.py"))
-    naming = name_tree(source, paths, ())
-    left: list[bool] = []
-
-    def counted(data: bytes, words: Iterable[bytes]) -> bool:
-        answer = may_bind(data, words)
-        left.extend([True] if not answer else [])
-        return answer
-
-    monkeypatch.setattr(graph, "may_bind", counted)
-    filtered = pattern_spellings(source, PATTERNS, naming.bases, naming.tree)
-    assert len(left) > 1000  # the prefilter left files unread: the two paths differ
-    monkeypatch.setattr(graph, "may_bind", lambda data, words: True)
-    every = pattern_spellings(source, PATTERNS, naming.bases, naming.tree)
-    assert filtered.names == every.names
-    assert filtered.binds == every.binds
-    assert filtered.stars == every.stars
-    assert filtered.problems == every.problems
+    local = LocalSource(root)
+    server = ServerLike(root)
+    naming = name_tree(local, paths, ())
+    every = pattern_spellings(local, PATTERNS, naming.bases, naming.tree)
+    through = pattern_spellings(server, PATTERNS, naming.bases, naming.tree)
+    assert len(server.kept) > 500  # the server kept files back: the two paths differ
+    assert through.names == every.names
+    assert through.binds == every.binds
+    assert through.stars == every.stars
+    assert through.problems == every.problems
