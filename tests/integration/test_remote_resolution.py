@@ -38,13 +38,15 @@ def rows(stdout: str) -> list[tuple[str, int]]:
     )
 
 
-@pytest.mark.slow
-def test_re_exports_resolve_remotely_as_locally(tmp_path: Path, fleet: Fleet) -> None:
+def check_here_and_there(
+    tmp_path: Path, fleet: Fleet, files: dict[str, str], manifest: str
+) -> tuple[subprocess.CompletedProcess[str], subprocess.CompletedProcess[str]]:
+    """The real CLI on the tree written from ``files``: locally, then over the real sshd."""
     tree = tmp_path / "tree"
-    for name, text in TREE.items():
+    for name, text in files.items():
         (tree / name).parent.mkdir(parents=True, exist_ok=True)
         (tree / name).write_text(text)
-    (tmp_path / "cleantree.toml").write_text(MANIFEST)
+    (tmp_path / "cleantree.toml").write_text(manifest)
 
     def run(*extra: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
@@ -56,8 +58,12 @@ def test_re_exports_resolve_remotely_as_locally(tmp_path: Path, fleet: Fleet) ->
             check=False,
         )
 
-    local = run()
-    remote = run("--host", f"gpu-a:{tree}", *fleet.cli_options())
+    return run(), run("--host", f"gpu-a:{tree}", *fleet.cli_options())
+
+
+@pytest.mark.slow
+def test_re_exports_resolve_remotely_as_locally(tmp_path: Path, fleet: Fleet) -> None:
+    local, remote = check_here_and_there(tmp_path, fleet, TREE, MANIFEST)
 
     assert (local.returncode, remote.returncode) == (1, 1), remote.stderr
     expected = [("python/sglang/srt/layers/a.py", 1), ("python/sglang/srt/layers/a.py", 3)]
@@ -66,8 +72,8 @@ def test_re_exports_resolve_remotely_as_locally(tmp_path: Path, fleet: Fleet) ->
 
 
 #: ``pkg/mod.py`` holds no word of the pattern, only ``from . import *``: the graph must
-#: admit it wherever it reads (the server's needle test once left it unread, and
-#: ``pkg.mod.Popen`` was no spelling over SSH: a false clean the local run did not have)
+#: admit it wherever it reads (the needle test's part is held in
+#: ``tests/names/test_graph_prefilter.py``; this is the whole run over a real sshd)
 UNNAMED_STAR_TREE = {
     "python/pkg/__init__.py": "from subprocess import Popen\n",
     "python/pkg/mod.py": "from . import *\n",
@@ -83,24 +89,8 @@ UNNAMED_STAR_MANIFEST = (
 def test_an_unnamed_relative_star_import_is_followed_remotely_as_locally(
     tmp_path: Path, fleet: Fleet
 ) -> None:
-    tree = tmp_path / "tree"
-    for name, text in UNNAMED_STAR_TREE.items():
-        (tree / name).parent.mkdir(parents=True, exist_ok=True)
-        (tree / name).write_text(text)
-    (tmp_path / "cleantree.toml").write_text(UNNAMED_STAR_MANIFEST)
-
-    def run(*extra: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "pytest_cleantree", "check", "--format", "json", *extra],
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-            timeout=120,
-            check=False,
-        )
-
-    local = run()
-    remote = run("--host", f"gpu-a:{tree}", *fleet.cli_options())
+    files, manifest = UNNAMED_STAR_TREE, UNNAMED_STAR_MANIFEST
+    local, remote = check_here_and_there(tmp_path, fleet, files, manifest)
 
     expected = [("python/pkg/use.py", 1), ("python/pkg/use.py", 3)]
     assert rows(local.stdout) == expected, local.stderr

@@ -29,9 +29,14 @@ STDLIB = Path(sysconfig.get_paths()["stdlib"])
 WORDS = ("join", "path", "Mapping", "abc", "Popen", "subprocess", "dumps", "json", "Any")
 
 
+def server_keeps_back(data: bytes, needles: Sequence[str]) -> bool:
+    """Does a server asked for exactly these needles keep this file back?"""
+    return not could_spell(data, [(needle.encode(), needle) for needle in needles])
+
+
 def kept_back(data: bytes, words: Sequence[str]) -> bool:
-    """Does a server asked for ``words`` (and the star needle) keep this file back?"""
-    return not could_spell(data, [(n.encode(), n) for n in (*words, STAR_NEEDLE)])
+    """Does a server asked for the graph's ``words`` (with the star needle) keep it back?"""
+    return server_keeps_back(data, [*words, STAR_NEEDLE])
 
 
 @pytest.mark.parametrize(
@@ -103,8 +108,8 @@ def test_what_the_server_keeps_back_imports_no_word_in_the_standard_library() ->
 
 
 class ServerLike(LocalSource):
-    """A local tree read as a server reads it: with needles, a file that spells none
-    is not sent (:data:`NO_NEEDLE`), by the servers' own test."""
+    """A local tree read as a server reads it: with needles, a file that spells none of
+    those the graph sent is not sent (:data:`NO_NEEDLE`), by the servers' own test."""
 
     def __init__(self, root: Path) -> None:
         super().__init__(root)
@@ -117,7 +122,7 @@ class ServerLike(LocalSource):
         if needles is None or isinstance(needles, Mapping):
             return found
         for path, data in found.items():
-            if isinstance(data, bytes) and kept_back(data, [n for n in needles if n != "*"]):
+            if isinstance(data, bytes) and server_keeps_back(data, list(needles)):
                 found[path] = NO_NEEDLE
                 self.kept.append(path)
         return found
@@ -148,3 +153,20 @@ def test_the_graph_finds_the_same_spellings_through_a_server_as_reading_every_fi
     assert through.binds == every.binds
     assert through.stars == every.stars
     assert through.problems == every.problems
+
+
+def test_a_server_sends_a_file_whose_only_import_is_an_unnamed_star(tmp_path: Path) -> None:
+    """``from . import *`` holds no word of the pattern: only the star needle gets it sent,
+    and without it ``pkg.mod.Popen`` is no spelling (a false clean over SSH)."""
+    files = {
+        "pkg/__init__.py": "from subprocess import Popen\n",
+        "pkg/mod.py": "from . import *\n",
+        "use.py": "from pkg.mod import Popen\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    server = ServerLike(tmp_path)
+    naming = name_tree(server, sorted(files), ())
+    found = pattern_spellings(server, ["subprocess.Popen"], naming.bases, naming.tree)
+    assert "pkg.mod.Popen" in found.names["subprocess.Popen"]
