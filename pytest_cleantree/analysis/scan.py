@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from pytest_cleantree.core.findings import Finding
 from pytest_cleantree.core.model import Kind, Occurrence, Pattern
-from pytest_cleantree.core.patterns import match_name, match_text, prefilter_needle
+from pytest_cleantree.core.patterns import match_name, match_text, prefilter_needles
 
 from .bindings import ScopeBindings, scope_bindings, spans
 from .resolve import _Key, absolute_module, key_of
@@ -134,7 +134,12 @@ class Scanner:
         the line where the matching part itself stands.
         """
         parts = dotted.split(".")
-        needles = [prefilter_needle(p) for p in self.patterns if match_name(p, dotted, (dotted,))]
+        needles = [
+            needle
+            for p in self.patterns
+            if match_name(p, dotted, (dotted,))
+            for needle in prefilter_needles(p)
+        ]
         first = self._locate(parts[0], start)
         for part in parts:
             if any(needle and needle in part for needle in needles):

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from pytest_cleantree.agent import STRING_ESCAPE, made_chars, unescape
 from pytest_cleantree.core.model import Pattern, PatternTier
-from pytest_cleantree.core.patterns import IDENTIFIER, prefilter_needle
+from pytest_cleantree.core.patterns import IDENTIFIER, prefilter_needles
 
 from .breaks import breaks_search
 
@@ -95,9 +95,11 @@ class PatternSet:
         """Compile a list (see :func:`compile_patterns` for the shared, cached one)."""
         needles = []
         for pattern in patterns:
-            needle = prefilter_needle(pattern)
-            word = pattern.tier is PatternTier.EXACT and bool(IDENTIFIER.fullmatch(needle or ""))
-            needles.append((pattern, needle, word))
+            for needle in prefilter_needles(pattern):
+                word = pattern.tier is PatternTier.EXACT and bool(
+                    IDENTIFIER.fullmatch(needle or "")
+                )
+                needles.append((pattern, needle, word))
         return cls(
             tuple(patterns),
             tuple(needles),
@@ -406,10 +408,12 @@ def present_patterns(
     text, norm = views.text, views.norm
     words: set[str] | None = None
     every_word: set[str] | None = None
-    kept: list[Pattern] = []
+    kept: dict[Pattern, None] = {}  # (a pattern with several needles is kept once)
     for pattern, needle, whole_word in patterns.needles:
+        if pattern in kept:
+            continue
         if needle is None:
-            kept.append(pattern)
+            kept[pattern] = None
         elif whole_word:
             if words is None:
                 words = views.words(derived=derived)
@@ -418,16 +422,16 @@ def present_patterns(
                 if every_word is None:
                     every_word = views.words()
                 if needle in every_word:
-                    kept.append(pattern)
+                    kept[pattern] = None
             elif needle in words or (derived and views.spelt_across_breaks(needle)):
-                kept.append(pattern)
+                kept[pattern] = None
         elif (
             needle in text  # :meth:`TextViews.spells`, inlined: it runs per needle per file
             or (norm is not text and needle in norm)
             or (derived and (views.makes(needle) or views.contains(needle)))
         ):
-            kept.append(pattern)
-    return kept
+            kept[pattern] = None
+    return list(kept)
 
 
 def spelling_lines(views: TextViews, patterns: PatternSet) -> set[int] | None:

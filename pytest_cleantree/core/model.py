@@ -58,6 +58,10 @@ class Pattern:
     body: str
     #: a line pattern pinned to this 1-based line (``line@N:...``); 0: any line
     line: int = 0
+    #: a qualified name spelt through a module alias (``os.path`` for ``posixpath.join``):
+    #: the words one of which every use of it that leads to its target spells (the target's
+    #: last names), the prefilter's needles in place of its own last part
+    needles: tuple[str, ...] = ()
 
     def __hash__(self) -> int:
         """The text decides the rest: hashing it alone is cheap (a str caches its hash)."""

@@ -197,6 +197,17 @@ def _encodable(text: str) -> str:
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+def prefilter_needles(pattern: Pattern) -> tuple[str | None, ...]:
+    """Strings one of which must appear in a file's text for the pattern to match in it.
+
+    One, :func:`prefilter_needle`, but for a qualified name spelt through a module
+    alias, whose uses that count spell one of the target's last names (``needles``).
+    """
+    if pattern.needles and pattern.tier is PatternTier.QUALIFIED:
+        return pattern.needles
+    return (prefilter_needle(pattern),)
+
+
 def prefilter_needle(pattern: Pattern) -> str | None:
     """A string that must appear in a file's text for the pattern to match anything in it.
 

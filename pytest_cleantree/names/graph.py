@@ -6,11 +6,13 @@ definition.  The other direction needs the modules that *import* the symbol and 
 new spelling of it (``os`` does ``import posixpath as path``; ``collections.abc`` does
 ``from _collections_abc import *``; ``layers/moe.py`` does ``from .gate import TopK``),
 which no pattern names.  :func:`grow_chains` finds them in the whole tree, round by
-round: a module can make a spelling of a target only through an import statement that
-names the last part of a spelling (of the target or of a module on its way), or a star
-import of a module holding one.  :func:`import_summary` reads that from a file's text
-without parsing it (the graph's per-module part, kept by content in a
-:class:`SummaryStore`); only the modules it admits are parsed into the export map.
+round, to the fixpoint: a module can make a spelling of a target only through an import
+statement that names the last part of a name that reaches it (the target, or a module on
+its way), or a star import of a module holding one.  :func:`import_summary` reads that
+from a file's text without parsing it (kept by content in a :class:`SummaryStore`): a
+prefilter that only admits files, never an edge.  The modules it admits are parsed whole
+into the export map (:func:`.exports.parse_module_exports`, the one binding model), so an
+import in a docstring or a string binds nothing.
 A server sends only the files that may spell a word or a star import (its needle
 test, :func:`pytest_cleantree.agent.could_spell`, given :data:`STAR_NEEDLE` too); the
 others stay unread until the words grow.  A local source reads every file: there the
@@ -24,7 +26,6 @@ module of a tree does one.
 
 from __future__ import annotations
 
-import ast
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, MutableMapping, Sequence
@@ -32,13 +33,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from pytest_cleantree.analysis import decode_python
-from pytest_cleantree.names.exports import (
-    BindingKind,
-    ExportMap,
-    ModuleExports,
-    exports_of_tree,
-    parse_module_exports,
-)
+from pytest_cleantree.names.exports import BindingKind, ModuleExports, parse_module_exports
+from pytest_cleantree.names.symbols import ExportMap, Meter
 from pytest_cleantree.sources.base import NoNeedle, Source
 
 __all__ = [
@@ -49,12 +45,8 @@ __all__ = [
     "TreeModule",
     "grow_chains",
     "import_summary",
-    "parse_import_exports",
     "spelling_words",
 ]
-
-#: a bound on the rounds of :func:`grow_chains` (each finds the modules one hop further out)
-MAX_ROUNDS = 8
 #: an import statement longer than this is not read: the file is admitted whatever it holds
 _MAX_STATEMENT = 20_000
 #: the star marker: a star import whose module could not be read from the text
@@ -196,35 +188,6 @@ def import_summary(text: str) -> ImportSummary:
     return ImportSummary(frozenset(names), frozenset(stars), frozenset(modules))
 
 
-def parse_import_exports(module: str, text: str, *, is_package: bool) -> ModuleExports:
-    """What a module's import statements bind, parsing those statements alone.
-
-    For a module the graph admits as an importer (not on a pattern's chain):
-    its imports are all that can make a spelling.  Each statement is parsed
-    where it stands (its line kept); one inside a function counts as the
-    module's (more spellings, never fewer), and the module's own definitions
-    and ``__all__`` are not read, so a star import of it takes every public
-    name it imports.  A statement that does not parse alone (``from a \\``
-    continued on the next line) makes the whole module parsed.
-    """
-    body: list[ast.stmt] = []
-    for keyword in _keywords(text):
-        end = _statement_end(text, keyword + len("import"))
-        line_start = text.rfind("\n", 0, keyword) + 1
-        found = _FROM_BEFORE.search(text, line_start, keyword)
-        start = found.start() if found else keyword
-        try:
-            statement = ast.parse(text[start:end]).body if end is not None else None
-        except (SyntaxError, ValueError):
-            statement = None
-        if statement is None:
-            return parse_module_exports(module, text, is_package=is_package)
-        for node in statement:
-            ast.increment_lineno(node, text.count("\n", 0, start))
-        body += statement
-    return exports_of_tree(module, ast.Module(body=body, type_ignores=[]), is_package=is_package)
-
-
 def _keywords(text: str) -> Iterable[int]:
     """Where the word ``import`` stands (``str.find``: far faster than a ``\\b`` regex)."""
     index = text.find("import")
@@ -283,33 +246,23 @@ def _statement_end(text: str, start: int) -> int | None:
     return index if limit == len(text) else None
 
 
-def spelling_words(
-    emap: ExportMap, patterns: Iterable[str]
-) -> tuple[frozenset[str], frozenset[str]]:
-    """The last parts that a new spelling of a pattern's targets is made from, and star sources.
+def pattern_targets(emap: ExportMap, pattern: str) -> frozenset[str]:
+    """Where a pattern leads (every binding on the way), and the pattern as written."""
+    return emap.canonicals(pattern) | {pattern}
 
-    Words: the last part of every spelling of every target and of every module on a
-    spelling's way (``posixpath`` and ``path`` for ``posixpath.join``, ``os`` being read).
-    Star words: the last part of every module that holds a spelling.
+
+def spelling_words(emap: ExportMap, patterns: Iterable[str]) -> frozenset[str]:
+    """The words a module's imports must name to make a new spelling of the patterns' targets.
+
+    The last part of every name that reaches a target (:meth:`ExportMap.reach`):
+    module parts included, as a module on a target's way is a name that reaches it
+    (``posixpath`` and ``path`` for ``posixpath.join``, ``os`` being read).  A star
+    import of a module is named by the module's last part, which is among them.
     """
-    words: set[str] = set()
-    star_words: set[str] = set()
-    modules: set[str] = set()
+    targets: set[str] = set()
     for pattern in patterns:
-        for target in emap.canonicals(pattern) | {pattern}:
-            for spelling in {target, *(s.spelling for s in emap.spellings(target))}:
-                words.add(spelling.rsplit(".", 1)[-1])
-                parts = spelling.split(".")
-                for end in range(1, len(parts)):
-                    prefix = ".".join(parts[:end])
-                    star_words.add(parts[end - 1])
-                    if emap.is_module(prefix):
-                        modules.add(emap.canonical(prefix))
-    for module in modules:
-        for spelling in {module, *(s.spelling for s in emap.spellings(module))}:
-            words.add(spelling.rsplit(".", 1)[-1])
-            star_words.add(spelling.rsplit(".", 1)[-1])
-    return frozenset(words), frozenset(star_words)
+        targets |= pattern_targets(emap, pattern)
+    return frozenset(name.rsplit(".", 1)[-1] for name in emap.reach(targets))
 
 
 def grow_chains(
@@ -319,15 +272,19 @@ def grow_chains(
     parsed: MutableMapping[str, ModuleExports],
     texts: MutableMapping[str, tuple[str, str]],
     store: SummaryStore | None = None,
+    meter: Meter | None = None,
 ) -> tuple[ExportMap, Reach]:
     """Add to ``parsed`` every module of ``tree`` that can make a spelling of the patterns.
 
-    Round by round, until no module is admitted: the words of the spellings known
+    Round by round, to the fixpoint: the words of the names that reach a target
     (:func:`spelling_words`) admit the modules whose imports take one
-    (:meth:`ImportSummary.may_spell`); those are parsed, which makes new spellings.
-    A file the server found to spell none of the words stays unread, and is asked
-    again only when the words grow past those it was tested with.
+    (:meth:`ImportSummary.may_spell`); those are parsed, which may reach more.
+    Each module is admitted once, so the rounds end; ``meter`` bounds the work
+    (:class:`~.symbols.GraphBudgetError`).  A file the server found to spell none
+    of the words stays unread, and is asked again only when the words grow past
+    those it was tested with.
     """
+    meter = meter or Meter()
     summaries: dict[str, ImportSummary] = {}
     held: dict[str, bytes] = {}
     left = [m for m in tree if m.module and m.module not in parsed]
@@ -335,16 +292,15 @@ def grow_chains(
     unbound: dict[str, frozenset[str]] = {}
     if store is not None:
         summaries.update(store.summaries(source, [m.path for m in left]))
-    emap = ExportMap(parsed)
+    emap = ExportMap(parsed, meter=meter)
     unread = [m.path for m in left if m.path not in summaries]
     tried: set[str] = set()
-    for _ in range(MAX_ROUNDS):
-        words, star_words = spelling_words(emap, patterns)
-        needles = words | star_words
-        stale = [path for path in unread if not needles <= unbound.get(path, frozenset())]
+    while True:
+        words = spelling_words(emap, patterns)
+        stale = [path for path in unread if not words <= unbound.get(path, frozenset())]
         if stale:
-            still = set(_summarise(source, stale, needles, summaries, held, store))
-            unbound.update((path, needles) for path in still)
+            still = set(_summarise(source, stale, words, summaries, held, store))
+            unbound.update((path, words) for path in still)
             asked = set(stale)
             unread = [path for path in unread if path in still or path not in asked]
         admitted = [
@@ -353,17 +309,15 @@ def grow_chains(
             if m.path not in tried
             and m.module not in parsed
             and m.path in summaries
-            and summaries[m.path].may_spell(words, star_words)
+            and summaries[m.path].may_spell(words, words)
         ]
         if not admitted:
             break
+        for module in admitted:
+            meter.spend(module.module)
         tried.update(m.path for m in admitted)
         _parse(source, admitted, held, parsed, texts, store)
-        emap = ExportMap(parsed)
-    else:  # the rounds ran out: the words of the map as it is now
-        needles = frozenset().union(*spelling_words(emap, patterns))
-    if any(not needles <= unbound.get(path, frozenset()) for path in unread):
-        return emap, Reach()  # a file not tested with the last words: what is reached is unknown
+        emap = ExportMap(parsed, meter=meter)
     return emap, _reach(summaries.values(), parsed.values())
 
 
@@ -425,7 +379,7 @@ def _parse(
     texts: MutableMapping[str, tuple[str, str]],
     store: SummaryStore | None = None,
 ) -> None:
-    """Parse the admitted modules' imports into ``parsed`` (or take them from ``store``).
+    """Parse the admitted modules whole into ``parsed`` (or take them from ``store``).
 
     One that cannot be read, decoded or parsed adds nothing: Python cannot import
     it either, so it re-exports nothing (a check that names it reports it).
@@ -446,7 +400,7 @@ def _parse(
             continue
         try:
             text = decode_python(data)
-            exports = parse_import_exports(module.module, text, is_package=module.is_package)
+            exports = parse_module_exports(module.module, text, is_package=module.is_package)
         except (LookupError, SyntaxError, ValueError, RecursionError, MemoryError):
             continue
         parsed[module.module] = exports

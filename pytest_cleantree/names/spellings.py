@@ -24,18 +24,19 @@ from dataclasses import dataclass, field
 from pytest_cleantree.analysis import decode_python
 from pytest_cleantree.config.layout import Layout
 from pytest_cleantree.core.errors import SourceError
-from pytest_cleantree.names.exports import (
-    BindingKind,
-    ExportMap,
-    ModuleExports,
-    Spelling,
-    parse_module_exports,
+from pytest_cleantree.core.patterns import covers
+from pytest_cleantree.names.exports import BindingKind, ModuleExports, parse_module_exports
+from pytest_cleantree.names.graph import (
+    Reach,
+    SummaryStore,
+    TreeModule,
+    grow_chains,
+    pattern_targets,
 )
-from pytest_cleantree.names.graph import Reach, SummaryStore, TreeModule, grow_chains
+from pytest_cleantree.names.symbols import Budget, ExportMap, Reached
 from pytest_cleantree.sources.base import Source
 
 __all__ = [
-    "MAX_ROUNDS",
     "Chains",
     "Explanation",
     "Spellings",
@@ -47,9 +48,6 @@ __all__ = [
     "pattern_spellings",
     "read_chains",
 ]
-
-#: a bound on the read rounds (each follows the re-export chains one hop further)
-MAX_ROUNDS = 8
 
 
 def import_bases(
@@ -101,7 +99,14 @@ class StarSite:
 
 @dataclass(frozen=True)
 class Spellings:
-    """Per qualified pattern: its spellings (itself included), and its star re-exports.
+    """Per qualified pattern: the names a use of it may be spelt through, and its star re-exports.
+
+    ``names``: whole spellings, each leading to where the pattern leads (itself
+    included).  ``ways``: names that lead to a module on the way (``os.path``, for
+    ``posixpath.join``): a use spelt through one (``os.path.join``) is the
+    pattern's when it resolves there (:meth:`leads_to`), and spells one of
+    ``words`` (the last names of the whole spellings).  Finite however the
+    tree's modules import each other: one name per node of the graph.
 
     ``binds``: per module ``M`` of the tree, the names ``N`` of spellings
     ``M.N`` that ``from M import *`` binds (per the export map): in a checked
@@ -115,6 +120,23 @@ class Spellings:
     #: modules on the chains that exist but could not be read or parsed (path -> why): the
     #: spellings they make are unknown, so every check of a qualified pattern is incomplete
     problems: Mapping[str, str] = field(default_factory=dict)
+    ways: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    words: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    targets: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    emap: ExportMap | None = field(default=None, compare=False, repr=False)
+
+    def leads_to(self, name: str, pattern: str) -> bool:
+        """Does a use resolved to ``name`` lead where ``pattern`` leads (or inside it)?
+
+        A ``name`` relative to a package not known here (``.error.X``) cannot be
+        followed: it counts when it completes into a whole spelling, as matching it
+        against the whole spellings would.
+        """
+        if name.startswith("."):
+            return any(covers(whole, name) for whole in self.names.get(pattern, ()))
+        if self.emap is None:
+            return True
+        return self.emap.leads_to(name, self.targets.get(pattern, frozenset({pattern})))
 
 
 def pattern_spellings(
@@ -123,39 +145,53 @@ def pattern_spellings(
     bases: Sequence[str],
     tree: Sequence[TreeModule] = (),
     store: SummaryStore | None = None,
+    budget: Budget | None = None,
 ) -> Spellings:
     """Each qualified pattern's spellings: what leads where it leads, through the tree's modules.
 
     ``tree``: the tree's modules, searched for the re-exports no pattern names
     (:func:`.graph.grow_chains`); without it, only the patterns' own chains are read.
-    Raises :class:`SourceError` only when the tree cannot be reached.
+    Raises :class:`SourceError` when the tree cannot be reached, and
+    :class:`~.symbols.GraphBudgetError` when the graph passes ``budget``.
     """
     patterns = sorted(set(qualified))
     if not patterns:
         return Spellings({}, {})
-    chains = read_chains(source, patterns, bases, tree, store)
-    emap, parsed, texts = chains.emap, chains.parsed, chains.texts
+    chains = read_chains(source, patterns, bases, tree, store, budget)
+    emap = chains.emap
     names: dict[str, frozenset[str]] = {}
+    ways: dict[str, frozenset[str]] = {}
+    words: dict[str, frozenset[str]] = {}
+    targets: dict[str, frozenset[str]] = {}
     stars: dict[str, tuple[StarSite, ...]] = {}
     for pattern in patterns:
-        targets = emap.canonicals(pattern) | {pattern}
-        found = set(targets)
-        sites: list[StarSite] = []
-        for target in sorted(targets):
-            for spelling in emap.spellings(target):
-                if chains.reached(spelling.spelling):  # else no import of the tree spells it
-                    found.add(spelling.spelling)
-                sites += _star_sites(spelling, parsed, texts)
-        names[pattern] = frozenset(found)
-        stars[pattern] = tuple(dict.fromkeys(sites))
+        targets[pattern] = pattern_targets(emap, pattern)
+        reached = emap.reach(targets[pattern]).values()
+        whole = {r.name for r in reached if not r.suffix and chains.reached(r.name)}
+        names[pattern] = frozenset(whole | targets[pattern])
+        ways[pattern] = frozenset(
+            r.name for r in reached if r.suffix and "." in r.name and chains.reached(r.name)
+        )
+        words[pattern] = frozenset(name.rsplit(".", 1)[-1] for name in names[pattern])
+        sites = [site for r in reached if not r.suffix for site in _star_sites(r, chains)]
+        stars[pattern] = tuple(dict.fromkeys(sorted(sites, key=_site_order)))
+    binds = _star_binds(emap, [*names.values(), *ways.values()])
+    return Spellings(names, stars, binds, dict(chains.problems), ways, words, targets, emap)
+
+
+def _site_order(site: StarSite) -> tuple[str, int, str]:
+    return (site.path, site.line, site.spelling)
+
+
+def _star_binds(emap: ExportMap, spelt: Iterable[frozenset[str]]) -> dict[str, frozenset[str]]:
+    """Per module, the names of spellings through it that its star export binds."""
     binds: dict[str, set[str]] = {}
-    for spelt in sorted({s for found in names.values() for s in found}):
-        module, _, name = spelt.rpartition(".")
+    for name in sorted(set().union(*spelt)):
+        module, _, last = name.rpartition(".")
         exported = emap.exported_names(module) if module else None
-        if exported is not None and name in exported:
-            binds.setdefault(module, set()).add(name)
-    bound = {m: frozenset(n) for m, n in binds.items()}
-    return Spellings(names, stars, bound, dict(chains.problems))
+        if exported is not None and last in exported:
+            binds.setdefault(module, set()).add(last)
+    return {m: frozenset(n) for m, n in binds.items()}
 
 
 @dataclass(frozen=True)
@@ -186,29 +222,31 @@ def read_chains(
     bases: Sequence[str],
     tree: Sequence[TreeModule] = (),
     store: SummaryStore | None = None,
+    budget: Budget | None = None,
 ) -> Chains:
     """Read, in rounds, the modules the patterns' re-export chains pass through.
 
     With ``tree``, then every module of it that re-exports what they lead to
-    (:func:`.graph.grow_chains`).
+    (:func:`.graph.grow_chains`).  The rounds go on while they find modules to
+    read; each module is tried once, so they end, and ``budget`` bounds the work.
     """
+    meter = (budget or Budget()).start()
     parsed: dict[str, ModuleExports] = {}
     texts: dict[str, tuple[str, str]] = {}
     problems: dict[str, str] = {}
     tried: set[str] = set()
     wanted = {prefix for pattern in patterns for prefix in _prefixes(pattern)}
-    emap = ExportMap({})
-    for _ in range(MAX_ROUNDS):
-        todo = sorted(wanted - tried)
-        if not todo:
-            break
+    emap = ExportMap({}, meter=meter)
+    while todo := sorted(wanted - tried):
+        for module in todo:
+            meter.spend(module)
         tried.update(todo)
         _read_round(source, todo, bases, parsed, texts, problems, store)
-        emap = ExportMap(parsed)
+        emap = ExportMap(parsed, meter=meter)
         wanted = {prefix for name in emap.missing(patterns) for prefix in _prefixes(name)}
     reach = Reach()
     if tree:
-        emap, reach = grow_chains(source, patterns, tree, parsed, texts, store)
+        emap, reach = grow_chains(source, patterns, tree, parsed, texts, store, meter)
     return Chains(emap, parsed, texts, problems, reach)
 
 
@@ -240,32 +278,31 @@ def explain_name(
         return (texts[found[0]][0], found[1])
 
     canonical = emap.canonical(qualified)
-    targets = sorted(emap.canonicals(qualified) | {canonical})
+    others = sorted(emap.canonicals(qualified) | {canonical})
+    targets = sorted(pattern_targets(emap, canonical) | pattern_targets(emap, qualified))
     spellings: dict[str, tuple[str, str, int]] = {}
-    for target in targets:
-        for spelling in emap.spellings(target):
-            if spelling.module in texts and spelling.spelling not in spellings:
-                path = texts[spelling.module][0]
-                spellings[spelling.spelling] = (spelling.spelling, path, spelling.line)
+    for spelling in sorted(r for r in emap.reach(targets).values() if not r.suffix):
+        if spelling.module in texts and spelling.name not in spellings:
+            path = texts[spelling.module][0]
+            spellings[spelling.name] = (spelling.name, path, spelling.line)
     return Explanation(
         qualified,
         canonical,
         where(canonical),
-        tuple((other, where(other)) for other in targets if other != canonical),
+        tuple((other, where(other)) for other in others if other != canonical),
         tuple(sorted(spellings.values())),
     )
 
 
-def _star_sites(
-    spelling: Spelling, parsed: Mapping[str, ModuleExports], texts: Mapping[str, tuple[str, str]]
-) -> list[StarSite]:
-    exports = parsed.get(spelling.module)
-    if exports is None or spelling.module not in texts:
+def _star_sites(spelling: Reached, chains: Chains) -> list[StarSite]:
+    """The star import that makes ``spelling``, when one does (``explain`` shows it)."""
+    exports = chains.parsed.get(spelling.module)
+    if exports is None or spelling.module not in chains.texts:
         return []
-    path, text = texts[spelling.module]
+    path, text = chains.texts[spelling.module]
     lines = text.splitlines()
     return [
-        StarSite(path, b.line, b.module, spelling.spelling, lines[b.line - 1].strip())
+        StarSite(path, b.line, b.module, spelling.name, lines[b.line - 1].strip())
         for b in exports.bindings
         if b.kind is BindingKind.STAR and b.line == spelling.line and 0 < b.line <= len(lines)
     ]

@@ -21,8 +21,8 @@ from pytest_cleantree.sources.base import FileStat, Source, StatsMany
 
 __all__ = ["StoredGraph"]
 
-#: the shape of an entry: a change of it makes every stored part unread
-_VERSION = "2"
+#: the shape of an entry: a change of it makes every stored part unread (3: whole modules)
+_VERSION = "3"
 
 
 class StoredGraph:

@@ -42,7 +42,7 @@ class PatternList:
     @functools.cached_property
     def key(self) -> str:
         """A digest of the patterns' texts: part of the store's key for what they found."""
-        material = json.dumps(sorted(p.text for p in self.patterns))
+        material = json.dumps(sorted("\0".join((p.text, *p.needles)) for p in self.patterns))
         return hashlib.blake2b(material.encode(), digest_size=20).hexdigest()
 
     @functools.cached_property

@@ -23,6 +23,7 @@ from pytest_cleantree.sources.base import Source
 
 if TYPE_CHECKING:  # loaded by spell() only: a run without qualified patterns never needs it
     from pytest_cleantree.names.spellings import Spellings
+    from pytest_cleantree.names.symbols import Budget
 
 #: each file's analysis, or why it has none
 Analyses = dict[str, FileAnalysis | SourceError]
@@ -37,6 +38,9 @@ class Spelt:
     #: per spelling, the patterns as written it stands for (when not only itself)
     back: Mapping[str, frozenset[str]] = field(default_factory=dict)
     spellings: Spellings | None = None
+    #: per name through a module alias, the patterns whose target it may lead to: a use
+    #: found through it is one of theirs only if it resolves there (see ``Spellings.ways``)
+    ways: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     @property
     def binds(self) -> Mapping[str, frozenset[str]]:
@@ -50,10 +54,12 @@ def spell(
     source: Source,
     import_roots: Sequence[str],
     store: FindingStore | None = None,
+    budget: Budget | None = None,
 ) -> tuple[Plan, Spelt]:
     """The plan with every spelling of its qualified patterns asked of each file.
 
-    ``store``: where the symbol graph's per-file parts persist (see :mod:`.graphstore`).
+    ``store``: where the symbol graph's per-file parts persist (see :mod:`.graphstore`);
+    ``budget``: the graph's bound (the manifest's ``graph_budget``).
     """
     qualified = qualified_patterns(checks)
     if not qualified:
@@ -64,34 +70,53 @@ def spell(
 
     naming = name_tree(source, plan.paths, import_roots)
     graph = StoredGraph(store) if store is not None else None
-    spellings = pattern_spellings(source, qualified, naming.bases, naming.tree, graph)
-    wanted, back = with_spellings(plan.wanted, spellings.names)
-    return replace(plan, wanted=wanted), Spelt(dict(naming.modules), back, spellings)
+    spellings = pattern_spellings(source, qualified, naming.bases, naming.tree, graph, budget)
+    wanted, back, ways = with_spellings(plan.wanted, spellings)
+    return replace(plan, wanted=wanted), Spelt(dict(naming.modules), back, spellings, ways)
 
 
 def with_spellings(
-    wanted: Mapping[str, Asked], spelt: Mapping[str, frozenset[str]]
-) -> tuple[dict[str, Asked], dict[str, frozenset[str]]]:
+    wanted: Mapping[str, Asked], spelt: Spellings
+) -> tuple[dict[str, Asked], dict[str, frozenset[str]], dict[str, frozenset[str]]]:
     """Ask each file for every spelling of its qualified patterns (see :mod:`.spellings`).
 
-    Returns the new patterns per file and, per spelling, the patterns as
-    written that it stands for (a pattern's own text stands for itself).
+    Returns the new patterns per file; per spelling, the patterns as written that
+    it stands for (a pattern's own text stands for itself); and per name through
+    a module alias, the patterns it may lead to.  Such a name is asked with the
+    target's last names as its needles: a use through it that counts spells one.
     """
     back: dict[str, set[str]] = defaultdict(set)
-    for pattern, spellings in spelt.items():
+    ways: dict[str, set[str]] = defaultdict(set)
+    needles: dict[str, set[str]] = defaultdict(set)
+    for pattern, spellings in spelt.names.items():
         for spelling in spellings:
             back[spelling].add(pattern)
+    for pattern, names in spelt.ways.items():
+        for name in names:
+            if name not in spelt.names.get(pattern, ()):
+                back[name].add(pattern)
+                ways[name].add(pattern)
+                needles[name] |= spelt.words.get(pattern, set())
+    whole = {s for spellings in spelt.names.values() for s in spellings}
     grown: dict[Asked, Asked] = {}  # files share their lists: grow each once
     result: dict[str, Asked] = {}
     for path, asked in wanted.items():
         if asked not in grown:
             patterns, comments = asked
             texts = patterns.texts
-            extra = sorted({s for p in texts for s in spelt.get(p, ())} - texts)
-            more = tuple(Pattern(s, PatternTier.QUALIFIED, s) for s in extra)
+            extra = sorted({s for p in texts for s in spelt.names.get(p, ())} - texts)
+            through = sorted({w for p in texts for w in spelt.ways.get(p, ())} - texts - whole)
+            more = tuple(Pattern(s, PatternTier.QUALIFIED, s) for s in extra) + tuple(
+                Pattern(w, PatternTier.QUALIFIED, w, needles=tuple(sorted(needles[w])))
+                for w in through
+            )
             grown[asked] = (PatternList(patterns.patterns + more), comments) if more else asked
         result[path] = grown[asked]
-    return result, {s: frozenset(p) for s, p in back.items() if p != {s}}
+    return (
+        result,
+        {s: frozenset(p) for s, p in back.items() if p != {s}},
+        {w: frozenset(p) for w, p in ways.items()},
+    )
 
 
 def rewrite_findings(analyses: Analyses, wanted: Mapping[str, Asked], spelt: Spelt) -> Analyses:
@@ -102,13 +127,40 @@ def rewrite_findings(analyses: Analyses, wanted: Mapping[str, Asked], spelt: Spe
     """
     if spelt.spellings is None:
         return analyses
-    return as_written(analyses, spelt.back)
+    return as_written(analyses, spelt.back, _Through(spelt.ways, spelt.spellings))
 
 
-def as_written(analyses: Analyses, back: Mapping[str, frozenset[str]]) -> Analyses:
-    """Findings of a spelling reported under the patterns as the manifest wrote them."""
+@dataclass(frozen=True)
+class _Through:
+    """The names through a module alias, and how to tell where a use through one leads."""
+
+    ways: Mapping[str, frozenset[str]]
+    spellings: Spellings
+
+    def patterns(self, finding: Finding) -> frozenset[str]:
+        """The patterns a finding through a way is one of: those its use resolves to.
+
+        A string, comment or text line is matched as written: through a way name
+        (``os.path`` in ``"os.path.exists"``) it is nobody's; the whole spellings
+        are asked of text too.
+        """
+        return frozenset(
+            pattern
+            for pattern in self.ways[finding.pattern]
+            if any(self.spellings.leads_to(q, pattern) for q in finding.occurrence.qualified)
+        )
+
+
+def as_written(
+    analyses: Analyses, back: Mapping[str, frozenset[str]], through: _Through | None = None
+) -> Analyses:
+    """Findings of a spelling reported under the patterns as the manifest wrote them.
+
+    A finding through a way name (``through``) counts for the patterns its use leads to.
+    """
     if not back:
         return analyses
+    ways = through.ways if through is not None else {}
     result: Analyses = {}
     for path, analysis in analyses.items():
         if isinstance(analysis, SourceError) or not back.keys() & analysis.patterns_found:
@@ -116,7 +168,10 @@ def as_written(analyses: Analyses, back: Mapping[str, frozenset[str]]) -> Analys
             continue
         findings: dict[Finding, None] = {}
         for finding in analysis.findings:
-            for pattern in sorted(back.get(finding.pattern, (finding.pattern,))):
+            written = back.get(finding.pattern, frozenset({finding.pattern}))
+            if through is not None and finding.pattern in ways:
+                written = (written - ways[finding.pattern]) | through.patterns(finding)
+            for pattern in sorted(written):
                 findings[Finding(pattern, finding.occurrence)] = None
         result[path] = replace(analysis, findings=tuple(findings))
     return result

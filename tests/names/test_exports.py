@@ -8,13 +8,12 @@ import pytest
 
 from pytest_cleantree.config.layout import parse_layout
 from pytest_cleantree.names.exports import (
-    ExportMap,
     Spelling,
-    build_export_map,
     parse_module_exports,
     resolve_relative,
 )
 from pytest_cleantree.names.spellings import modules_to_read, next_reads
+from pytest_cleantree.names.symbols import ExportMap, build_export_map
 
 
 def tree_map(files: dict[str, str], **options: object) -> ExportMap:

@@ -24,12 +24,11 @@ from jedi_oracle import ImportedName, Place, goto, imported_names, jedi_uses, op
 
 from pytest_cleantree.config.layout import Layout, parse_layout
 from pytest_cleantree.names.exports import (
-    ExportMap,
     ModuleExports,
-    build_export_map,
     parse_module_exports,
 )
 from pytest_cleantree.names.spellings import modules_to_read, next_reads
+from pytest_cleantree.names.symbols import ExportMap, build_export_map
 
 PACKAGES = {
     "astroid": Path(astroid.__file__).parent,

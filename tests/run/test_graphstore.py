@@ -53,7 +53,7 @@ def test_a_warm_run_parses_nothing_and_finds_the_same(
     def refuse(*_: object, **__: object) -> None:
         raise AssertionError("a warm run parsed a module")
 
-    monkeypatch.setattr(graph, "parse_import_exports", refuse)
+    monkeypatch.setattr(graph, "parse_module_exports", refuse)
     monkeypatch.setattr(graph, "import_summary", refuse)
     monkeypatch.setattr(spellings, "parse_module_exports", refuse)
     assert spelt(root, AnalysisStore(tmp_path / "cache")) == cold

@@ -1,0 +1,601 @@
+"""The symbol graph of a set of modules: nodes ``(module, name)``, edges from the binding model.
+
+A symbol is reachable under many spellings: its defining module's name, every
+package ``__init__`` that re-exports it (``from .common import *``,
+``from .kernel import qmm as quantized_matmul``), every module alias on the way
+(``os`` does ``import posixpath as path``, so ``os.path.join`` is
+``posixpath.join``).  Each top-level binding of a module (from
+:mod:`.exports`, itself from :mod:`pytest_cleantree.analysis.bindings`) is one
+edge out of the node it binds: a definition ends there, ``import M as n`` leads
+to the module ``M``, ``from S import a as n`` to the node ``(S, a)``, a star
+import of ``S`` to ``(S, n)`` for each name ``S`` exports (every name, when that
+is not known).  An attribute a module does not bind is its sub-module.
+
+Two questions, both answered by walks over a finite set of nodes with explicit
+work lists (no recursion follows the input's shape; a cycle costs a visited
+check), memoised per node:
+
+- forward, :meth:`ExportMap.canonicals`: where a spelling leads, as attribute
+  access on imported modules would at run time;
+- backward, :meth:`ExportMap.reach`: every name from which a target is reached,
+  each with the shortest continuation that gets there.  Its names are the
+  words a use of the target spells; no spelling strings are enumerated, so a
+  web of modules that import each other in cycles has as many answers as nodes.
+
+Every walk counts against one :class:`Meter`: a web that would pass the run's
+:class:`Budget` ends the run with :class:`GraphBudgetError` naming the module
+where it stopped (exit 2), never a hang or a ``RecursionError``.
+
+Out of reach (the spelling is then answered as written): names made at run time
+(``importlib.import_module``, ``getattr(mod, "name")``, ``globals()[...]``, a
+module ``__getattr__``), ``sys.modules`` tricks, an alias made by assignment
+(``fast = slow`` defines ``module.fast``), and modules not given to the map.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict, deque
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from pytest_cleantree.core.errors import SourceError
+from pytest_cleantree.core.patterns import covers
+from pytest_cleantree.names.exports import (
+    Binding,
+    BindingKind,
+    ModuleExports,
+    Spelling,
+    parse_module_exports,
+)
+
+__all__ = [
+    "Budget",
+    "ExportMap",
+    "GraphBudgetError",
+    "Meter",
+    "Reached",
+    "build_export_map",
+]
+
+#: how deeply a star import's ``__all__`` may splice another's that is itself star-built
+MAX_NESTING = 64
+
+
+class GraphBudgetError(SourceError):
+    """The symbol graph would pass its bound: the run stops there, naming where (exit 2)."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Bounds on the symbol graph of one run: steps taken over nodes, and seconds.
+
+    Real trees stay far below them (the standard library with every target of the
+    oracle: about 10^5 steps); a web that passes them ends the run with
+    :class:`GraphBudgetError` instead of a hang.
+    """
+
+    nodes: int = 5_000_000
+    seconds: float = 300.0
+
+    def start(self) -> Meter:
+        return Meter(self)
+
+
+@dataclass
+class Meter:
+    """The steps a run's graph has taken, against its :class:`Budget` (shared by every map)."""
+
+    budget: Budget = field(default_factory=Budget)
+    steps: int = 0
+    started: float = field(default_factory=time.monotonic)
+
+    def spend(self, where: str) -> None:
+        """Count one step at the module ``where``; raise once the budget is passed."""
+        self.steps += 1
+        if self.steps > self.budget.nodes:
+            raise GraphBudgetError(
+                f"the symbol graph passed its bound of {self.budget.nodes} steps at the "
+                f"module {where!r}: the spellings of the qualified patterns are unknown "
+                "(raise `graph_budget.nodes` in the manifest, or narrow the root)"
+            )
+        if self.steps % 4096 == 0 and time.monotonic() - self.started > self.budget.seconds:
+            raise GraphBudgetError(
+                f"the symbol graph passed its bound of {self.budget.seconds:g} s at the "
+                f"module {where!r}: the spellings of the qualified patterns are unknown "
+                "(raise `graph_budget.seconds` in the manifest, or narrow the root)"
+            )
+
+
+@dataclass(frozen=True)
+class _Target:
+    name: str  # a dotted name: a module, a definition, or a spelling that could not be followed
+    is_module: bool
+
+
+#: a node: the name ``name`` as an attribute of the module ``module``
+_Node = tuple[str, str]
+#: one edge out of a node: where it ends (a target) or the node it continues at
+_Step = _Target | _Node
+
+
+@dataclass(frozen=True, order=True)
+class Reached:
+    """A name from which a target is reached: ``name`` then ``.suffix`` leads to it.
+
+    ``suffix`` is empty for a spelling of the target itself; otherwise ``name``
+    leads to a module (or a spelling) on the target's way, and ``suffix`` is the
+    shortest continuation found.  ``module`` and ``line``: the statement that
+    makes the name (the definition, for the target).
+    """
+
+    name: str
+    suffix: str
+    module: str
+    line: int
+
+    @property
+    def spelling(self) -> str:
+        """The whole spelling: the name and its continuation to the target."""
+        return f"{self.name}.{self.suffix}" if self.suffix else self.name
+
+
+#: one reverse edge: (the node's dotted name, the module binding it, the binding's line)
+_Into = tuple[str, str, int]
+
+
+class ExportMap:
+    """The bindings of a set of modules, and the symbol graph they make.
+
+    ``namespace_packages`` are packages without a file (their attributes are
+    their sub-modules); ``known_modules``, when given, are every module of the
+    tree (from :meth:`Layout.modules`): an attribute that a module does not bind
+    is its sub-module only if that exists.  Without it, any unbound attribute
+    may be a sub-module not read yet.  ``meter``: the run's budget, shared by
+    every map the run builds.
+    """
+
+    def __init__(
+        self,
+        modules: Mapping[str, ModuleExports],
+        *,
+        namespace_packages: Iterable[str] = (),
+        known_modules: Iterable[str] | None = None,
+        meter: Meter | None = None,
+    ) -> None:
+        self.modules = dict(modules)
+        self.namespace_packages = frozenset(namespace_packages) - set(self.modules)
+        self.known_modules = None if known_modules is None else frozenset(known_modules)
+        self.meter = meter or Meter()
+        self._missing: set[str] = set()
+        self._nesting = 0
+        self._cache: dict[tuple[str, str, bool], tuple[tuple[_Target, ...], frozenset[str]]] = {}
+        self._exports_cache: dict[str, tuple[frozenset[str] | None, frozenset[str]]] = {}
+        self._reverse: tuple[dict[str, list[_Into]], dict[str, list[tuple[str, int]]]] | None
+        self._reverse = None
+
+    # ------------------------------------------------------------------ public API
+
+    def canonical(self, qualified: str, *, module: str | None = None) -> str:
+        """The ``module.name`` a spelling leads to; the spelling itself where it cannot be followed.
+
+        The spelling's longest prefix that is a module is the module it starts
+        from, as an import statement reads it (``a.b.f``: the module ``a.b``
+        when there is one, even if ``a/__init__.py`` rebinds ``b``).  Give
+        ``module`` when the split is known: ``from pkg import tqdm`` is
+        ``canonical("pkg.tqdm", module="pkg")``, the attribute of ``pkg``.
+        Where a name has several bindings, the last one in the module's text
+        wins (as it would after the module ran top to bottom).
+        """
+        return self._resolve(qualified, module, every=False)[0].name
+
+    def canonicals(self, qualified: str, *, module: str | None = None) -> frozenset[str]:
+        """Every ``module.name`` some binding on the way may lead to.
+
+        ``try: from ._fast import f`` / ``except ImportError: def f()`` leads to
+        both; this is the sound answer for a check, :meth:`canonical` the likely one.
+        """
+        return frozenset(target.name for target in self._resolve(qualified, module, every=True))
+
+    def is_module(self, qualified: str, *, module: str | None = None) -> bool:
+        """Does the spelling lead to a module (``os.path`` does)?"""
+        return self._resolve(qualified, module, every=False)[0].is_module
+
+    def leads_to(self, qualified: str, targets: Iterable[str]) -> bool:
+        """Does the spelling lead to one of ``targets``, or inside one (``t.attr``)?"""
+        reached = self.canonicals(qualified)
+        return any(covers(target, name) for target in targets for name in reached)
+
+    def missing(self, qualified_names: Iterable[str]) -> frozenset[str]:
+        """Modules not in the map that following these spellings needed."""
+        self._missing = set()
+        for name in qualified_names:
+            self._resolve(name, None, every=True)
+        found = frozenset(self._missing)
+        self._missing = set()
+        return found
+
+    def definition(self, canonical: str) -> tuple[str, int] | None:
+        """(module, line) of the top-level statement that defines ``canonical``.
+
+        ``(module, 0)`` for a module; ``None`` when the map does not hold it
+        (an attribute of a class, or a module not read).
+        """
+        if canonical in self.modules or canonical in self.namespace_packages:
+            return (canonical, 0)
+        module, _, name = canonical.rpartition(".")
+        exports = self.modules.get(module)
+        if exports is None:
+            return None
+        for binding in reversed(exports.bound(name)):
+            if binding.kind is BindingKind.DEFINITION:
+                return (module, binding.line)
+        return None
+
+    def exported_names(self, module: str) -> frozenset[str] | None:
+        """The names ``from module import *`` binds; ``None`` when the map cannot tell.
+
+        The module's static ``__all__`` (with any ``other.__all__`` it splices in),
+        else every public name it binds, star-provided ones included: a walk over
+        the star imports, a star cycle adding nothing new.
+        """
+        cached = self._exports_cache.get(module)
+        if cached is not None:
+            self._missing |= cached[1]
+            return cached[0]
+        self._nesting += 1
+        if self._nesting > MAX_NESTING:
+            raise GraphBudgetError(
+                f"the symbol graph met over {MAX_NESTING} nested `__all__` splices at the "
+                f"module {module!r}: the spellings of the qualified patterns are unknown"
+            )
+        outer, self._missing = self._missing, set()
+        try:
+            result = self._export_walk(module)
+        finally:
+            self._nesting -= 1
+            missing, self._missing = self._missing, outer | self._missing
+        self._exports_cache[module] = (result, frozenset(missing))
+        return result
+
+    def spellings(self, canonical: str) -> list[Spelling]:
+        """Every whole spelling, one per node of the graph that reaches ``canonical``.
+
+        Each comes with the statement that makes it (its module and line): the
+        definition for the canonical spelling itself, the re-export (import,
+        star import or module alias) for the others.  Sorted by spelling.
+        """
+        found = {
+            r.spelling: Spelling(r.spelling, r.module, r.line)
+            for r in self.reach([canonical]).values()
+            if not r.suffix and r.module
+        }
+        return sorted(found.values())
+
+    def reach(self, targets: Iterable[str]) -> dict[str, Reached]:
+        """Every name from which one of ``targets`` is reached, with its shortest continuation.
+
+        A walk backwards over the graph's edges from the targets: a node whose
+        binding leads to a reached name is reached (with the same continuation);
+        the module part of a reached name is reached with one more attribute
+        (``posixpath`` then ``join``); and a spelling through a module on the way
+        (``os.path`` then ``join``) is a name of its own.  Each name is visited
+        once, or twice when found first on the way and later as the target itself.
+        """
+        into, wild = self._reverse_edges()
+        found: dict[str, Reached] = {}
+        queue: deque[str] = deque()
+
+        def add(name: str, suffix: str, module: str, line: int) -> None:
+            old = found.get(name)
+            if old is not None and (not old.suffix or suffix):
+                if not (old.suffix or suffix or old.module) and module:
+                    found[name] = Reached(name, "", module, line)  # the statement making it
+                return  # met before as the target itself, or both times on the way
+            found[name] = Reached(name, suffix, module, line)
+            queue.append(name)
+
+        for target in sorted(set(targets)):
+            where = self.definition(target)
+            add(target, "", *(where or ("", 0)))
+        while queue:
+            here = found[queue.popleft()]
+            self.meter.spend(here.module or here.name)
+            for name, module, line in into.get(here.name, ()):
+                add(name, here.suffix, module, line)
+            head, _, tail = here.name.rpartition(".")
+            if head:
+                add(head, f"{tail}.{here.suffix}" if here.suffix else tail, here.module, here.line)
+                for module, line in wild.get(head, ()):  # star imports of what is not known
+                    add(f"{module}.{tail}", here.suffix, module, line)
+            if here.suffix:
+                add(here.spelling, "", here.module, here.line)
+        return found
+
+    # ------------------------------------------------------------------ forward
+
+    def _known(self, module: str) -> bool:
+        """Is ``module`` a module (read, a namespace package, or listed)?"""
+        if module in self.modules or module in self.namespace_packages:
+            return True
+        return self.known_modules is not None and module in self.known_modules
+
+    def _resolve(self, qualified: str, module: str | None, *, every: bool) -> tuple[_Target, ...]:
+        parts = [part for part in qualified.split(".") if part]
+        if not parts:
+            return (_Target(qualified, False),)
+        if module is not None:
+            start = module.count(".") + 1
+            if ".".join(parts[:start]) != module:
+                raise ValueError(f"{qualified!r} does not start with the module {module!r}")
+            return self._walk(module, parts[start:], every)
+        for start in range(len(parts), 0, -1):  # the longest prefix that is a module
+            if self._known(".".join(parts[:start])):
+                return self._walk(".".join(parts[:start]), parts[start:], every)
+        if self.known_modules is None:
+            self._missing.add(parts[0])
+        return (_Target(qualified, False),)
+
+    def _walk(self, module: str, attrs: list[str], every: bool) -> tuple[_Target, ...]:
+        """Follow the attributes ``attrs`` from the module ``module``, one at a time."""
+        frontier: tuple[_Target, ...] = (_Target(module, True),)
+        for name in attrs:
+            step: list[_Target] = []
+            for target in frontier:
+                if target.is_module:
+                    step.extend(self._lookup(target.name, name, every))
+                else:
+                    step.append(_Target(f"{target.name}.{name}", False))
+            frontier = tuple(dict.fromkeys(step))
+        return frontier
+
+    def _lookup(self, module: str, name: str, every: bool) -> tuple[_Target, ...]:
+        """What ``module.name`` is: memoised with the modules found missing on the way."""
+        key = (module, name, every)
+        cached = self._cache.get(key)
+        if cached is not None:
+            self._missing |= cached[1]
+            return cached[0]
+        outer, self._missing = self._missing, set()
+        try:
+            found = self._follow_every(module, name) if every else self._follow_last(module, name)
+        finally:
+            missing, self._missing = self._missing, outer | self._missing
+        self._cache[key] = (found, frozenset(missing))
+        return found
+
+    def _follow_last(self, module: str, name: str) -> tuple[_Target, ...]:
+        """The binding that runs last, followed to where it ends (a cycle ends at its node)."""
+        node: _Node = (module, name)
+        seen: set[_Node] = set()
+        while node not in seen:
+            seen.add(node)
+            self.meter.spend(node[0])
+            cached = self._cache.get((*node, False)) if len(seen) > 1 else None
+            if cached is not None:
+                self._missing |= cached[1]
+                return cached[0]
+            step = self._steps(*node, every=False)[0]
+            if isinstance(step, _Target):
+                return (step,)
+            node = step
+        return (_Target(f"{node[0]}.{node[1]}", False),)
+
+    def _follow_every(self, module: str, name: str) -> tuple[_Target, ...]:
+        """Every end some binding on the way may lead to: a walk over the nodes reached."""
+        start: _Node = (module, name)
+        seen = {start}
+        todo = [start]
+        ends: list[_Target] = []
+        while todo:
+            node = todo.pop()
+            self.meter.spend(node[0])
+            cached = self._cache.get((*node, True)) if node != start else None
+            if cached is not None:
+                self._missing |= cached[1]
+                ends.extend(cached[0])
+                continue
+            for step in self._steps(*node, every=True):
+                if isinstance(step, _Target):
+                    ends.append(step)
+                elif step not in seen:
+                    seen.add(step)
+                    todo.append(step)
+        return tuple(dict.fromkeys(ends)) or (_Target(f"{module}.{name}", False),)
+
+    def _steps(self, module: str, name: str, *, every: bool) -> list[_Step]:
+        """The edges out of the node ``(module, name)``, the binding that runs last first.
+
+        Without ``every``, only that binding's (one step).
+        """
+        spelled = _Target(f"{module}.{name}", False)
+        exports = self.modules.get(module)
+        if exports is None:
+            if module in self.namespace_packages:
+                return [self._submodule(module, name, spelled)]
+            self._missing.add(module)
+            return [spelled]
+        steps: list[_Step] = []
+        for binding in reversed(exports.may_bind(name)):
+            step = self._edge(module, name, binding, spelled)
+            if step is None:
+                continue
+            steps.append(step)
+            if not every:
+                return steps
+        if not steps:
+            return [self._submodule(module, name, spelled)]
+        if self._known(f"{module}.{name}"):  # the binding may hide a sub-module: both count
+            steps.append(self._submodule(module, name, spelled))
+        return steps
+
+    def _edge(self, module: str, name: str, binding: Binding, spelled: _Target) -> _Step | None:
+        """Where one binding of the module takes ``name`` (``None``: it does not bind it)."""
+        if binding.kind is BindingKind.STAR:
+            provided = self.exported_names(binding.module)
+            if provided is None:  # a source not read, or not knowable: may provide it
+                return spelled
+            return (binding.module, name) if name in provided else None
+        if binding.name != name:
+            return None
+        if binding.kind is BindingKind.DEFINITION:
+            return spelled
+        if binding.kind is BindingKind.MODULE:
+            return _Target(binding.module, True)
+        if (binding.module, binding.attr) == (module, name):
+            # ``from . import sub`` in ``pkg/__init__.py``: not bound yet, so the sub-module
+            return self._submodule(binding.module, binding.attr, spelled)
+        return (binding.module, binding.attr)
+
+    def _submodule(self, module: str, name: str, spelled: _Target) -> _Target:
+        """An attribute a module does not bind: its sub-module when there is one."""
+        submodule = f"{module}.{name}"
+        if self._known(submodule):
+            if submodule not in self.modules and submodule not in self.namespace_packages:
+                self._missing.add(submodule)
+            return _Target(submodule, True)
+        if self.known_modules is None:
+            self._missing.add(submodule)
+        return spelled
+
+    def _export_walk(self, module: str) -> frozenset[str] | None:
+        """What a star import of ``module`` binds: a walk over the modules it star-imports."""
+        names: set[str] = set()
+        unknown = False
+        seen = {module}
+        todo = [module]
+        while todo:
+            current = todo.pop()
+            self.meter.spend(current)
+            cached = self._exports_cache.get(current) if current != module else None
+            if cached is not None:
+                self._missing |= cached[1]
+                unknown = unknown or cached[0] is None
+                names |= cached[0] or frozenset()
+                continue
+            exports = self.modules.get(current)
+            if exports is None:
+                if current not in self.namespace_packages:
+                    self._missing.add(current)
+                    unknown = True
+                continue
+            static = self._static_exports(exports)
+            if static is not None:
+                names |= static[0]
+                more = static[1]
+            else:  # no __all__ (or one not read here): every public name, star-provided too
+                names.update(b.name for b in exports.bindings if _public(b))
+                more = [b.module for b in exports.bindings if b.kind is BindingKind.STAR]
+            for other in more:
+                if other not in seen:
+                    seen.add(other)
+                    todo.append(other)
+        return None if unknown else frozenset(names)
+
+    def _static_exports(self, exports: ModuleExports) -> tuple[set[str], list[str]] | None:
+        """A static ``__all__``: its names, and the modules whose ``__all__`` it splices in.
+
+        ``None`` when there is none, or a splice (``other.__all__``) cannot be followed.
+        """
+        if exports.all_names is None:
+            return None
+        spliced: list[str] = []
+        for bound in exports.all_from:
+            other = self._module_bound(exports, bound)
+            if other is None:
+                return None
+            if other not in self.modules:
+                self._missing.add(other)
+                return None
+            spliced.append(other)
+        return set(exports.all_names), spliced
+
+    def _module_bound(self, exports: ModuleExports, name: str) -> str | None:
+        """The module that ``name`` is in this module by its own import that runs last.
+
+        ``import pkg.common as common`` or ``from . import common``: what a spliced
+        ``common.__all__`` names.  Only the module's own binding is read (not a star
+        import's, nor a chain of re-exports): the walk over exports never waits on
+        another lookup, so nothing here nests.  ``None``: not plainly a module.
+        """
+        for binding in reversed(exports.bound(name)):
+            if binding.kind is BindingKind.MODULE:
+                return binding.module
+            if binding.kind is BindingKind.FROM:  # a sub-module, if it is one (read if not yet)
+                return f"{binding.module}.{binding.attr}"
+            return None
+        return None
+
+    # ------------------------------------------------------------------ backward
+
+    def _reverse_edges(self) -> tuple[dict[str, list[_Into]], dict[str, list[tuple[str, int]]]]:
+        """Per dotted name, the nodes whose binding leads there; per module, its unknown stars.
+
+        The graph's edges, reversed: ``from S import a as n`` in ``M`` is an edge
+        ``S.a`` -> ``M.n``; ``import S as n`` one ``S`` -> ``M.n``; a star import of
+        ``S`` one ``S.x`` -> ``M.x`` per name ``S`` exports (all of them, when that
+        is not known: ``wild``).  Names that only repeat a spelling are left out:
+        ``import os`` in ``m`` (``m.os.path`` is ``os.path``), ``from . import sub``
+        (``m.sub.X`` is ``pkg.sub.X``), ``import os as _os`` (the module's own).
+        """
+        if self._reverse is not None:
+            return self._reverse
+        into: dict[str, list[_Into]] = defaultdict(list)
+        wild: dict[str, list[tuple[str, int]]] = defaultdict(list)
+        for module, exports in sorted(self.modules.items()):
+            for binding in exports.bindings:
+                self.meter.spend(module)
+                if binding.kind is BindingKind.STAR:
+                    provided = self.exported_names(binding.module)
+                    if provided is None:
+                        wild[binding.module].append((module, binding.line))
+                    for name in sorted(provided or ()):
+                        into[f"{binding.module}.{name}"].append(
+                            (f"{module}.{name}", module, binding.line)
+                        )
+                    continue
+                source = self._source_of(binding)
+                if source is not None:
+                    into[source].append((f"{module}.{binding.name}", module, binding.line))
+        self._reverse = (dict(into), dict(wild))
+        return self._reverse
+
+    def _source_of(self, binding: Binding) -> str | None:
+        """The dotted name an import binding leads to, unless the name only repeats it."""
+        if binding.kind is BindingKind.MODULE:
+            if binding.name == binding.module or _private(binding.name):
+                return None
+            return binding.module
+        if binding.kind is BindingKind.FROM:
+            own = binding.name == binding.attr and self._known(f"{binding.module}.{binding.attr}")
+            return None if own else f"{binding.module}.{binding.attr}"
+        return None
+
+
+def _public(binding: Binding) -> bool:
+    """Does a star import of the module take this binding (no ``__all__``)?"""
+    return binding.kind is not BindingKind.STAR and not binding.name.startswith("_")
+
+
+def _private(name: str) -> bool:
+    """A name a module keeps to itself (``_os``), not a dunder (``__version__``)."""
+    return name.startswith("_") and not name.endswith("__")
+
+
+def build_export_map(
+    modules: Mapping[str, str],
+    is_package: Mapping[str, bool],
+    *,
+    namespace_packages: Iterable[str] = (),
+    known_modules: Iterable[str] | None = None,
+) -> ExportMap:
+    """The export map of these modules (module name -> source text).
+
+    Raises ``SyntaxError``/``ValueError`` naming nothing: callers parse per
+    file with :func:`parse_module_exports` to report which file failed.
+    """
+    parsed = {
+        name: parse_module_exports(name, text, is_package=is_package.get(name, False))
+        for name, text in modules.items()
+    }
+    return ExportMap(parsed, namespace_packages=namespace_packages, known_modules=known_modules)
