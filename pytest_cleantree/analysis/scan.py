@@ -134,12 +134,8 @@ class Scanner:
         the line where the matching part itself stands.
         """
         parts = dotted.split(".")
-        needles = [
-            needle
-            for p in self.patterns
-            if match_name(p, dotted, (dotted,))
-            for needle in prefilter_needles(p)
-        ]
+        matched = [p for p in self.patterns if match_name(p, dotted, (dotted,))]
+        needles = [needle for p in matched for needle in prefilter_needles(p)]
         first = self._locate(parts[0], start)
         for part in parts:
             if any(needle and needle in part for needle in needles):

@@ -58,9 +58,6 @@ __all__ = [
     "build_export_map",
 ]
 
-#: how deeply a star import's ``__all__`` may splice another's that is itself star-built
-MAX_NESTING = 64
-
 
 class GraphBudgetError(SourceError):
     """The symbol graph would pass its bound: the run stops there, naming where (exit 2)."""
@@ -97,13 +94,13 @@ class Meter:
             raise GraphBudgetError(
                 f"the symbol graph passed its bound of {self.budget.nodes} steps at the "
                 f"module {where!r}: the spellings of the qualified patterns are unknown "
-                "(raise `graph_budget.nodes` in the manifest, or narrow the root)"
+                "(narrow the root, or check fewer qualified patterns at once)"
             )
         if self.steps % 4096 == 0 and time.monotonic() - self.started > self.budget.seconds:
             raise GraphBudgetError(
                 f"the symbol graph passed its bound of {self.budget.seconds:g} s at the "
                 f"module {where!r}: the spellings of the qualified patterns are unknown "
-                "(raise `graph_budget.seconds` in the manifest, or narrow the root)"
+                "(narrow the root, or check fewer qualified patterns at once)"
             )
 
 
@@ -168,7 +165,6 @@ class ExportMap:
         self.known_modules = None if known_modules is None else frozenset(known_modules)
         self.meter = meter or Meter()
         self._missing: set[str] = set()
-        self._nesting = 0
         self._cache: dict[tuple[str, str, bool], tuple[tuple[_Target, ...], frozenset[str]]] = {}
         self._exports_cache: dict[str, tuple[frozenset[str] | None, frozenset[str]]] = {}
         self._reverse: tuple[dict[str, list[_Into]], dict[str, list[tuple[str, int]]]] | None
@@ -243,17 +239,10 @@ class ExportMap:
         if cached is not None:
             self._missing |= cached[1]
             return cached[0]
-        self._nesting += 1
-        if self._nesting > MAX_NESTING:
-            raise GraphBudgetError(
-                f"the symbol graph met over {MAX_NESTING} nested `__all__` splices at the "
-                f"module {module!r}: the spellings of the qualified patterns are unknown"
-            )
         outer, self._missing = self._missing, set()
         try:
             result = self._export_walk(module)
         finally:
-            self._nesting -= 1
             missing, self._missing = self._missing, outer | self._missing
         self._exports_cache[module] = (result, frozenset(missing))
         return result
