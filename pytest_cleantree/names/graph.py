@@ -81,16 +81,17 @@ class ImportSummary:
     #: every part of every module a plain ``import a.b.c`` names (``a``, ``b``, ``c``)
     modules: frozenset[str] = frozenset()
 
-    def may_spell(self, words: frozenset[str], modules: frozenset[str]) -> bool:
-        """Can this module bind a spelling whose last part is in ``words``?
+    def may_spell(self, words: frozenset[str]) -> bool:
+        """Can this module bind a name that reaches a target (whose last part is in ``words``)?
 
-        Only through an import from a module whose last part is in ``modules``
-        (one that holds a spelling), or from one the text does not name.
+        Only through an import of such a name from a module whose last part is in
+        ``words`` too (a module on the way reaches the target), or from one the text
+        does not name; or through a star import of such a module.
         """
         for module, name in self.names:
-            if name in words and (not module or module in modules):
+            if name in words and (not module or module in words):
                 return True
-        return UNKNOWN_STAR in self.stars or not self.stars.isdisjoint(modules)
+        return UNKNOWN_STAR in self.stars or not self.stars.isdisjoint(words)
 
 
 class SummaryStore(Protocol):
@@ -309,7 +310,7 @@ def grow_chains(
             if m.path not in tried
             and m.module not in parsed
             and m.path in summaries
-            and summaries[m.path].may_spell(words, words)
+            and summaries[m.path].may_spell(words)
         ]
         if not admitted:
             break

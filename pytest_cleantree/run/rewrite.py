@@ -23,7 +23,6 @@ from pytest_cleantree.sources.base import Source
 
 if TYPE_CHECKING:  # loaded by spell() only: a run without qualified patterns never needs it
     from pytest_cleantree.names.spellings import Spellings
-    from pytest_cleantree.names.symbols import Budget
 
 #: each file's analysis, or why it has none
 Analyses = dict[str, FileAnalysis | SourceError]
@@ -54,12 +53,11 @@ def spell(
     source: Source,
     import_roots: Sequence[str],
     store: FindingStore | None = None,
-    budget: Budget | None = None,
 ) -> tuple[Plan, Spelt]:
     """The plan with every spelling of its qualified patterns asked of each file.
 
-    ``store``: where the symbol graph's per-file parts persist (see :mod:`.graphstore`);
-    ``budget``: the graph's bound (the manifest's ``graph_budget``).
+    ``store``: where the symbol graph's per-file parts persist (see :mod:`.graphstore`).
+    The graph runs under the default :class:`~pytest_cleantree.names.symbols.Budget`.
     """
     qualified = qualified_patterns(checks)
     if not qualified:
@@ -70,7 +68,7 @@ def spell(
 
     naming = name_tree(source, plan.paths, import_roots)
     graph = StoredGraph(store) if store is not None else None
-    spellings = pattern_spellings(source, qualified, naming.bases, naming.tree, graph, budget)
+    spellings = pattern_spellings(source, qualified, naming.bases, naming.tree, graph)
     wanted, back, ways = with_spellings(plan.wanted, spellings)
     return replace(plan, wanted=wanted), Spelt(dict(naming.modules), back, spellings, ways)
 
