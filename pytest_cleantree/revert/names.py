@@ -209,6 +209,18 @@ def c_like_words(line: str) -> Iterator[str]:
 
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: a Rust lifetime or loop label (``'a``, ``'static``, ``'outer:``): a quote, then a name not
+#: closed by a quote (``'a'`` is a character literal)
+_LIFETIME = re.compile(r"'[A-Za-z_][A-Za-z0-9_]*\b(?!')")
+
+
+def rust_words(line: str) -> Iterator[str]:
+    """A Rust line's identifiers: :func:`c_like_words` once its lifetimes and labels are
+    gone, so that ``fn parse<'a>(input: &'a str)`` does not read ``'a>(input: &'`` as a
+    character literal and lose ``input``."""
+    return c_like_words(_LIFETIME.sub(" ", line))
+
+
 _MAKE_VARIABLE = re.compile(r"\s*(?:export\s+|override\s+)?([A-Za-z_][\w.-]*)\s*[:+?!]?=")
 _MAKE_TARGET = re.compile(r"([A-Za-z_][\w.-]*)\s*:(?!=)")
 
@@ -236,10 +248,11 @@ _BY_SUFFIX: dict[str, Tokenizer] = {
     **dict.fromkeys((".toml", ".ini", ".cfg", ".conf", ".env", ".properties"), key_words),
     ".json": json_words,
     ".mk": make_words,
+    ".rs": rust_words,
     **dict.fromkeys(
         (
             *(".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".cu", ".cuh", ".m", ".mm"),
-            *(".java", ".kt", ".scala", ".cs", ".go", ".rs", ".swift", ".js", ".jsx", ".mjs"),
+            *(".java", ".kt", ".scala", ".cs", ".go", ".swift", ".js", ".jsx", ".mjs"),
             *(".ts", ".tsx", ".pyx", ".pxd"),
         ),
         c_like_words,
