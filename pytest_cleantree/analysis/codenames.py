@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pytest_cleantree.core.model import CODE_KINDS, Kind
 
 from .bindings import Assignment, Definition, scope_bindings
+from .deep import on_deep_stack
 from .pieces import parse_python
 from .scan import Scanner
 from .text import PatternSet, split_lines, too_large_to_parse
@@ -48,6 +49,13 @@ def code_names(text: str, path: str = "<unknown>") -> CodeNames:
     """
     if too_large_to_parse(len(text.encode("utf-8", "surrogateescape"))):
         raise ValueError("over the parse limit: the check reads it as text, not code")
+    try:
+        return _code_names(text, path)
+    except RecursionError:  # deeply nested: as the check does (see .deep)
+        return on_deep_stack(lambda: _code_names(text, path))
+
+
+def _code_names(text: str, path: str) -> CodeNames:
     tree = parse_python(text, path)
     collector = _AllNames(split_lines(text))
     collector.scan(tree)

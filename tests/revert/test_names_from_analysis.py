@@ -72,6 +72,16 @@ def test_the_fingerprint_of_a_module_is_its_own_definitions_then_its_first_names
     ]
 
 
+def test_a_deeply_nested_file_has_its_names_as_the_check_has_them() -> None:
+    """A long ``elif`` chain nests as deep as it is long: the walk recurses past Python's
+    default limit, and is run again on a deep stack, as the check's is (analysis/deep.py)."""
+    chain = "".join(f"elif mode == {n}:\n    turbo_{n} = 1\n" for n in range(1, 600))
+    after = "mode = 0\nif mode == 0:\n    pass\n" + chain
+    added = introduced_names("mode = 0\n", after).added
+    assert added == tuple(sorted(f"turbo_{n}" for n in range(1, 600)))
+    assert set(checker_finds("deep.py", after.encode(), ["turbo_599"])) == {"turbo_599"}
+
+
 def checker_code_names(path: str, data: bytes) -> set[str]:
     """Every body ``=body`` that the check finds in code here, asked of the check itself.
 
