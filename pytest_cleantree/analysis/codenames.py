@@ -25,7 +25,7 @@ from .text import PatternSet, split_lines, too_large_to_parse
 __all__ = ["CodeNames", "code_names"]
 
 #: how a module-level name gets its own value, for :attr:`CodeNames.defined`
-_DEFINED_VIAS = frozenset({"assign", "annotated"})
+_DEFINED_VIAS = frozenset({"assign", "annotated", "unpack"})
 _DEFINED_KINDS = frozenset({"def", "class"})
 
 
@@ -35,7 +35,7 @@ class CodeNames:
 
     #: every code name, with where it first stands (line, column), in source order
     names: dict[str, tuple[int, int]]
-    #: the module's own definitions and assigned names (``def``, ``class``, ``x =``,
+    #: the module's own definitions and assigned names (``def``, ``class``, ``x =``, ``a, b =``,
     #: ``x: T``), in source order: the binding model's answer
     defined: tuple[str, ...]
 

@@ -62,8 +62,9 @@ def test_the_fingerprint_of_a_module_is_its_own_definitions_then_its_first_names
     text = (
         "import os\nif os.name:\n    LIMIT: int = 3\n"
         "class Box:\n    size = 1\ndef run():\n    pass\n"
+        "low, high = 0, 9\nfor each in []:\n    pass\n"
     )
-    assert python_fingerprint(text) == ["LIMIT", "Box", "run"]
+    assert python_fingerprint(text) == ["LIMIT", "Box", "run", "low", "high"]
     assert python_fingerprint("import os.path\nos.path.join('a')\n") == [
         "os.path",
         "os",
