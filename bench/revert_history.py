@@ -1,22 +1,29 @@
-"""Replay a repository's own history through the revert guard (issue 24).
+"""Replay a repository's history through the revert guard (issues 24 and 35).
 
-Each recent commit is taken as an experiment, in a scratch clone of the repository:
+Any git repository, two ways:
 
-1. *still in*: at the tip, ``cleantree check --reverted C`` must exit 1 (when a line the
-   commit introduced, or a file it added, is still there);
-2. *clean revert*: ``git revert C`` committed, the check must exit 0;
-3. *re-applied*: on the reverted tree, each hunk of ``C`` is applied again, one at a time
-   (uncommitted), and every line it brings back that is the experiment's own (added by
-   ``C``, non-blank, a text its parent did not have in that file) must be reported.
+* its real reverts (``--reverts R ...``): each revert commit ``R`` names its experiment
+  ``E`` (git's "This reverts commit E." message, or ``R=E``).  Before the revert (``R^``)
+  the experiment is in: ``cleantree check --reverted E`` must exit 1; at ``R`` it must
+  exit 0; on ``R``, each hunk of ``E`` applied again (uncommitted) must be found;
+* its recent commits (the default): each taken as an experiment ``C``, in a scratch clone.
+  At the tip, still in, the check must exit 1; ``git revert C`` committed (at the tip, or
+  at ``C`` itself when later history conflicts), it must exit 0; then each hunk of ``C``
+  re-applied alone, uncommitted, must be found.
 
-In every check, a reported line must be the experiment's: written by ``C`` (git blame), or
-holding its own code (the text of a line it introduced, or a name it introduced).  The
-ground truth is worked out here from ``git diff C^ C`` and ``git show``, apart from the code
-under test; each check runs the real command line (``python -m pytest_cleantree check
---reverted C --format json``) with this checkout's package first on the path.
+Four figures: clean reverts that exit 0, experiments still in that exit 1, reported lines
+not from the experiment, re-applied lines found.  A reported line is *from the experiment*
+when git blame gives it to the experiment or to a ``git patch-id`` twin (a cherry-pick, a
+revert of the revert), or it is not committed and its text is a line the experiment
+introduced, or it holds a name new in that file's code with the experiment (Python's own
+tokenizer says which names a file had).  The ground truth is worked out here from ``git
+diff E^ E``, ``git show``, ``git blame``, ``git patch-id`` and :mod:`tokenize`, apart from
+the code under test; each check runs the real command line (``python -m pytest_cleantree
+check --reverted E --format json``) with this checkout's package first on the path.
 
     python bench/revert_history.py                      # 30 commits of this repository
     python bench/revert_history.py --repo . --limit 5 --hunks 4
+    python bench/revert_history.py --repo ~/src/pytest --reverts 1a2b3c4 5d6e7f8=0a1b2c3
 
 The table goes to ``bench/results-revert.md`` (``--out``), with the commits it ran on.
 """
@@ -24,6 +31,7 @@ The table goes to ``bench/results-revert.md`` (``--out``), with the commits it r
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import re
@@ -31,6 +39,7 @@ import shutil
 import subprocess
 import sys
 import time
+import tokenize
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,16 +87,83 @@ class Experiment:
     introduced: dict[str, set[str]] = field(default_factory=dict)
     added_files: set[str] = field(default_factory=set)
     hunks: list[Hunk] = field(default_factory=list)
+    #: the commits with the experiment's ``git patch-id`` (cherry-picks, reverts of reverts)
+    twins: set[str] = field(default_factory=set)
+    #: per file, the names its code had before the experiment (``tokenize``'s NAME tokens
+    #: and dotted chains of a Python file; every word of another file)
+    names_before: dict[str, set[str]] = field(default_factory=dict)
 
 
-def load_experiment(repo: Path, sha: str) -> Experiment:
+def load_experiment(repo: Path, sha: str, tip: str = "HEAD") -> Experiment:
     subject = git(repo, "log", "-1", "--format=%s", sha).strip()
     experiment = Experiment(sha, subject)
     diff = git(repo, "diff", "--no-color", "--no-ext-diff", "--no-renames", f"{sha}^", sha, "--")
     for section in re.split(r"(?m)^(?=diff --git )", diff):
         if section.startswith("diff --git "):
             _read_section(repo, experiment, section)
+    experiment.twins = twins(repo, sha, tip)
     return experiment
+
+
+def twins(repo: Path, sha: str, tip: str) -> set[str]:
+    """The commits after ``sha`` up to ``tip`` whose ``git patch-id`` is ``sha``'s."""
+
+    def ids(log: str) -> dict[str, set[str]]:
+        out = git(repo, "patch-id", "--stable", stdin=log)
+        found: dict[str, set[str]] = {}
+        for row in out.split("\n"):
+            if row.strip():
+                patch_id, commit = row.split()
+                found.setdefault(patch_id, set()).add(commit)
+        return found
+
+    own = set(ids(git(repo, "show", "--no-color", "--format=commit %H", sha)))
+    later = git(
+        repo, "log", "-p", "--no-merges", "--no-color", "--format=commit %H", tip, f"^{sha}"
+    )
+    return {
+        commit for patch_id, commits in ids(later).items() if patch_id in own for commit in commits
+    }
+
+
+def code_words(path: str, text: str) -> set[str]:
+    """The names a file's code holds, by Python's own tokenizer (each NAME, and each dotted
+    chain ``a.b.c`` with its sub-chains); for a file that is not Python, or that does not
+    tokenize, every word of it."""
+    if path.endswith((".py", ".pyi")):
+        try:
+            tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+        except (tokenize.TokenError, SyntaxError):
+            tokens = []
+        if tokens:
+            return _chains(tokens)
+    return set(re.findall(r"[^\W\d][\w.]*", text)) | set(re.findall(r"[^\W\d]\w*", text))
+
+
+def _chains(tokens: list[tokenize.TokenInfo]) -> set[str]:
+    """Each NAME, and each run of NAMEs joined by dots with its sub-runs (``a.b.c``:
+    ``a.b``, ``b.c`` ...)."""
+    names: set[str] = set()
+    parts: list[str] = []
+    dotted = False  # the last token was a dot after a NAME
+    for token in tokens:
+        if token.type == tokenize.NAME:
+            if not dotted:
+                names.update(_runs(parts))
+                parts = []
+            parts.append(token.string)
+            dotted = False
+        elif token.type == tokenize.OP and token.string == "." and parts and not dotted:
+            dotted = True
+        else:
+            names.update(_runs(parts))
+            parts, dotted = [], False
+    names.update(_runs(parts))
+    return names
+
+
+def _runs(parts: list[str]) -> set[str]:
+    return {".".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 1, len(parts) + 1)}
 
 
 def _read_section(repo: Path, experiment: Experiment, section: str) -> None:
@@ -109,6 +185,7 @@ def _read_section(repo: Path, experiment: Experiment, section: str) -> None:
     if status != "added":
         shown = git(repo, "show", f"{experiment.sha}^:{path}", check=False)
         parent = {line.strip() for line in shown.split("\n")}
+        experiment.names_before[path] = code_words(path, shown)
     lines = experiment.introduced.setdefault(path, set())
     hunks = ("@@" + body).split("\n@@") if body else []
     for index, hunk in enumerate(hunks):
@@ -126,7 +203,7 @@ def _read_section(repo: Path, experiment: Experiment, section: str) -> None:
 @dataclass
 class Outcome:
     code: int
-    hits: list[tuple[str, int, str, str]]  # (path, line, source, rule)
+    hits: list[tuple[str, int, str, tuple[str, ...]]]  # (path, line, source, patterns)
     present: set[str]
     missing: set[str]
     #: why the check could not run, or did not complete (its first problem)
@@ -153,26 +230,34 @@ def run_check(scratch: Path, sha: str) -> Outcome:
     problems = [p for result in report["results"] for p in result["problems"]]
     for result in report["results"]:
         for hit in result["hits"]:
-            hits.append((hit["file"], hit["line"], hit["source"], result["rule"]))
+            hits.append((hit["file"], hit["line"], hit["source"], tuple(hit["patterns"])))
         present.update(result["present"])
         missing.update(item["file"] for item in result["missing"])
     return Outcome(done.returncode, hits, present, missing, "; ".join(problems[:1]))
 
 
+_UNCOMMITTED = "0" * 40
+
+
 def foreign_hits(scratch: Path, experiment: Experiment, outcome: Outcome) -> list[str]:
-    """Reported lines that are not the experiment's: written by another commit (or by no
-    commit) and holding none of its own code."""
+    """Reported lines not from the experiment: written by another commit than it or its
+    twins (or not committed, and not a text it introduced), and holding no name new in
+    that file's code with the experiment."""
+    ours = {experiment.sha} | experiment.twins
     foreign = []
-    for path, line, source, rule in outcome.hits:
-        if rule.startswith("introduced-names-"):
-            continue  # it holds a name the experiment introduced: its own code
-        if source.strip() in experiment.introduced.get(path, set()):
-            continue
+    for path, line, source, patterns in outcome.hits:
         blame = git(
             scratch, "blame", "--porcelain", "-L", f"{line},{line}", "--", path, check=False
         )
-        if blame.split(" ", 1)[0] != experiment.sha:
-            foreign.append(f"{path}:{line}")
+        author = blame.split(" ", 1)[0]
+        if author in ours:
+            continue
+        if author == _UNCOMMITTED and source.strip() in experiment.introduced.get(path, set()):
+            continue
+        before = experiment.names_before.get(path, set())
+        if any(p.startswith("=") and p[1:] not in before for p in patterns):
+            continue  # it holds a name the experiment introduced: its own code
+        foreign.append(f"{path}:{line}")
     return foreign
 
 
@@ -232,15 +317,12 @@ class Row:
 
 
 def replay(scratch: Path, tip: str, sha: str, max_hunks: int) -> Row:
+    """One recent commit as an experiment: its ``git revert`` made here."""
     start = time.perf_counter()
-    experiment = load_experiment(scratch, sha)
+    experiment = load_experiment(scratch, sha, tip)
     row = Row(sha[:10], experiment.subject)
     reset(scratch, tip)
-    if still_in(scratch, experiment):
-        outcome = run_check(scratch, sha)
-        row.still_in = str(outcome.code)
-        row.problems += [f"still in: {outcome.error}"] if outcome.code not in (0, 1) else []
-        row.foreign += foreign_hits(scratch, experiment, outcome)
+    _still_in(scratch, experiment, row)
     if not _revert(scratch, sha):
         # later history conflicts with the revert: revert it where it was made instead
         row.at = "its commit"
@@ -249,8 +331,37 @@ def replay(scratch: Path, tip: str, sha: str, max_hunks: int) -> Row:
             row.revert = "conflict"
             row.seconds = time.perf_counter() - start
             return row
+    _reverted(scratch, experiment, row, max_hunks)
+    row.seconds = time.perf_counter() - start
+    return row
+
+
+def replay_revert(scratch: Path, tip: str, revert: str, sha: str, max_hunks: int) -> Row:
+    """A real revert ``revert`` of the experiment ``sha``: in before it, clean at it."""
+    start = time.perf_counter()
+    experiment = load_experiment(scratch, sha, tip)
+    row = Row(sha[:10], experiment.subject, at=f"`{revert[:10]}`")
+    reset(scratch, f"{revert}^")
+    _still_in(scratch, experiment, row)
+    reset(scratch, revert)
+    _reverted(scratch, experiment, row, max_hunks)
+    row.seconds = time.perf_counter() - start
+    return row
+
+
+def _still_in(scratch: Path, experiment: Experiment, row: Row) -> None:
+    """Where the experiment is still in the tree, the check must exit 1."""
+    if still_in(scratch, experiment):
+        outcome = run_check(scratch, experiment.sha)
+        row.still_in = str(outcome.code)
+        row.problems += [f"still in: {outcome.error}"] if outcome.code not in (0, 1) else []
+        row.foreign += foreign_hits(scratch, experiment, outcome)
+
+
+def _reverted(scratch: Path, experiment: Experiment, row: Row, max_hunks: int) -> None:
+    """On the reverted tree (HEAD): the check must exit 0, and find each hunk re-applied."""
     reverted = git(scratch, "rev-parse", "HEAD").strip()
-    outcome = run_check(scratch, sha)
+    outcome = run_check(scratch, experiment.sha)
     row.revert = str(outcome.code)
     row.problems += [f"reverted: {outcome.error}"] if outcome.code not in (0, 1) else []
     row.foreign += foreign_hits(scratch, experiment, outcome)
@@ -259,8 +370,25 @@ def replay(scratch: Path, tip: str, sha: str, max_hunks: int) -> Row:
             break
         _reapply(scratch, experiment, hunk, row)
         reset(scratch, reverted)
-    row.seconds = time.perf_counter() - start
-    return row
+
+
+_REVERTS = re.compile(r"This reverts commit ([0-9a-f]{7,64})")
+
+
+def revert_pairs(repo: Path, specs: Sequence[str]) -> list[tuple[str, str]]:
+    """``(revert, experiment)`` per ``R`` (its message names the experiment: "This reverts
+    commit E.") or ``R=E``, both resolved to full commits."""
+    pairs = []
+    for spec in specs:
+        revert, _, named = spec.partition("=")
+        revert = git(repo, "rev-parse", "--verify", f"{revert}^{{commit}}").strip()
+        if not named:
+            found = _REVERTS.search(git(repo, "log", "-1", "--format=%B", revert))
+            if found is None:
+                raise SystemExit(f"{spec}: its message names no reverted commit; write R=E")
+            named = found.group(1)
+        pairs.append((revert, git(repo, "rev-parse", "--verify", f"{named}^{{commit}}").strip()))
+    return pairs
 
 
 def _revert(scratch: Path, sha: str) -> bool:
@@ -311,7 +439,19 @@ def _reapply(scratch: Path, experiment: Experiment, hunk: Hunk, row: Row) -> Non
 # --------------------------------------------------------------------------- the report
 
 
-def render(rows: Sequence[Row], *, repo: Path, tip: str, command: str) -> str:
+_MADE = (
+    "Each commit is an experiment: checked at the tip (still in: exit 1), its `git revert`",
+    "committed (clean: exit 0; at the tip, or at its own commit when later history conflicts),",
+    "then each hunk re-applied alone (every line of its own found).",
+)
+_REAL = (
+    "Each revert commit R of the history names its experiment E: checked at R^ (still in:",
+    "exit 1) and at R (clean: exit 0), then each hunk of E re-applied alone on R (every line",
+    "of its own found).",
+)
+
+
+def render(rows: Sequence[Row], *, repo: Path, tip: str, command: str, real: bool = False) -> str:
     still = [row for row in rows if row.still_in != "-"]
     reverts = [row for row in rows if row.revert not in ("-", "conflict")]
     foreign = sum(len(row.foreign) for row in rows)
@@ -320,18 +460,18 @@ def render(rows: Sequence[Row], *, repo: Path, tip: str, command: str) -> str:
     hunks = sum(row.hunks for row in rows)
     hunks_found = sum(row.hunks_found for row in rows)
     out = [
-        "# The revert guard on this project's own history",
+        f"# The revert guard on the history of `{repo.name}`",
         "",
         f"`{command}`, on `{repo}` at `{tip[:12]}`, with pytest-cleantree at "
         f"`{_head(CHECKOUT)[:12]}`.",
-        "Each commit is an experiment: checked at the tip (still in: exit 1), its `git revert`",
-        "committed (clean: exit 0; at the tip, or at its own commit when later history conflicts),",
-        "then each hunk re-applied alone (every line of its own found).",
+        *(_REAL if real else _MADE),
         "",
         f"- experiments still in that exit 1: **{_count(still, 'still_in', '1')}/{len(still)}**",
         f"- clean reverts that exit 0: **{_count(reverts, 'revert', '0')}/{len(reverts)}** "
         f"({_count(rows, 'at', 'its commit')} reverted at their own commit, the tip conflicting)",
-        f"- reported lines written by another commit without the experiment's code: **{foreign}**",
+        f"- reported lines not from the experiment: **{foreign}** (blame gives them to another "
+        "commit than it or a patch-id twin, or they are not committed and not a text it added, "
+        "and they hold no name new in the file's code with it)",
         f"- re-applied lines found: **{lines_found}/{lines}** (hunks found in full: "
         f"{hunks_found}/{hunks}; {sum(r.skipped for r in rows)} hunks did not apply or held "
         "nothing of the experiment's own)",
@@ -390,6 +530,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--repo", type=Path, default=HERE.parent, help="the history to replay (default: this one)"
     )
+    parser.add_argument(
+        "--reverts",
+        nargs="+",
+        metavar="R[=E]",
+        help="replay these revert commits of the history (each names its experiment E in its "
+        "message, or write R=E) instead of reverting recent commits",
+    )
     parser.add_argument("--limit", type=int, default=30, help="commits to take (default 30)")
     parser.add_argument("--hunks", type=int, default=8, help="hunks re-applied per commit")
     parser.add_argument("--work", type=Path, default=HERE / ".work" / "revert-history")
@@ -403,8 +550,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     scratch.parent.mkdir(parents=True, exist_ok=True)
     subprocess.run(["git", "clone", "-q", "--no-checkout", str(repo), str(scratch)], check=True)
     rows = []
-    for sha in experiments(repo, args.limit):
-        row = replay(scratch, tip, sha, args.hunks)
+    pairs = (
+        revert_pairs(repo, args.reverts)
+        if args.reverts
+        else [("", sha) for sha in experiments(repo, args.limit)]
+    )
+    for revert, sha in pairs:
+        if revert:
+            row = replay_revert(scratch, tip, revert, sha, args.hunks)
+        else:
+            row = replay(scratch, tip, sha, args.hunks)
         print(
             f"{row.sha} still-in={row.still_in} revert={row.revert} "
             f"lines={row.lines_found}/{row.lines} foreign={len(row.foreign)} {row.subject[:50]}",
@@ -414,7 +569,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = "python bench/revert_history.py " + " ".join(
         argv if argv is not None else sys.argv[1:]
     )
-    text = render(rows, repo=repo, tip=tip, command=command.strip())
+    text = render(rows, repo=repo, tip=tip, command=command.strip(), real=bool(args.reverts))
     args.out.write_text(text)
     print(text)
     return 1 if args.strict and not passed(rows) else 0

@@ -61,9 +61,7 @@ def test_the_replay_measures_every_criterion(history: Path, tmp_path: Path) -> N
     assert f"at `{tip[:12]}`" in text
     assert "- experiments still in that exit 1: **2/2**" in text
     assert "- clean reverts that exit 0: **2/2**" in text
-    assert "- reported lines written by another commit without the experiment's code: **0**" in (
-        text
-    )
+    assert "- reported lines not from the experiment: **0**" in text
     rows = [line for line in text.splitlines() if line.startswith("| `")]
     assert [row.split(" | ")[1] for row in rows] == ["Helpers", "Turbo mode"]
     turbo = rows[1].split(" | ")
@@ -84,3 +82,46 @@ def test_the_ground_truth_is_the_lines_the_commit_introduced(history: Path) -> N
         ("app.py", "modified"),
         ("turbo.py", "added"),
     ]
+
+
+def test_a_real_revert_commit_is_replayed_where_it_stands(history: Path, tmp_path: Path) -> None:
+    """``--reverts R``: the experiment is the commit R's message names; it is in at ``R^``
+    (exit 1) and gone at ``R`` (exit 0), and each hunk re-applied on ``R`` is found."""
+    turbo = git(history, "rev-parse", "HEAD~2").strip()
+    git(history, "revert", "--no-edit", turbo)
+    git(history, "commit", "-q", "--allow-empty", "-m", "Later")
+    revert = git(history, "rev-parse", "HEAD~1").strip()
+    out = tmp_path / "results.md"
+    argv = ["--repo", str(history), "--reverts", revert[:8], "--work", str(tmp_path / "w")]
+    assert revert_history.main([*argv, "--out", str(out), "--strict"]) == 0, out.read_text()
+    text = out.read_text()
+    assert "- experiments still in that exit 1: **1/1**" in text
+    assert "- clean reverts that exit 0: **1/1**" in text
+    assert "- reported lines not from the experiment: **0**" in text
+    assert "- re-applied lines found: **3/3**" in text
+    assert [row.split(" | ")[1:4] for row in text.splitlines() if row.startswith("| `")] == [
+        ["Turbo mode", "1", f"`{revert[:10]}`"]
+    ]
+
+
+def test_a_reported_line_is_from_the_experiment_by_blame_twin_or_a_new_name(
+    history: Path,
+) -> None:
+    """The ground truth of "not from the experiment": another commit's line, holding no
+    name new in the file's code with the experiment."""
+    sha = git(history, "rev-parse", "HEAD~2").strip()
+    experiment = revert_history.load_experiment(history, sha)
+    assert experiment.names_before["app.py"] >= {"os", "os.getcwd", "getcwd", "main"}
+    assert "TURBO" not in experiment.names_before["app.py"]
+    outcome = revert_history.Outcome(
+        1,
+        [
+            ("app.py", 1, "import os", ("line@1:import os",)),  # the root commit's line
+            ("app.py", 3, "TURBO = True", ("=TURBO",)),  # the experiment's own line
+            ("app.py", 6, "def main():", ("=main",)),  # an old name: not new
+        ],
+        set(),
+        set(),
+    )
+    git(history, "checkout", "-q", "--detach", sha)
+    assert revert_history.foreign_hits(history, experiment, outcome) == ["app.py:1", "app.py:6"]

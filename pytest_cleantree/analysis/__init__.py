@@ -8,6 +8,7 @@ The package is layered, each layer importing only those below it:
 - :mod:`.resolve`: qualified names through imports (the only astroid importer);
 - :mod:`.scan`: the occurrence scan (one ``ast`` walk, kinds and exact positions);
 - :mod:`.reference`: decode, parse it all, walk it all: the oracle;
+- :mod:`.codenames`: a file's code names, the scan's own (what the revert guard asks);
 - :mod:`.fast`: the reference's answer with the shortcuts; what runs by default.
 
 ``CLEANTREE_ENGINE=reference`` runs the reference path instead (for
@@ -22,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from pytest_cleantree.core.findings import FileAnalysis, Finding
 from pytest_cleantree.core.model import Pattern
 
+from .codenames import CodeNames, code_names
 from .decoding import decode_python
 from .fast import analyze_fast
 from .reference import analyze_reference
@@ -31,12 +33,14 @@ from .text import MAX_PARSE_BYTES, is_python_path, split_lines
 __all__ = [
     "ENGINE_ENV",
     "MAX_PARSE_BYTES",
+    "CodeNames",
     "FileAnalysis",
     "Finding",
     "absolute_module",
     "analyze",
     "analyze_fast",
     "analyze_reference",
+    "code_names",
     "decode_python",
     "is_python_path",
     "module_name_for",

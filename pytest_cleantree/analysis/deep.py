@@ -11,13 +11,14 @@ import functools
 import sys
 import threading
 from collections.abc import Callable
-from typing import ParamSpec
+from typing import ParamSpec, TypeVar
 
 from pytest_cleantree.core.findings import FileAnalysis
 
 from .records import parse_problem
 
 _P = ParamSpec("_P")
+_T = TypeVar("_T")
 
 #: the stack and recursion limit a deeply nested module is analysed with
 _DEEP_STACK = 512 * 2**20
@@ -40,7 +41,16 @@ def deep_enough(analyze: Callable[_P, FileAnalysis]) -> Callable[_P, FileAnalysi
 
 def _deep(work: Callable[[], FileAnalysis], path: str) -> FileAnalysis:
     """Run ``work`` on a thread whose stack and recursion limit fit any tree Python builds."""
-    outcome: list[FileAnalysis | BaseException] = []
+    try:
+        return on_deep_stack(work)
+    except RecursionError as exc:
+        return FileAnalysis(path, (), (), parse_problem(exc))
+
+
+def on_deep_stack(work: Callable[[], _T]) -> _T:
+    """``work()``, on a thread whose stack and recursion limit fit any tree Python builds;
+    what it raises is raised here."""
+    outcome: list[_T | BaseException] = []
 
     def run() -> None:
         try:
@@ -61,8 +71,6 @@ def _deep(work: Callable[[], FileAnalysis], path: str) -> FileAnalysis:
             threading.stack_size(size)
             sys.setrecursionlimit(limit)
     result = outcome[0]
-    if isinstance(result, RecursionError):
-        return FileAnalysis(path, (), (), parse_problem(result))
     if isinstance(result, BaseException):
         raise result
     return result

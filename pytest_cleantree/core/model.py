@@ -32,6 +32,12 @@ class Kind(str, enum.Enum):
 #: Kinds a rule looks at unless its ``kinds`` key says otherwise.
 DEFAULT_KINDS: frozenset[Kind] = frozenset(Kind) - {Kind.DOCSTRING, Kind.COMMENT}
 
+#: The kinds of code: not a string, docstring, comment or line of text.  The revert guard
+#: looks for the names an experiment introduced in these only.
+CODE_KINDS: frozenset[Kind] = frozenset(
+    {Kind.IMPORT, Kind.DEFINITION, Kind.ASSIGNMENT, Kind.CONDITION, Kind.CALL, Kind.REFERENCE}
+)
+
 #: Kinds a rule may name in ``kinds`` (``text`` is implied for non-Python files).
 SELECTABLE_KINDS: frozenset[Kind] = frozenset(Kind) - {Kind.TEXT}
 

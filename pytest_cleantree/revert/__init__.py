@@ -9,10 +9,11 @@ written, labelled apart by their ids:
   one).  In a manifest they are ``forbid_lines`` (compared stripped, wherever they stand;
   ``forbid_lines_escaped`` for bytes that are not UTF-8); for ``check --reverted`` in a git
   work tree they are the lines of the work tree that git blame gives to the change (or to a
-  commit with its ``git patch-id``), or whose text it added and blame gives to a later
-  commit or the work tree, each pinned to its line (``line@N:``);
+  commit with its ``git patch-id``), or, not committed, whose text it added, each pinned to
+  its line (``line@N:``): blame first, a line another commit wrote is that commit's;
 * ``introduced-names-FILE``: in a Python file, every code name the change introduced (a
-  code name after, not one before: the words of strings never count), as an exact
+  code name after, not one before, as the check's analysis finds them: the words of
+  strings never count, the segments of a dotted module path do), as an exact
   ``=name`` pattern looked for in code; builtins, keywords, builtin methods and one- or
   two-letter names are never introduced.  In another code file, the names its language's
   tokenizer finds (a shell variable, a YAML or TOML key ...) of four characters or more;

@@ -352,13 +352,17 @@ def experiment_lines_now(
     """The lines of the work tree's ``path`` that are the experiment's now: ``(line, text
     stripped)``, blank lines left out; none for a missing file.
 
-    A line is the experiment's when its text (stripped) is not one its parent had in the
-    file (``known``: a line the experiment moved is not a leftover) and git blame gives it
-    to one of ``commits``, or its text is one the experiment added (``introduced``) and
-    blame gives it to a later commit or to the work tree (a line re-applied, or brought
-    back by other means).  ``bounds`` (``^BASE``) stops the walk where the experiment
-    starts: lines older than it cannot be the experiment's.  The text pinned is the file
-    decoded as the check decodes it, so a pinned line matches itself.
+    Blame first.  A line is the experiment's when its text (stripped) is not one its parent
+    had in the file (``known``: a line the experiment moved is not a leftover) and git blame
+    gives it to one of ``commits`` (the experiment's, and their ``git patch-id`` twins: a
+    cherry-pick, a revert of the revert), or it is not committed (the work tree: a line
+    re-applied by hand) and its text is one the experiment added (``introduced``).  A line
+    another commit wrote is not the experiment's, whatever its text (``import warnings``
+    added again by a later refactoring): it is a leftover only when it holds a name the
+    experiment introduced, which the ``introduced-names`` rule finds.  ``bounds``
+    (``^BASE``) stops the walk where the experiment starts: lines older than it cannot be
+    the experiment's.  The text pinned is the file decoded as the check decodes it, so a
+    pinned line matches itself.
     """
     file = top / path
     if not file.is_file():
@@ -367,26 +371,43 @@ def experiment_lines_now(
     lines = split_lines(checked_text(path, file.read_bytes()))
     same = len(lines) - (lines[-1] == "") == blamed.count  # else: line breaks git ignores
     found = []
-    for number, (raw_line, ours) in sorted(blamed.lines.items()):
-        text = (lines[number - 1] if same else decode_text(raw_line)).strip()
-        if text and text not in known and (ours or text in introduced):
+    for number, line in sorted(blamed.lines.items()):
+        text = (lines[number - 1] if same else decode_text(line.raw)).strip()
+        if text and text not in known and _experiment_line(line, text, introduced):
             found.append((number, text))
     return found
 
 
+def _experiment_line(line: _BlamedLine, text: str, introduced: frozenset[str]) -> bool:
+    """Blame first: a committed line is the experiment's when its commits (or twins) wrote
+    it; a line not committed yet, when its text is one the experiment added."""
+    if line.ours:
+        return True
+    return not line.committed and text in introduced
+
+
+@dataclass(frozen=True)
+class _BlamedLine:
+    """One line as git blame gives it: its bytes, whether one of the experiment's commits
+    wrote it (``ours``), and whether any commit did (``committed``: else the work tree)."""
+
+    raw: bytes
+    ours: bool
+    committed: bool
+
+
 @dataclass
 class _Blamed:
-    """What git blame says of each line written since the base: ``(bytes, ours)``, ``ours``
-    when one of the experiment's commits wrote it."""
+    """What git blame says of each line written since the base."""
 
-    lines: dict[int, tuple[bytes, bool]]
+    lines: dict[int, _BlamedLine]
     count: int
 
 
 def _blamed(out: bytes, commits: set[str]) -> _Blamed:
     """Read ``git blame --porcelain``: lines of a boundary commit (the base or older, or a root
     commit) left out, unless it is one of ``commits``."""
-    blamed: dict[int, tuple[bytes, bool]] = {}
+    blamed: dict[int, _BlamedLine] = {}
     boundary: set[bytes] = set()
     count, final, sha = 0, 0, b""
     for raw in out.split(b"\n"):
@@ -399,6 +420,6 @@ def _blamed(out: bytes, commits: set[str]) -> _Blamed:
             count += 1
             ours = sha.decode() in commits  # a root commit is a boundary too, but ours
             if ours or sha not in boundary:
-                blamed[final] = (raw[1:], ours)
+                blamed[final] = _BlamedLine(raw[1:], ours, sha.strip(b"0") != b"")
             sha = b""
     return _Blamed(blamed, count)

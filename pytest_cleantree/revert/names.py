@@ -1,6 +1,8 @@
 """Which names an experiment introduced into a file, and which a restored file must have.
 
-A Python file's names are its code names (the words of strings and comments never count);
+A Python file's names are its code names, as the analysis the check runs finds them
+(:func:`pytest_cleantree.analysis.code_names`: the words of strings and comments never
+count, each segment of a dotted module path does);
 another file's are the words its own language makes names (a shell script's words outside
 comments and quotes, a YAML or TOML key, a C or JavaScript identifier), through a small
 tokenizer per language; prose (documentation, changelogs, any file no tokenizer fits) has
@@ -9,7 +11,6 @@ none: its experiment lines alone cover it.  Pure.
 
 from __future__ import annotations
 
-import ast
 import builtins
 import keyword
 import re
@@ -17,8 +18,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from pytest_cleantree.analysis import decode_python, is_python_path
-from pytest_cleantree.core.model import Kind
+from pytest_cleantree.analysis import code_names, decode_python, is_python_path
+from pytest_cleantree.core.model import CODE_KINDS
 from pytest_cleantree.core.patterns import WORD
 
 from .text import decode_text, unrepresentable
@@ -48,10 +49,6 @@ FINGERPRINT_SIZE = 10
 _COMMON_NAMES = frozenset(
     [*builtins.__dict__, *keyword.kwlist, *keyword.softkwlist]
     + [name for kind in (str, bytes, int, float, list, dict, set, tuple) for name in dir(kind)]
-)
-#: The kinds an introduced name is looked for in: code, not strings or comments.
-CODE_KINDS = frozenset(
-    {Kind.IMPORT, Kind.DEFINITION, Kind.ASSIGNMENT, Kind.CONDITION, Kind.CALL, Kind.REFERENCE}
 )
 
 
@@ -212,6 +209,18 @@ def c_like_words(line: str) -> Iterator[str]:
 
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: a Rust lifetime or loop label (``'a``, ``'static``, ``'outer:``): a quote, then a name not
+#: closed by a quote (``'a'`` is a character literal)
+_LIFETIME = re.compile(r"'[A-Za-z_][A-Za-z0-9_]*\b(?!')")
+
+
+def rust_words(line: str) -> Iterator[str]:
+    """A Rust line's identifiers: :func:`c_like_words` once its lifetimes and labels are
+    gone, so that ``fn parse<'a>(input: &'a str)`` does not read ``'a>(input: &'`` as a
+    character literal and lose ``input``."""
+    return c_like_words(_LIFETIME.sub(" ", line))
+
+
 _MAKE_VARIABLE = re.compile(r"\s*(?:export\s+|override\s+)?([A-Za-z_][\w.-]*)\s*[:+?!]?=")
 _MAKE_TARGET = re.compile(r"([A-Za-z_][\w.-]*)\s*:(?!=)")
 
@@ -239,10 +248,11 @@ _BY_SUFFIX: dict[str, Tokenizer] = {
     **dict.fromkeys((".toml", ".ini", ".cfg", ".conf", ".env", ".properties"), key_words),
     ".json": json_words,
     ".mk": make_words,
+    ".rs": rust_words,
     **dict.fromkeys(
         (
             *(".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".cu", ".cuh", ".m", ".mm"),
-            *(".java", ".kt", ".scala", ".cs", ".go", ".rs", ".swift", ".js", ".jsx", ".mjs"),
+            *(".java", ".kt", ".scala", ".cs", ".go", ".swift", ".js", ".jsx", ".mjs"),
             *(".ts", ".tsx", ".pyx", ".pxd"),
         ),
         c_like_words,
@@ -270,72 +280,20 @@ def tokenizer_for(path: str) -> Tokenizer | None:
 
 def _python_names(text: str | None) -> _Names:
     """The code names of one version: what an exact pattern restricted to code kinds
-    matches there (strings, docstrings and comments are not looked at)."""
+    matches there, as the analysis finds them (strings, docstrings and comments give none)."""
     if text is None:
         return _Names(frozenset(), frozenset())
-    names = frozenset(name for node in ast.walk(ast.parse(text)) for name in _node_names(node))
+    names = frozenset(code_names(text).names)
     return _Names(names, names)
 
 
-def _node_names(node: ast.AST) -> Iterator[str]:
-    """The names the engine matches at this node (strings excepted)."""
-    if isinstance(node, ast.Name):
-        yield node.id
-    elif isinstance(node, ast.Attribute):
-        yield node.attr
-    elif isinstance(node, (ast.Import, ast.ImportFrom)):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            yield node.module
-        for alias in node.names:
-            if alias.name != "*":
-                yield alias.name
-            if alias.asname:
-                yield alias.asname
-    elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        yield node.name
-    elif isinstance(node, ast.arg):
-        yield node.arg
-    elif isinstance(node, ast.keyword):
-        if node.arg is not None:
-            yield node.arg
-    elif isinstance(node, (ast.Global, ast.Nonlocal)):
-        yield from node.names
-    elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
-        if node.name:
-            yield node.name
-    elif isinstance(node, ast.MatchMapping):
-        if node.rest:
-            yield node.rest
-    elif isinstance(node, ast.MatchClass):
-        yield from node.kwd_attrs
-    elif type(node).__name__ in ("TypeVar", "ParamSpec", "TypeVarTuple"):  # Python 3.12+
-        yield getattr(node, "name", "")
-
-
 def python_fingerprint(text: str) -> list[str]:
-    """Names a restored module must have: its top-level definitions and assigned names; for
-    a module without any, its first names in source order."""
-    tree = ast.parse(text)
-    names: list[str] = []
-    for stmt in tree.body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.append(stmt.name)
-        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
-            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-            names.extend(
-                node.id
-                for target in targets
-                for node in ast.walk(target)
-                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
-            )
-    if names:
-        return list(dict.fromkeys(names))
-    placed = sorted(
-        (getattr(node, "lineno", 0), getattr(node, "col_offset", 0), name)
-        for node in ast.walk(tree)
-        for name in _node_names(node)
-    )
-    return list(dict.fromkeys(name for _, _, name in placed))[:FINGERPRINT_SIZE]
+    """Names a restored module must have: its own definitions and assigned names; for a
+    module without any, its first code names in source order."""
+    found = code_names(text)
+    if found.defined:
+        return list(found.defined)
+    return list(found.names)[:FINGERPRINT_SIZE]
 
 
 def fingerprint(path: str, data: bytes) -> list[str]:
@@ -346,7 +304,7 @@ def fingerprint(path: str, data: bytes) -> list[str]:
             names = [name for name in names if not unrepresentable(name)]
             if names:
                 return names
-        except (SyntaxError, ValueError, UnicodeDecodeError, RecursionError):
+        except (SyntaxError, ValueError, UnicodeDecodeError, RecursionError, MemoryError):
             pass
     words = [
         word

@@ -306,7 +306,7 @@ def _introduced(
     if is_python_path(path):
         try:
             return _clean(introduced_names(_python_text(before), _python_text(after))), ""
-        except (SyntaxError, ValueError, UnicodeDecodeError, RecursionError) as exc:
+        except (SyntaxError, ValueError, UnicodeDecodeError, RecursionError, MemoryError) as exc:
             if isinstance(exc, SyntaxError):
                 reason = exc.msg + (f" at line {exc.lineno}" if exc.lineno else "")
             else:

@@ -162,9 +162,11 @@ def main(args):
 
 
 def test_a_line_of_the_experiment_re_applied_is_found(repo: Repo) -> None:
-    """Point 3: one line of the experiment re-applied on the reverted tree, uncommitted or
-    in a later commit, is found by its text, though it holds no name the experiment
-    introduced (``KeyboardInterrupt`` is a builtin, ``py`` two letters)."""
+    """Point 3: one line of the experiment re-applied on the reverted tree, uncommitted, is
+    found by its text, though it holds no name the experiment introduced
+    (``KeyboardInterrupt`` is a builtin, ``py`` two letters).  Committed by a later commit
+    that is no ``git patch-id`` twin of the experiment, it is that commit's line: blame
+    first (issue 35), and it holds none of the experiment's names."""
     repo.commit("Main", {"cli.py": MAIN})
     repo.commit("Re-raise interrupts", {"cli.py": EXPERIMENT_MAIN}, tag=EXPERIMENT)
     git(repo.path, "revert", "--no-edit", EXPERIMENT)
@@ -178,9 +180,7 @@ def test_a_line_of_the_experiment_re_applied_is_found(repo: Repo) -> None:
     assert "an experiment line: git blame gives it to the change" in out
 
     repo.commit("Interrupts again", {"cli.py": "import py\n" + again})  # a later commit
-    code, out, _ = repo.check()
-    both = {("cli.py", 1), ("cli.py", line + 1)}
-    assert (code, reported(out)) == (1, {"experiment-lines-cli.py": both})
+    assert repo.check() == (0, "cleantree: clean (1 rule, 1 file)\n", "")
 
 
 # --------------------------------------------------------------------------- 4: other means

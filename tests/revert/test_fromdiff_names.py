@@ -46,9 +46,11 @@ CASES = [
         (
             *("_sm120", "fic", "flashinfer.comm", "is_cuda", "is_sm120_supported"),
             *("pkg", "sibling", "sglang.srt.utils"),
+            # each segment of a dotted module path is a name, as the check matches them
+            *("sglang", "srt", "utils", "flashinfer", "comm"),
         ),
         (),
-        id="imports-module-paths-and-aliases",
+        id="imports-module-paths-their-segments-and-aliases",
     ),
     pytest.param(
         "def f(a):\n    return a\n",

@@ -174,6 +174,8 @@ files = ["json/encoder.py"]
 forbid = [
     "=TURBO_ENABLED",
     "=_turbo_scan",
+    "=decoder",
+    "=json",
     "=json.decoder",
     "=turbo_scanstring",
 ]
@@ -225,6 +227,8 @@ id = "introduced-names-textwrap.py"
 files = ["textwrap.py"]
 forbid = [
     "=TURBO_ENABLED",
+    "=decoder",
+    "=json",
     "=json.decoder",
     "=turbo_decoder",
 ]

@@ -48,6 +48,31 @@ def test_each_language_gives_its_own_names(
 
 
 @pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        (
+            "fn parse<'a>(input: &'a str) -> Result<&'a str, ParseError> {",
+            ["fn", "parse", "input", "str", "Result", "str", "ParseError"],
+        ),
+        ('static NAME: &\'static str = "turbo words";', ["NAME", "str"]),
+        ("'outer: for item in items { break 'outer; }", ["for", "item", "in", "items"]),
+        ("let c = 'x'; let q = '\\''; let t = turbo_mode;", ["let", "let", "let", "turbo_mode"]),
+    ],
+)
+def test_rust_lifetimes_and_labels_are_not_character_literals(line: str, words: list[str]) -> None:
+    tokenizer = tokenizer_for("src/lib.rs")
+    assert tokenizer is not None
+    assert [word for word in tokenizer(line) if word not in ("c", "q", "t")] == words
+
+
+def test_a_name_after_a_rust_lifetime_is_introduced() -> None:
+    before = "fn parse(text: &str) {}\n"
+    after = "fn parse<'a>(turbo_input: &'a [u8], text: &'a str) {}\n"
+    tokenizer = tokenizer_for("src/parse.rs")
+    assert introduced_tokens(before, after, tokenizer=tokenizer).added == ("turbo_input",)
+
+
+@pytest.mark.parametrize(
     "path", ["CHANGELOG.rst", "doc/en/deprecations.rst", "README.md", "NEWS", "notes.txt"]
 )
 def test_prose_has_no_tokenizer(path: str) -> None:
