@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,11 +20,12 @@ from pytest_cleantree.config.exclusions import with_exclusions
 from pytest_cleantree.config.manifest import load_manifest
 from pytest_cleantree.core.checks import Check, iter_checks
 from pytest_cleantree.core.errors import CleanTreeError, SourceError
-from pytest_cleantree.core.model import Manifest, Rule
+from pytest_cleantree.core.model import Manifest, Result, Rule
 from pytest_cleantree.run.cache import choose_cache_dir, say
 from pytest_cleantree.run.parallel import default_jobs
 from pytest_cleantree.run.runner import LOCAL_TARGET, Runner, local_root
 from pytest_cleantree.sources import HostTarget, RemoteOptions, Source, resolve_hosts
+from pytest_cleantree.sources.base import Expansion
 
 if TYPE_CHECKING:
     from pytest_cleantree.names.spellings import Explanation
@@ -83,6 +84,18 @@ class Session:
     checks: list[Check]
     #: the files named (as given) that no rule covers: the report says so, never "clean"
     uncovered: tuple[str, ...] = ()
+    #: the folders named (from the root, and as given): nothing checked there is an error
+    folders: tuple[tuple[str, str], ...] = ()
+
+    def unchecked_folders(self, results: Sequence[Result]) -> list[str]:
+        """The named folders (as given) under which the run checked nothing: no file read
+        and no ``absent`` entry there (a folder named must never pass having read nothing)."""
+        from pytest_cleantree.run.selection import under
+
+        read = [path for result in results for path in result.files]
+        return [
+            given for folder, given in self.folders if not any(under(path, folder) for path in read)
+        ]
 
     def local_source(self) -> Source:
         """This machine's tree; a tree that cannot be opened is one error naming its origin."""
@@ -201,9 +214,10 @@ def _cache_dir(
 
 
 def _selected_rules(session: Session) -> tuple[tuple[Rule, ...], tuple[str, ...]]:
-    """The rules narrowed to the named files and those changed since a revision, and the
-    named files (as given) no rule covers (see :mod:`.selection`)."""
-    from pytest_cleantree.run.selection import changed_since, paths_from_root, select_rules
+    """The rules narrowed to the named paths and those changed since a revision, and the
+    named files (as given) no rule covers (see :mod:`.selection`); the named folders whose
+    files must be checked are kept in ``session.folders``."""
+    from pytest_cleantree.run.selection import changed_since, place_named, select_paths
 
     request, manifest = session.request, session.manifest
     if session.targets != [LOCAL_TARGET]:
@@ -214,10 +228,16 @@ def _selected_rules(session: Session) -> tuple[tuple[Rule, ...], tuple[str, ...]
     base = request.base
     if any(os.path.realpath(base / name) == os.path.realpath(manifest.path) for name in named):
         return manifest.rules, ()  # the manifest changed: every rule may have
-    root = getattr(session.runner.source(), "root", "")
-    paths = paths_from_root(named, root, base)
-    selection = select_rules(manifest.rules, list(paths))
-    return selection.rules, tuple(paths[path] for path in selection.uncovered)
+    source = session.local_source()
+    placed = place_named(named, getattr(source, "root", ""), base)
+
+    def expand(entries: Sequence[str], any_kind: bool) -> Mapping[str, Expansion]:
+        return source.expand(entries, any_kind=any_kind)
+
+    selection = select_paths(manifest.rules, placed, expand)
+    given = {n.path: n.given for n in placed}
+    session.folders = tuple((path, given[path]) for path in selection.folders)
+    return selection.rules, tuple(given[path] for path in selection.uncovered)
 
 
 def _with_key(target: HostTarget, keys: Mapping[str, str], base: Path) -> HostTarget:
