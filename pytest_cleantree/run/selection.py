@@ -1,5 +1,5 @@
 """Only the paths named: ``cleantree check PATH...`` (what pre-commit passes, or a folder) and
-``--changed-since REV``.
+``--changed-since REV`` (see :mod:`.changed`).
 
 One rule for what a run covers.  The root named (``cleantree check .``) is the whole tree.  A
 named folder is the files under it that the rules cover, as the whole-tree check would list
@@ -22,7 +22,6 @@ from __future__ import annotations
 import dataclasses
 import os
 import posixpath
-import subprocess
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -33,7 +32,6 @@ from pytest_cleantree.core.patterns import compile_path_glob, glob_base, is_path
 __all__ = [
     "NamedPath",
     "Selection",
-    "changed_since",
     "place_named",
     "select_paths",
     "select_rules",
@@ -71,9 +69,12 @@ def under(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder + "/")
 
 
-def place_named(names: Iterable[str], root: str, cwd: Path) -> list[NamedPath]:
+def place_named(
+    names: Iterable[str], root: str, cwd: Path, *, folders: bool = True
+) -> list[NamedPath]:
     """The named paths (relative to ``cwd``, or absolute) from the root, in order, without
-    duplicates.  Raises :class:`CleanTreeError` for a path where nothing exists."""
+    duplicates (``folders=False``: each is a file, as git lists a link to a folder).
+    Raises :class:`CleanTreeError` for a path where nothing exists."""
     roots = dict.fromkeys([os.path.abspath(root), os.path.realpath(root)])
     found: dict[str, NamedPath] = {}
     for name in names:
@@ -81,7 +82,7 @@ def place_named(names: Iterable[str], root: str, cwd: Path) -> list[NamedPath]:
         if not os.path.lexists(full):
             raise CleanTreeError(f"{name}: no such file or folder")
         path = _from_root(full, tuple(roots))
-        found.setdefault(path, NamedPath(name, path, os.path.isdir(full)))
+        found.setdefault(path, NamedPath(name, path, folders and os.path.isdir(full)))
     return list(found.values())
 
 
@@ -236,28 +237,3 @@ def _merged(
     all_files = dict.fromkeys([*(by_files.files if by_files else ()), *files])
     all_absent = dict.fromkeys([*(by_files.absent if by_files else ()), *absent])
     return dataclasses.replace(rule, files=tuple(all_files), absent=tuple(all_absent))
-
-
-def changed_since(revision: str, cwd: Path) -> list[str]:
-    """Files changed since ``revision`` in the work tree (staged or not), and untracked
-    files not ignored, as absolute paths; deleted files are left out (nothing to read)."""
-    top = _git(["rev-parse", "--show-toplevel"], cwd).strip()
-    changed = _git(
-        ["diff", "--name-only", "-z", "--no-renames", "--diff-filter=d", revision, "--"], cwd
-    )
-    untracked = _git(["ls-files", "-z", "--others", "--exclude-standard", "--full-name"], cwd)
-    names = [name for name in (changed + untracked).split("\0") if name]
-    return [os.path.join(top, name) for name in dict.fromkeys(names)]
-
-
-def _git(args: list[str], cwd: Path) -> str:
-    try:
-        done = subprocess.run(
-            ["git", *args], cwd=cwd, capture_output=True, text=True, check=False, timeout=120
-        )
-    except FileNotFoundError:
-        raise CleanTreeError("--changed-since: git is not installed") from None
-    if done.returncode != 0:
-        reason = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "failed"
-        raise CleanTreeError(f"--changed-since: git {args[0]}: {reason}")
-    return done.stdout

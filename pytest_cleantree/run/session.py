@@ -69,6 +69,8 @@ class SessionRequest:
     changed_since: str | None = None
     #: a missing local tree is one error at once, not one problem per rule (the CLI's way)
     tree_must_exist: bool = False
+    #: with ``reverted``: the changes no check can see are listed, not an error
+    allow_unchecked_changes: bool = False
 
 
 @dataclass
@@ -84,6 +86,8 @@ class Session:
     checks: list[Check]
     #: the files named (as given) that no rule covers: the report says so, never "clean"
     uncovered: tuple[str, ...] = ()
+    #: with ``reverted``: the changes no check can see (path, why), when allowed
+    unchecked: tuple[tuple[str, str], ...] = ()
     #: the folders named (from the root, and as given): nothing checked there is an error
     folders: tuple[tuple[str, str], ...] = ()
 
@@ -143,6 +147,7 @@ def open_session(request: SessionRequest, *, bare: bool = False) -> Session:
     for a value of the request) when the run cannot start.  ``bare``: without a manifest,
     the tree at ``request.root`` with no rule (``explain --root DIR``; never a check)."""
     manifest, path = _load(request, bare=bare)
+    unchecked = _unchecked_changes(request)
     table = dict(manifest.hosts)
     names = list(request.hosts)
     if request.groups and request.inventory is None:
@@ -169,7 +174,7 @@ def open_session(request: SessionRequest, *, bare: bool = False) -> Session:
         jobs=request.jobs or default_jobs(),
         forks=request.forks,
     )
-    session = Session(request, manifest, path, targets, runner, [])
+    session = Session(request, manifest, path, targets, runner, [], unchecked=unchecked)
     try:
         if request.tree_must_exist and targets == [LOCAL_TARGET]:
             session.local_source()
@@ -196,6 +201,24 @@ def _load(request: SessionRequest, *, bare: bool = False) -> tuple[Manifest, Pat
     return load_manifest(request.manifest), request.manifest
 
 
+def _unchecked_changes(request: SessionRequest) -> tuple[tuple[str, str], ...]:
+    """What the reverted change holds that no derived check can see (see
+    :mod:`.reverted`): an error, unless the request allows it (then listed)."""
+    if not request.reverted:
+        return ()
+    from pytest_cleantree.run.reverted import unchecked_changes
+
+    found = tuple(unchecked_changes(request.reverted, request.base))
+    if found and not request.allow_unchecked_changes:
+        said = "; ".join(f"{path}: {why}" for path, why in found)
+        raise OptionError(
+            "allow_unchecked_changes",
+            f"not given, and {request.reverted} holds changes no check can see ({said}): "
+            "the run cannot say they are reverted",
+        )
+    return found
+
+
 def _cache_dir(
     request: SessionRequest, manifest: Manifest, targets: list[HostTarget]
 ) -> Path | None:
@@ -217,19 +240,26 @@ def _selected_rules(session: Session) -> tuple[tuple[Rule, ...], tuple[str, ...]
     """The rules narrowed to the named paths and those changed since a revision, and the
     named files (as given) no rule covers (see :mod:`.selection`); the named folders whose
     files must be checked are kept in ``session.folders``."""
-    from pytest_cleantree.run.selection import changed_since, place_named, select_paths
+    from pytest_cleantree.run.changed import changed_since
+    from pytest_cleantree.run.selection import place_named, select_paths
 
     request, manifest = session.request, session.manifest
     if session.targets != [LOCAL_TARGET]:
         raise CleanTreeError("FILE arguments and --changed-since check this machine's tree only")
-    named = list(request.files)
+    changed: list[str] = []
     if request.changed_since:
-        named += changed_since(request.changed_since, request.base)
+        found = changed_since(request.changed_since, str(request.base))
+        if found.unchecked:
+            raise CleanTreeError(_unchecked_submodules(found.unchecked))
+        changed = found.paths
     base = request.base
+    named = [*request.files, *changed]
     if any(os.path.realpath(base / name) == os.path.realpath(manifest.path) for name in named):
         return manifest.rules, ()  # the manifest changed: every rule may have
     source = session.local_source()
-    placed = place_named(named, getattr(source, "root", ""), base)
+    root = getattr(source, "root", "")
+    placed = place_named(request.files, root, base)
+    placed += place_named(changed, root, base, folders=False)
 
     def expand(entries: Sequence[str], any_kind: bool) -> Mapping[str, Expansion]:
         return source.expand(entries, any_kind=any_kind)
@@ -238,6 +268,12 @@ def _selected_rules(session: Session) -> tuple[tuple[Rule, ...], tuple[str, ...]
     given = {n.path: n.given for n in placed}
     session.folders = tuple((path, given[path]) for path in selection.folders)
     return selection.rules, tuple(given[path] for path in selection.uncovered)
+
+
+def _unchecked_submodules(unchecked: Sequence[tuple[str, str]]) -> str:
+    """Why a ``--changed-since`` run cannot be complete: submodules it could not list."""
+    said = "; ".join(f"{path}: {why}" for path, why in unchecked)
+    return f"--changed-since: submodules not checked ({said})"
 
 
 def _with_key(target: HostTarget, keys: Mapping[str, str], base: Path) -> HostTarget:

@@ -123,6 +123,8 @@ def _check(args: argparse.Namespace) -> int:
         args, str(session.path), roots.pop("", ""), session.uncovered, roots, session.mirror()
     )
     _write_reports(args, results, context)
+    for where, why in session.unchecked:  # allowed: said, never silent
+        print(f"cleantree: not checked: {where}: {why}", file=sys.stderr)
     if empty:
         print(f"cleantree: error: {_nothing_checked(empty)}", file=sys.stderr)
     if code == EXIT_VIOLATIONS and args.exit_zero:
