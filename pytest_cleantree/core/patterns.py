@@ -179,11 +179,18 @@ def match_text(pattern: Pattern, text: str) -> bool:
         return _regex(pattern.body).search(_encodable(text)) is not None
     if tier is PatternTier.LINE:
         return text.strip() == pattern.body
-    words = WORD.findall(text)
+    words = text_words(text)
     if tier is PatternTier.EXACT:
-        return pattern.body in words or pattern.body in text.split()
+        return pattern.body in words
     glob = _glob(pattern.body)
-    return any(glob.match(word) for word in words) or any(glob.match(w) for w in text.split())
+    return any(glob.match(word) for word in words)
+
+
+def text_words(text: str) -> set[str]:
+    """The words of free text that exact and glob patterns are compared with: each
+    identifier (split at dots: ``m.is_sm120()`` holds ``is_sm120``), each dotted name whole
+    (``a.b.c``), and each run of non-blank characters (``--flag=x``)."""
+    return {*IDENTIFIER.findall(text), *WORD.findall(text), *text.split()}
 
 
 def _encodable(text: str) -> str:

@@ -1,0 +1,57 @@
+"""The model of non-Python text: decoding, JSON string views, ``#`` comments."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_cleantree.analysis.textfiles import decode_text, hash_comment, json_views, text_comments
+
+
+@pytest.mark.parametrize(
+    ("data", "text", "problem"),
+    [
+        (b"\xef\xbb\xbfa\n", "a\n", False),
+        (b"a\n", "a\n", False),
+        ("a\n".encode("utf-16"), "a\n", False),
+        ("a\n".encode("utf-32"), "a\n", False),
+        (b"\xff\xfe\x00\x00a\x00", "\x00a", False),  # UTF-16 LE starting with U+0000
+        (b"caf\xe9\n", "caf\udce9\n", True),
+        (b"\xfe\xff\x00", "\ufffd\x00", True),  # a UTF-16 BE BOM, then half a character
+    ],
+)
+def test_decode_text(data: bytes, text: str, problem: bool) -> None:
+    found, why = decode_text(data)
+    assert (why is not None) is problem, why
+    if not problem or data.startswith(b"caf"):
+        assert found == text
+
+
+@pytest.mark.parametrize(
+    ("line", "comment"),
+    [
+        ("# all", "# all"),
+        ("x: 1  # c", "# c"),
+        ('x: "a # b"', None),
+        ("x: 'a # b' # c", "# c"),
+        ("echo a#b", None),
+        ('echo "a\\"#b" # c', "# c"),
+        ("echo a\\ #b", None),
+        ("it's # c", None),  # an unclosed quote: no comment (an allow does not count)
+    ],
+)
+def test_hash_comment(line: str, comment: str | None) -> None:
+    assert hash_comment(line) == comment
+
+
+def test_json_views_decode_strings_and_keep_lines() -> None:
+    lines = ('{"a": ["\\tx()\\n",', ' "\\u0079"]}', "plain")
+    assert json_views("n.ipynb", lines) == ('{"a": ["\tx()\n",', ' "y"]}', "plain")
+    assert json_views("a.yaml", lines) is None
+
+
+def test_text_comments_by_file_type() -> None:
+    lines = ("a # one", '"b # two"')
+    assert text_comments("x.yaml", lines) == ((1, "# one"),)
+    assert text_comments("Makefile", lines) == ((1, "# one"),)
+    assert text_comments("x.json", lines) == ()
+    assert text_comments("notes.md", lines) is None
