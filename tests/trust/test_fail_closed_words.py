@@ -121,3 +121,26 @@ def test_an_allow_in_a_comment_of_a_text_file_still_allows(
     files = {name: b"x: use_sm120  # cleantree: allow gone -- kept on purpose\n"}
     done = check(tmp_path, rule('"sm120"', name), files, engine=engine)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+NFD = "cafe\u0301_sm120"  # "café_sm120" with a combining accent: Python reads it NFKC
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    ("name", "line", "kind"),
+    [
+        pytest.param("a.py", f"{NFD} = 1", "assignment", id="name-in-nfd-bytes"),
+        pytest.param("b.py", "caf\u00e9_sm120 = 1", "assignment", id="same-name-in-nfc-bytes"),
+        pytest.param("c.py", f"x = '{NFD}'", "string", id="string-as-written"),
+        pytest.param("d.txt", f"run {NFD}", "text", id="text-as-written"),
+    ],
+)
+def test_a_pattern_in_nfd_bytes_matches_names_after_nfkc_and_text_as_written(
+    tmp_path: Path, engine: str, name: str, line: str, kind: str
+) -> None:
+    files = {name: (line + "\n").encode()}
+    done = check(tmp_path, rule(f'"={NFD}"', name), files, engine=engine)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"{name}:1:" in done.stdout, done.stdout
+    assert kind in done.stdout, done.stdout
