@@ -32,6 +32,7 @@ from pytest_cleantree.core.patterns import compile_path_glob, glob_base, is_path
 __all__ = [
     "NamedPath",
     "Selection",
+    "narrow_glob",
     "place_named",
     "select_paths",
     "select_rules",
@@ -222,10 +223,47 @@ def _in_folders(
                 out[entry] = None  # cannot be listed: checked whole, it says why
                 continue
             assert isinstance(paths, tuple)
-            out.update((p, None) for p in paths if any(under(p, f) for f in folders))
+            for folder in folders:
+                inside = [p for p in paths if under(p, folder)]
+                narrowed = narrow_glob(entry, folder) if inside and not any_kind else None
+                out.update((p, None) for p in ([narrowed] if narrowed else inside))
             if any_kind:
                 out.update((a, None) for f in folders if (a := _absent_covers(entry, f)))
     return list(files), list(absent)
+
+
+def narrow_glob(entry: str, folder: str) -> str | None:
+    """The one glob naming exactly the paths ``entry`` names under ``folder`` (``src`` and
+    ``**/*.py``: ``src/**/*.py``), so that a named folder is walked once, as the whole-tree
+    check walks it; ``None`` when there is not exactly one (the caller lists the files)."""
+    parts = [] if folder == "." else folder.split("/")
+    if _GLOB_FOLDER & set(folder) or ".." in parts:
+        return None
+    segments = entry.split("/")
+    found: set[str] = set()
+    stack = [(0, 0)]
+    while stack and len(found) < 2:
+        i, j = stack.pop()
+        if j == len(parts):
+            if i < len(segments):
+                found.add("/".join([*parts, *segments[i:]]))
+        elif i < len(segments) and (i < len(segments) - 1 or segments[i] == "**"):
+            stack.extend(_steps(segments[i], parts[j], i, j))
+    return found.pop() if len(found) == 1 else None
+
+
+#: characters a folder name would need escaped in a glob: such folders are listed instead
+_GLOB_FOLDER = frozenset("*?[]")
+
+
+def _steps(segment: str, part: str, i: int, j: int) -> list[tuple[int, int]]:
+    """Where a glob's ``segment`` may take the match when the folder's next part is ``part``:
+    ``**`` matches no part, or this one (not hidden) and more; another segment this one."""
+    if segment == "**":
+        return [(i + 1, j), *([(i, j + 1)] if not part.startswith(".") else [])]
+    if compile_path_glob(segment).match(part) is not None:
+        return [(i + 1, j + 1)]
+    return []
 
 
 def _merged(

@@ -8,7 +8,13 @@ import pytest
 
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.core.model import Rule
-from pytest_cleantree.run.selection import NamedPath, select_paths, select_rules, under
+from pytest_cleantree.run.selection import (
+    NamedPath,
+    narrow_glob,
+    select_paths,
+    select_rules,
+    under,
+)
 
 
 def rule(files: tuple[str, ...] = (), absent: tuple[str, ...] = ()) -> Rule:
@@ -65,8 +71,8 @@ def named(path: str, folder: bool = True) -> NamedPath:
     ("given", "paths", "files", "absent", "folders"),
     [
         (rule(files=("**/*.py",)), [named(".")], ("**/*.py",), (), (".",)),
-        (rule(files=("**/*.py",)), [named("src")], ("src/b.py", "src/k/c.py"), (), ("src",)),
-        (rule(files=("src/*.md", "**/*.py")), [named("src/k")], ("src/k/c.py",), (), ("src/k",)),
+        (rule(files=("**/*.py",)), [named("src")], ("src/**/*.py",), (), ("src",)),
+        (rule(files=("src/*.md", "**/*.py")), [named("src/k")], ("src/k/**/*.py",), (), ("src/k",)),
         (rule(files=("src/b.py",)), [named("src")], ("src/b.py",), (), ("src",)),
         (rule(files=("docs/*.py",)), [named("src")], None, None, ("src",)),
         (rule(files=("bad/**/*.py",)), [named("bad/x")], ("bad/**/*.py",), (), ("bad/x",)),
@@ -75,7 +81,7 @@ def named(path: str, folder: bool = True) -> NamedPath:
         (
             rule(files=("**/*.py",)),
             [named("src"), named("a.py", False)],
-            ("a.py", "src/b.py", "src/k/c.py"),
+            ("a.py", "src/**/*.py"),
             (),
             ("src",),
         ),
@@ -109,3 +115,24 @@ def test_a_named_folder_is_the_files_under_it_that_rules_cover(
 )
 def test_under(path: str, folder: str, expected: bool) -> None:
     assert under(path, folder) is expected
+
+
+@pytest.mark.parametrize(
+    ("entry", "folder", "narrowed"),
+    [
+        ("**/*.py", "src", "src/**/*.py"),
+        ("**/*.py", "src/k", "src/k/**/*.py"),
+        ("**/*.py", ".", "**/*.py"),
+        ("src/*.py", "src", "src/*.py"),
+        ("*/*.py", "src", "src/*.py"),
+        ("src/*.py", "docs", None),  # names nothing there (the listing is empty anyway)
+        ("src/*.py", "src/k", None),  # ends above the folder
+        ("**", "src", "src/**"),
+        ("**/*.py", ".git", None),  # ``**`` enters no hidden folder
+        ("**/src/**/*.py", "src", None),  # two globs: the files are listed instead
+        ("**/*.py", "a[1]", None),
+        ("s?c/**", "src/k", "src/k/**"),
+    ],
+)
+def test_narrow_glob(entry: str, folder: str, narrowed: str | None) -> None:
+    assert narrow_glob(entry, folder) == narrowed
