@@ -19,7 +19,11 @@ import json
 import posixpath
 import re
 
-__all__ = ["decode_text", "hash_comment", "json_views", "text_comments"]
+from pytest_cleantree.core.patterns import text_words
+
+from .text import split_lines
+
+__all__ = ["decode_text", "hash_comment", "json_views", "text_comments", "text_names"]
 
 #: byte-order marks and their codecs, longest first (UTF-32 LE begins as UTF-16 LE does)
 _BOMS = (
@@ -116,3 +120,16 @@ def text_comments(path: str, lines: tuple[str, ...]) -> tuple[tuple[int, str], .
         if comment is not None:
             found.append((number, comment))
     return tuple(found)
+
+
+def text_names(path: str, data: bytes) -> set[str]:
+    """The names a text file holds, as the checker's exact and glob patterns see them: the
+    words (:func:`~pytest_cleantree.core.patterns.text_words`) of each line, and of its view
+    with JSON strings decoded; comments included (a name there is still written there).
+    For the revert guard: "which names did this change bring into a text file"."""
+    text, _ = decode_text(data)
+    lines = split_lines(text)
+    names: set[str] = set()
+    for line in (*lines, *(json_views(path, lines) or ())):
+        names |= text_words(line)
+    return names

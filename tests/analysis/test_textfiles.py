@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_cleantree.analysis.textfiles import decode_text, hash_comment, json_views, text_comments
+from pytest_cleantree.analysis.textfiles import (
+    decode_text,
+    hash_comment,
+    json_views,
+    text_comments,
+    text_names,
+)
 
 
 @pytest.mark.parametrize(
@@ -55,3 +61,10 @@ def test_text_comments_by_file_type() -> None:
     assert text_comments("Makefile", lines) == ((1, "# one"),)
     assert text_comments("x.json", lines) == ()
     assert text_comments("notes.md", lines) is None
+
+
+def test_text_names_are_the_words_exact_and_glob_patterns_see() -> None:
+    assert {"m", "is_x", "m.is_x"} <= text_names("run.sh", b'python -c "import m; m.is_x()"\n')
+    notebook = b'{"source": ["\\tenable_y()\\n"]}\n'
+    assert "enable_y" in text_names("n.ipynb", notebook)
+    assert "is_z" in text_names("u.txt", "is_z\n".encode("utf-16"))

@@ -126,3 +126,4 @@ def test_pytest_cleantree_reverted_does_not_pass_a_moved_submodule(tmp_path: Pat
     assert "sub: a submodule changed" in done.stdout + done.stderr
     allowed = run_module("pytest", *args, "--cleantree-allow-unchecked-changes", cwd=top, env=env)
     assert allowed.returncode == 0, allowed.stdout + allowed.stderr
+    assert "cleantree: not checked: sub: a submodule changed" in allowed.stdout
