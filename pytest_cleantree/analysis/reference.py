@@ -65,9 +65,9 @@ def prepare(
 
 def analyze_text(path: str, data: bytes, patterns: Sequence[Pattern]) -> FileAnalysis:
     """A file that is not Python, read as :mod:`.textfiles` models its language: decoded
-    (a byte-order mark honoured, other bytes a problem), JSON strings decoded, allows
-    counted in its comments only."""
-    text, problem = decode_text(data)
+    (a byte-order mark honoured, bytes that may hide a pattern a problem), JSON strings
+    decoded, allows counted in its comments only."""
+    text, problem = decode_text(data, patterns)
     lines = split_lines(text)
     findings = tuple(text_findings(lines, patterns, json_views(path, lines)))
     comments = text_comments(path, lines)

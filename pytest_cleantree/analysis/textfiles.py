@@ -2,8 +2,8 @@
 
 - Its bytes decode as UTF-8 (a UTF-8 byte-order mark dropped, so that the first line is
   compared as written), or, after a UTF-16 or UTF-32 byte-order mark, in that encoding;
-  other bytes are no text this tool can read: a problem, never a silent pass (their lines
-  are still matched as UTF-8 with the bytes kept, as grep would).
+  other bytes are read as grep reads them, each byte kept, and are a problem (never a silent
+  pass) when that reading can hide a pattern: NUL bytes, or a pattern beyond ASCII.
 - A JSON file (a notebook included) holds its text in string literals: each line is also
   matched with its strings decoded (``"\\tenable()"`` holds ``enable``), the line number
   kept (a JSON string never spans lines).
@@ -18,7 +18,9 @@ import codecs
 import json
 import posixpath
 import re
+from collections.abc import Sequence
 
+from pytest_cleantree.core.model import Pattern
 from pytest_cleantree.core.patterns import text_words
 
 from .text import split_lines
@@ -44,8 +46,16 @@ _JSON_SUFFIXES = frozenset({".json", ".ipynb"})
 _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
-def decode_text(data: bytes) -> tuple[str, str | None]:
-    """The text of a file that is not Python, and why it is no text when it is not."""
+def decode_text(data: bytes, patterns: Sequence[Pattern] = ()) -> tuple[str, str | None]:
+    """The text of a file that is not Python, and why it cannot be checked when it cannot.
+
+    Bytes that are not UTF-8 (and carry no UTF-16/32 byte-order mark) are read as grep reads
+    them, each such byte kept (``\\xe9``: what ``forbid_lines_escaped`` writes); that reading
+    is faithful for ASCII patterns in an ASCII-compatible encoding (latin-1, cp1252).  It is
+    not when the bytes hold a NUL (UTF-16/32 without a mark, or binary data), nor for a
+    pattern spelling a character beyond ASCII (its bytes there are unknown): then the file's
+    problem says it cannot be read as text.
+    """
     for bom, codec in _BOMS:
         if data.startswith(bom):
             try:
@@ -55,14 +65,26 @@ def decode_text(data: bytes) -> tuple[str, str | None]:
                     continue  # a UTF-16 file whose first character is U+0000
                 problem = f"starts with a {codec.upper()} byte-order mark but {exc.reason}"
                 return data.decode("utf-8", errors="surrogateescape"), problem
+    if b"\0" in data:  # UTF-16/32 without a mark, or not text: patterns may hide in it
+        why = "it holds NUL bytes: UTF-16 or UTF-32 without a byte-order mark, or not text"
+        return data.decode("utf-8", errors="surrogateescape"), f"cannot read as text: {why}"
     try:
         return data.decode("utf-8"), None
     except UnicodeDecodeError as exc:
+        text = data.decode("utf-8", errors="surrogateescape")
+        unsure = [p.text for p in patterns if _beyond_ascii(p.body)]
+        if not unsure:
+            return text, None
         problem = (
-            f"cannot decode as text: {exc.reason} at byte {exc.start} (not UTF-8, and no "
-            "UTF-16 or UTF-32 byte-order mark)"
+            f"cannot read as text: {exc.reason} at byte {exc.start} (not UTF-8, no UTF-16 or "
+            f"UTF-32 byte-order mark), and pattern {unsure[0]!r} is not ASCII"
         )
-        return data.decode("utf-8", errors="surrogateescape"), problem
+        return text, problem
+
+
+def _beyond_ascii(body: str) -> bool:
+    """Does a pattern spell a character beyond ASCII (a kept byte, ``\\udce9``, is not)?"""
+    return any(ord(char) > 127 and not 0xDC80 <= ord(char) <= 0xDCFF for char in body)
 
 
 def json_views(path: str, lines: tuple[str, ...]) -> tuple[str, ...] | None:

@@ -11,6 +11,7 @@ from pytest_cleantree.analysis.textfiles import (
     text_comments,
     text_names,
 )
+from pytest_cleantree.core.patterns import parse_pattern
 
 
 @pytest.mark.parametrize(
@@ -21,15 +22,23 @@ from pytest_cleantree.analysis.textfiles import (
         ("a\n".encode("utf-16"), "a\n", False),
         ("a\n".encode("utf-32"), "a\n", False),
         (b"\xff\xfe\x00\x00a\x00", "\x00a", False),  # UTF-16 LE starting with U+0000
-        (b"caf\xe9\n", "caf\udce9\n", True),
+        (b"caf\xe9\n", "caf\udce9\n", False),  # latin-1, ASCII patterns: read as grep reads it
+        (b"a\x00b\n", "a\x00b\n", True),  # UTF-16 without a mark, or binary
         (b"\xfe\xff\x00", "\ufffd\x00", True),  # a UTF-16 BE BOM, then half a character
     ],
 )
 def test_decode_text(data: bytes, text: str, problem: bool) -> None:
     found, why = decode_text(data)
     assert (why is not None) is problem, why
-    if not problem or data.startswith(b"caf"):
+    if not data.startswith(b"\xfe"):
         assert found == text
+
+
+def test_bytes_beyond_utf8_are_a_problem_for_a_pattern_beyond_ascii() -> None:
+    patterns = [parse_pattern("=café")]
+    assert decode_text(b"caf\xe9\n", patterns)[1] is not None
+    assert decode_text("café\n".encode(), patterns)[1] is None
+    assert decode_text(b"caf\xe9\n", [parse_pattern("=caf")])[1] is None
 
 
 @pytest.mark.parametrize(

@@ -225,11 +225,19 @@ def test_a_word_anywhere_in_the_file_before_is_not_introduced() -> None:
     assert introduced_tokens(before, after).added == ()
 
 
+#: issue 34 made the checker's words split identifiers at dots (``core.patterns.text_words``);
+#: ``revert.names.exact_words`` (owned by the revert work) still keeps dotted words whole.
+#: Strict: the day it asks ``text_words``, these pass and the mark must go.
+_SPLIT_AT_DOTS = pytest.mark.xfail(
+    strict=True, reason="revert.names.exact_words does not yet use core.patterns.text_words"
+)
+
+
 @pytest.mark.parametrize(
     "text",
     [
-        "export NCCL_MIN_NCHANNELS=8 x.y.z -- end.",
-        "run --sm120.kernels=on (turbo) [a_b] {c.d}",
+        pytest.param("export NCCL_MIN_NCHANNELS=8 x.y.z -- end.", marks=_SPLIT_AT_DOTS),
+        pytest.param("run --sm120.kernels=on (turbo) [a_b] {c.d}", marks=_SPLIT_AT_DOTS),
         "Ünïcödé wörds ünd sm120_ß",
         "\tkey: value,other\x0bthing",
     ],

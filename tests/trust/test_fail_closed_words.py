@@ -73,11 +73,30 @@ def test_utf16_and_utf32_with_a_bom_are_decoded(tmp_path: Path, engine: str, cod
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_other_undecodable_text_is_an_error(tmp_path: Path, engine: str) -> None:
-    data = "caf\xe9 is_sm120\n".encode("latin-1")
-    done = check(tmp_path, rule('"=nothing_here"', "k.txt"), {"k.txt": data}, engine=engine)
+@pytest.mark.parametrize(
+    ("forbid", "data"),
+    [
+        pytest.param('"=is_sm120"', "is_sm120\n".encode("utf-16-le"), id="utf16-without-a-bom"),
+        pytest.param(
+            '"=café_sm120"', "café_sm120\n".encode("latin-1"), id="latin1-pattern-beyond-ascii"
+        ),
+    ],
+)
+def test_other_undecodable_text_that_may_hide_a_pattern_is_an_error(
+    tmp_path: Path, engine: str, forbid: str, data: bytes
+) -> None:
+    done = check(tmp_path, rule(forbid, "k.txt"), {"k.txt": data}, engine=engine)
     assert done.returncode == 2, done.stdout + done.stderr
-    assert "cannot decode as text" in done.stdout
+    assert "cannot read as text" in done.stdout
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_latin1_text_is_read_as_grep_reads_it_for_an_ascii_pattern(
+    tmp_path: Path, engine: str
+) -> None:
+    data = "caf\xe9 is_sm120\n".encode("latin-1")
+    done = check(tmp_path, rule('"=is_sm120"', "k.txt"), {"k.txt": data}, engine=engine)
+    assert done.returncode == 1, done.stdout + done.stderr
 
 
 @pytest.mark.parametrize("engine", ENGINES)
