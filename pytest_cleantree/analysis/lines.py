@@ -26,11 +26,15 @@ from .text import column, is_python_path, lex, line_numbers
 ALLOW_MARK = "cleantree"
 
 
-def text_findings(lines: Sequence[str], patterns: Sequence[Pattern]) -> Iterator[Finding]:
-    """Findings of kind ``text``: each line whose text matches, as grep would."""
+def text_findings(
+    lines: Sequence[str], patterns: Sequence[Pattern], views: Sequence[str] | None = None
+) -> Iterator[Finding]:
+    """Findings of kind ``text``: each line whose text matches, as grep would; with
+    ``views`` (a JSON file's lines, strings decoded), a line also matches by its view."""
     for number, line in enumerate(lines, start=1):
+        view = views[number - 1] if views is not None else line
         for pattern in patterns:
-            if match_text(pattern, line):
+            if match_text(pattern, line) or (view != line and match_text(pattern, view)):
                 yield Finding(
                     pattern.text, Occurrence(number, column(pattern, line), Kind.TEXT, line)
                 )

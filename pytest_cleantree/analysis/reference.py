@@ -23,7 +23,7 @@ from . import text as text_module
 from .aliases import with_aliases
 from .decoding import DECODE_ERRORS, RefusedSource, decode_python
 from .deep import deep_enough
-from .lines import line_findings, text_findings, with_allows
+from .lines import ALLOW_MARK, line_findings, text_findings, with_allows
 from .pieces import parse_python
 from .records import decode_problem, parse_problem
 from .resolve import _Key, module_name_for, resolve_reference
@@ -37,6 +37,7 @@ from .text import (
     split_lines,
     too_large_to_parse,
 )
+from .textfiles import decode_text, json_views, text_comments
 
 #: what ``ast.parse`` raises for text it cannot turn into a tree
 PARSE_ERRORS = (SyntaxError, ValueError, RecursionError, MemoryError)
@@ -51,9 +52,7 @@ def prepare(
     Python file whose bytes do not decode gets a problem and text findings.
     """
     if not is_python_path(path):
-        text = data.decode("utf-8", errors="surrogateescape")
-        lines = split_lines(text)
-        return FileAnalysis(path, lines, tuple(text_findings(lines, patterns)))
+        return analyze_text(path, data, patterns)
     try:
         text = decode_python(data)
     except RefusedSource as exc:  # Python's own verdict: as a file that does not parse
@@ -62,6 +61,18 @@ def prepare(
         lines = split_lines(data.decode("utf-8", errors="surrogateescape"))
         return FileAnalysis(path, lines, tuple(text_findings(lines, patterns)), decode_problem(exc))
     return text, split_lines(text)
+
+
+def analyze_text(path: str, data: bytes, patterns: Sequence[Pattern]) -> FileAnalysis:
+    """A file that is not Python, read as :mod:`.textfiles` models its language: decoded
+    (a byte-order mark honoured, bytes that may hide a pattern a problem), JSON strings
+    decoded, allows counted in its comments only."""
+    text, problem = decode_text(data, patterns)
+    lines = split_lines(text)
+    findings = tuple(text_findings(lines, patterns, json_views(path, lines)))
+    comments = text_comments(path, lines)
+    allows = None if comments is None else tuple(c for c in comments if ALLOW_MARK in c[1])
+    return FileAnalysis(path, lines, findings, problem, allows=allows)
 
 
 def too_large(

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from pytest_cleantree.agent import STRING_ESCAPE, made_chars, unescape
 from pytest_cleantree.core.model import Pattern, PatternTier
-from pytest_cleantree.core.patterns import IDENTIFIER, prefilter_needles
+from pytest_cleantree.core.patterns import IDENTIFIER, prefilter_needles, written
 
 from .breaks import breaks_search
 
@@ -572,5 +572,11 @@ def _is_word_char(char: str) -> bool:
 
 
 def column(pattern: Pattern, text: str) -> int:
-    index = text.find(pattern.body) if pattern.tier is not PatternTier.REGEX else -1
+    """Where ``pattern`` starts in ``text`` (0 when unknown): its body as a name reads it,
+    else as written (a name in NFD bytes in free text)."""
+    if pattern.tier is PatternTier.REGEX:
+        return 0
+    index = text.find(pattern.body)
+    if index < 0 and pattern.tier is not PatternTier.LINE:
+        index = text.find(written(pattern))
     return max(index, 0)

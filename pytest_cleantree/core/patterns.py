@@ -30,6 +30,7 @@ from __future__ import annotations
 import fnmatch
 import functools
 import re
+import unicodedata
 from typing import Protocol, cast
 
 from pytest_cleantree.core.model import Pattern, PatternTier
@@ -84,12 +85,24 @@ def parse_pattern(text: str) -> Pattern:
         body = text[1:]
         if not body:
             raise ValueError("empty name after '='")
-        return Pattern(text, PatternTier.EXACT, body)
+        return Pattern(text, PatternTier.EXACT, as_name(body))
     if _GLOB_CHARS & set(text):
-        return Pattern(text, PatternTier.GLOB, text)
+        return Pattern(text, PatternTier.GLOB, as_name(text))
     if _QUALIFIED.fullmatch(text):
-        return Pattern(text, PatternTier.QUALIFIED, text)
-    return Pattern(text, PatternTier.SUBSTRING, text)
+        return Pattern(text, PatternTier.QUALIFIED, as_name(text))
+    return Pattern(text, PatternTier.SUBSTRING, as_name(text))
+
+
+def as_name(body: str) -> str:
+    """A pattern's body as Python reads a name: NFKC-normalised, as the tokenizer normalises
+    every identifier (PEP 3131), so that a name written in NFD bytes matches a pattern
+    written in the same bytes.  Free text is matched as written too (:func:`written`)."""
+    return body if body.isascii() else unicodedata.normalize("NFKC", body)
+
+
+def written(pattern: Pattern) -> str:
+    """A name pattern's body as the manifest wrote it (before :func:`as_name`)."""
+    return pattern.text[1:] if pattern.tier is PatternTier.EXACT else pattern.text
 
 
 def line_pattern(line: str) -> Pattern:
@@ -174,16 +187,24 @@ def match_text(pattern: Pattern, text: str) -> bool:
     """Does ``pattern`` match free text (a string, a comment, a line of a non-Python file)?"""
     tier = pattern.tier
     if tier in (PatternTier.SUBSTRING, PatternTier.QUALIFIED):
-        return pattern.body in text
+        return pattern.body in text or (not text.isascii() and written(pattern) in text)
     if tier is PatternTier.REGEX:
         return _regex(pattern.body).search(_encodable(text)) is not None
     if tier is PatternTier.LINE:
         return text.strip() == pattern.body
-    words = WORD.findall(text)
+    words = text_words(text)
+    bodies = {pattern.body, written(pattern)}  # as a name reads, and as written
     if tier is PatternTier.EXACT:
-        return pattern.body in words or pattern.body in text.split()
-    glob = _glob(pattern.body)
-    return any(glob.match(word) for word in words) or any(glob.match(w) for w in text.split())
+        return not bodies.isdisjoint(words)
+    globs = [_glob(body) for body in bodies]
+    return any(glob.match(word) for glob in globs for word in words)
+
+
+def text_words(text: str) -> set[str]:
+    """The words of free text that exact and glob patterns are compared with: each
+    identifier (split at dots: ``m.is_sm120()`` holds ``is_sm120``), each dotted name whole
+    (``a.b.c``), and each run of non-blank characters (``--flag=x``)."""
+    return {*IDENTIFIER.findall(text), *WORD.findall(text), *text.split()}
 
 
 def _encodable(text: str) -> str:

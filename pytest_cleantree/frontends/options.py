@@ -187,6 +187,15 @@ OPTIONS: tuple[Option, ...] = (
         exclusive=_WHICH,
     ),
     Option(
+        "allow_unchecked_changes",
+        "with --reverted: the changes no check can see (a submodule moved, a binary file "
+        "changed, a mode changed) are listed, and do not make the run incomplete",
+        cli=("--allow-unchecked-changes",),
+        pytest="--cleantree-allow-unchecked-changes",
+        action="store_true",
+        default=False,
+    ),
+    Option(
         "root",
         "the tree in this folder instead of the manifest's root (relative to the current folder)",
         cli=("--root",),
@@ -488,5 +497,6 @@ def session_request(
         forks=get("forks"),
         files=many("files"),
         changed_since=get("changed_since"),
+        allow_unchecked_changes=get("allow_unchecked_changes"),
         tree_must_exist=tree_must_exist,
     )

@@ -20,7 +20,7 @@ from pathlib import PurePosixPath
 
 from pytest_cleantree.analysis import code_names, decode_python, is_python_path
 from pytest_cleantree.core.model import CODE_KINDS
-from pytest_cleantree.core.patterns import WORD
+from pytest_cleantree.core.patterns import WORD, text_words
 
 from .text import decode_text, unrepresentable
 
@@ -30,7 +30,6 @@ __all__ = [
     "MIN_TOKEN_LENGTH",
     "IntroducedNames",
     "Tokenizer",
-    "exact_words",
     "fingerprint",
     "introduced_names",
     "introduced_tokens",
@@ -120,11 +119,6 @@ def _difference(old: _Names, new: _Names) -> IntroducedNames:
     )
 
 
-def exact_words(text: str) -> set[str]:
-    """Every body an exact pattern matches in free text (see ``patterns.match_text``)."""
-    return set(WORD.findall(text)) | set(text.split())
-
-
 def _text_names(text: str | None, min_length: int, tokenizer: Tokenizer) -> _Names:
     if text is None:
         return _Names(frozenset(), frozenset())
@@ -132,7 +126,7 @@ def _text_names(text: str | None, min_length: int, tokenizer: Tokenizer) -> _Nam
     present: set[str] = set()
     for line in text.split("\n"):
         candidates.update(word for word in tokenizer(line) if len(word) >= min_length)
-        present |= exact_words(line)
+        present |= text_words(line)
     return _Names(frozenset(candidates), frozenset(present))
 
 

@@ -1,5 +1,12 @@
-"""Only the files named: ``cleantree check FILE...`` (what pre-commit passes) and
-``--changed-since REV``.
+"""Only the paths named: ``cleantree check PATH...`` (what pre-commit passes, or a folder) and
+``--changed-since REV`` (see :mod:`.changed`).
+
+One rule for what a run covers.  The root named (``cleantree check .``) is the whole tree.  A
+named folder is the files under it that the rules cover, as the whole-tree check would list
+them (globs are expanded by the source, so links, hidden folders and exclusions are the
+walk's).  A named file is checked as the whole-tree check checks it, by its path in the tree:
+a link is not resolved first (the read follows it, and refuses one leading out of the root,
+as it does for the walk).  A named path that does not exist is an error.
 
 A rule applies to a named file when the whole-tree check would have looked at it: a
 ``files`` entry naming it (literally, or as a glob with the same glob rules as the
@@ -15,23 +22,83 @@ from __future__ import annotations
 import dataclasses
 import os
 import posixpath
-import subprocess
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
-from pytest_cleantree.core.errors import CleanTreeError
+from pytest_cleantree.core.errors import CleanTreeError, SourceError
 from pytest_cleantree.core.model import Rule
-from pytest_cleantree.core.patterns import compile_path_glob, is_path_glob
+from pytest_cleantree.core.patterns import compile_path_glob, glob_base, is_path_glob
 
-__all__ = ["Selection", "changed_since", "paths_from_root", "select_rules"]
+__all__ = [
+    "NamedPath",
+    "Selection",
+    "narrow_glob",
+    "place_named",
+    "select_paths",
+    "select_rules",
+    "under",
+]
+
+#: a source's expansion of entries: tuple of paths, or why they cannot be known
+Expand = Callable[[Sequence[str], bool], Mapping[str, "tuple[str, ...] | SourceError"]]
 
 
 @dataclasses.dataclass(frozen=True)
 class Selection:
-    """The rules narrowed to the named files, and the named files none of them covers."""
+    """The rules narrowed to the named paths, the named files none of them covers, and the
+    named folders (``.`` the root) whose files must be checked for the run to count."""
 
     rules: tuple[Rule, ...]
     uncovered: tuple[str, ...]
+    folders: tuple[str, ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class NamedPath:
+    """A path the user named: as given, and as a normalised path from the root (``.`` the
+    root itself, ``../x`` outside it), the last part never resolved (a link stays a link)."""
+
+    given: str
+    path: str
+    folder: bool
+
+
+def under(path: str, folder: str) -> bool:
+    """Is ``path`` (normalised, from the root) ``folder`` or inside it (``.``: the tree)?"""
+    if folder == ".":
+        return path != ".." and not path.startswith("../")
+    return path == folder or path.startswith(folder + "/")
+
+
+def place_named(
+    names: Iterable[str], root: str, cwd: Path, *, folders: bool = True
+) -> list[NamedPath]:
+    """The named paths (relative to ``cwd``, or absolute) from the root, in order, without
+    duplicates (``folders=False``: each is a file, as git lists a link to a folder).
+    Raises :class:`CleanTreeError` for a path where nothing exists."""
+    roots = dict.fromkeys([os.path.abspath(root), os.path.realpath(root)])
+    found: dict[str, NamedPath] = {}
+    for name in names:
+        full = os.path.normpath(os.path.join(cwd, name))
+        if not os.path.lexists(full):
+            raise CleanTreeError(f"{name}: no such file or folder")
+        path = _from_root(full, tuple(roots))
+        found.setdefault(path, NamedPath(name, path, folders and os.path.isdir(full)))
+    return list(found.values())
+
+
+def _from_root(full: str, roots: tuple[str, ...]) -> str:
+    """``full`` from the root, its folders taken as written when that puts it in the root,
+    else resolved (the last part never is: a named link is checked as the link)."""
+    folder, name = os.path.split(full)
+    candidates = [full, os.path.join(os.path.realpath(folder), name) if name else full]
+    relative = ""
+    for candidate in candidates:
+        for root in roots:
+            relative = Path(os.path.relpath(candidate, root)).as_posix()
+            if not relative.startswith("../") and relative != "..":
+                return relative
+    return relative
 
 
 def _matches(entry: str, path: str) -> bool:
@@ -90,40 +157,121 @@ def select_rules(rules: Iterable[Rule], paths: Sequence[str]) -> Selection:
     return Selection(tuple(selected), tuple(p for p in paths if p not in covered))
 
 
-def paths_from_root(files: Iterable[str], root: str, cwd: Path) -> dict[str, str]:
-    """The named files (relative to ``cwd``, or absolute) as normalised paths relative to
-    ``root`` (``../x.py`` outside it), in order, without duplicates, each mapped to the name
-    as given; the root itself names no file."""
-    real_root = os.path.realpath(root)
-    found: dict[str, str] = {}
-    for name in files:
-        full = os.path.realpath(cwd / name)
-        if full == real_root:
-            continue
-        found.setdefault(Path(os.path.relpath(full, real_root)).as_posix(), name)
-    return found
+def select_paths(rules: Sequence[Rule], named: Sequence[NamedPath], expand: Expand) -> Selection:
+    """The rules narrowed to the named files (:func:`select_rules`) and folders: under a
+    folder, each rule keeps its literal entries there, and the files of its globs there as
+    the source lists them (a glob the source cannot list is kept whole: it reports why).
+    The root named keeps every rule whole."""
+    files = [n.path for n in named if not n.folder]
+    folders = [n.path for n in named if n.folder]
+    if "." in folders:
+        return Selection(tuple(rules), (), (".",))
+    by_files = select_rules(rules, files)
+    if not folders:
+        return by_files
+    listed = _listings(rules, folders, expand)
+    narrowed: list[Rule] = []
+    needing = dict.fromkeys(folders)
+    file_rules = {rule.id: rule for rule in by_files.rules}
+    for rule in rules:
+        in_folders, absent = _in_folders(rule, folders, listed)
+        for folder in folders:
+            if any(under(a, folder) or under(folder, a) for a in absent):
+                needing.pop(folder, None)  # an absent entry is checked there
+        merged = _merged(file_rules.get(rule.id), rule, in_folders, absent)
+        if merged is not None:
+            narrowed.append(merged)
+    return Selection(tuple(narrowed), by_files.uncovered, tuple(needing))
 
 
-def changed_since(revision: str, cwd: Path) -> list[str]:
-    """Files changed since ``revision`` in the work tree (staged or not), and untracked
-    files not ignored, as absolute paths; deleted files are left out (nothing to read)."""
-    top = _git(["rev-parse", "--show-toplevel"], cwd).strip()
-    changed = _git(
-        ["diff", "--name-only", "-z", "--no-renames", "--diff-filter=d", revision, "--"], cwd
-    )
-    untracked = _git(["ls-files", "-z", "--others", "--exclude-standard", "--full-name"], cwd)
-    names = [name for name in (changed + untracked).split("\0") if name]
-    return [os.path.join(top, name) for name in dict.fromkeys(names)]
+def _listings(
+    rules: Sequence[Rule], folders: Sequence[str], expand: Expand
+) -> dict[tuple[str, bool], tuple[str, ...] | SourceError]:
+    """Each glob entry (files, then absent: any kind) that can reach a named folder, as
+    the source expands it."""
+    wanted: dict[bool, dict[str, None]] = {False: {}, True: {}}
+    for rule in rules:
+        for any_kind, entries in ((False, rule.files), (True, rule.absent)):
+            for entry in entries:
+                base = posixpath.normpath(glob_base(entry) or ".")
+                reach = any(under(base, f) or under(f, base) for f in folders)
+                if is_path_glob(entry) and reach:
+                    wanted[any_kind][entry] = None
+    listed: dict[tuple[str, bool], tuple[str, ...] | SourceError] = {}
+    for any_kind, globs in wanted.items():
+        if globs:
+            for entry, paths in expand(list(globs), any_kind).items():
+                listed[entry, any_kind] = paths
+    return listed
 
 
-def _git(args: list[str], cwd: Path) -> str:
-    try:
-        done = subprocess.run(
-            ["git", *args], cwd=cwd, capture_output=True, text=True, check=False, timeout=120
-        )
-    except FileNotFoundError:
-        raise CleanTreeError("--changed-since: git is not installed") from None
-    if done.returncode != 0:
-        reason = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "failed"
-        raise CleanTreeError(f"--changed-since: git {args[0]}: {reason}")
-    return done.stdout
+def _in_folders(
+    rule: Rule, folders: Sequence[str], listed: Mapping[tuple[str, bool], object]
+) -> tuple[list[str], list[str]]:
+    """The ``files`` and ``absent`` entries of ``rule`` that reach into the named folders."""
+    files: dict[str, None] = {}
+    absent: dict[str, None] = {}
+    for any_kind, entries, out in ((False, rule.files, files), (True, rule.absent, absent)):
+        for entry in entries:
+            if not is_path_glob(entry):
+                path = posixpath.normpath(entry)
+                if any(under(path, f) or (any_kind and under(f, path)) for f in folders):
+                    out[entry] = None
+                continue
+            paths = listed.get((entry, any_kind), ())
+            if isinstance(paths, SourceError):
+                out[entry] = None  # cannot be listed: checked whole, it says why
+                continue
+            assert isinstance(paths, tuple)
+            for folder in folders:
+                inside = [p for p in paths if under(p, folder)]
+                narrowed = narrow_glob(entry, folder) if inside and not any_kind else None
+                out.update((p, None) for p in ([narrowed] if narrowed else inside))
+            if any_kind:
+                out.update((a, None) for f in folders if (a := _absent_covers(entry, f)))
+    return list(files), list(absent)
+
+
+def narrow_glob(entry: str, folder: str) -> str | None:
+    """The one glob naming exactly the paths ``entry`` names under ``folder`` (``src`` and
+    ``**/*.py``: ``src/**/*.py``), so that a named folder is walked once, as the whole-tree
+    check walks it; ``None`` when there is not exactly one (the caller lists the files)."""
+    parts = [] if folder == "." else folder.split("/")
+    if _GLOB_FOLDER & set(folder) or ".." in parts:
+        return None
+    segments = entry.split("/")
+    found: set[str] = set()
+    stack = [(0, 0)]
+    while stack and len(found) < 2:
+        i, j = stack.pop()
+        if j == len(parts):
+            if i < len(segments):
+                found.add("/".join([*parts, *segments[i:]]))
+        elif i < len(segments) and (i < len(segments) - 1 or segments[i] == "**"):
+            stack.extend(_steps(segments[i], parts[j], i, j))
+    return found.pop() if len(found) == 1 else None
+
+
+#: characters a folder name would need escaped in a glob: such folders are listed instead
+_GLOB_FOLDER = frozenset("*?[]")
+
+
+def _steps(segment: str, part: str, i: int, j: int) -> list[tuple[int, int]]:
+    """Where a glob's ``segment`` may take the match when the folder's next part is ``part``:
+    ``**`` matches no part, or this one (not hidden) and more; another segment this one."""
+    if segment == "**":
+        return [(i + 1, j), *([(i, j + 1)] if not part.startswith(".") else [])]
+    if compile_path_glob(segment).match(part) is not None:
+        return [(i + 1, j + 1)]
+    return []
+
+
+def _merged(
+    by_files: Rule | None, rule: Rule, files: Sequence[str], absent: Sequence[str]
+) -> Rule | None:
+    """``rule`` narrowed to its entries for the named files and folders together."""
+    if by_files is None and not files and not absent:
+        return None
+    all_files = dict.fromkeys([*(by_files.files if by_files else ()), *files])
+    all_absent = dict.fromkeys([*(by_files.absent if by_files else ()), *absent])
+    return dataclasses.replace(rule, files=tuple(all_files), absent=tuple(all_absent))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,11 +20,12 @@ from pytest_cleantree.config.exclusions import with_exclusions
 from pytest_cleantree.config.manifest import load_manifest
 from pytest_cleantree.core.checks import Check, iter_checks
 from pytest_cleantree.core.errors import CleanTreeError, SourceError
-from pytest_cleantree.core.model import Manifest, Rule
+from pytest_cleantree.core.model import Manifest, Result, Rule
 from pytest_cleantree.run.cache import choose_cache_dir, say
 from pytest_cleantree.run.parallel import default_jobs
 from pytest_cleantree.run.runner import LOCAL_TARGET, Runner, local_root
 from pytest_cleantree.sources import HostTarget, RemoteOptions, Source, resolve_hosts
+from pytest_cleantree.sources.base import Expansion
 
 if TYPE_CHECKING:
     from pytest_cleantree.names.spellings import Explanation
@@ -68,6 +69,8 @@ class SessionRequest:
     changed_since: str | None = None
     #: a missing local tree is one error at once, not one problem per rule (the CLI's way)
     tree_must_exist: bool = False
+    #: with ``reverted``: the changes no check can see are listed, not an error
+    allow_unchecked_changes: bool = False
 
 
 @dataclass
@@ -83,6 +86,20 @@ class Session:
     checks: list[Check]
     #: the files named (as given) that no rule covers: the report says so, never "clean"
     uncovered: tuple[str, ...] = ()
+    #: with ``reverted``: the changes no check can see (path, why), when allowed
+    unchecked: tuple[tuple[str, str], ...] = ()
+    #: the folders named (from the root, and as given): nothing checked there is an error
+    folders: tuple[tuple[str, str], ...] = ()
+
+    def unchecked_folders(self, results: Sequence[Result]) -> list[str]:
+        """The named folders (as given) under which the run checked nothing: no file read
+        and no ``absent`` entry there (a folder named must never pass having read nothing)."""
+        from pytest_cleantree.run.selection import under
+
+        read = [path for result in results for path in result.files]
+        return [
+            given for folder, given in self.folders if not any(under(path, folder) for path in read)
+        ]
 
     def local_source(self) -> Source:
         """This machine's tree; a tree that cannot be opened is one error naming its origin."""
@@ -130,6 +147,7 @@ def open_session(request: SessionRequest, *, bare: bool = False) -> Session:
     for a value of the request) when the run cannot start.  ``bare``: without a manifest,
     the tree at ``request.root`` with no rule (``explain --root DIR``; never a check)."""
     manifest, path = _load(request, bare=bare)
+    unchecked = _unchecked_changes(request)
     table = dict(manifest.hosts)
     names = list(request.hosts)
     if request.groups and request.inventory is None:
@@ -156,7 +174,7 @@ def open_session(request: SessionRequest, *, bare: bool = False) -> Session:
         jobs=request.jobs or default_jobs(),
         forks=request.forks,
     )
-    session = Session(request, manifest, path, targets, runner, [])
+    session = Session(request, manifest, path, targets, runner, [], unchecked=unchecked)
     try:
         if request.tree_must_exist and targets == [LOCAL_TARGET]:
             session.local_source()
@@ -183,6 +201,24 @@ def _load(request: SessionRequest, *, bare: bool = False) -> tuple[Manifest, Pat
     return load_manifest(request.manifest), request.manifest
 
 
+def _unchecked_changes(request: SessionRequest) -> tuple[tuple[str, str], ...]:
+    """What the reverted change holds that no derived check can see (see
+    :mod:`.reverted`): an error, unless the request allows it (then listed)."""
+    if not request.reverted:
+        return ()
+    from pytest_cleantree.run.reverted import unchecked_changes
+
+    found = tuple(unchecked_changes(request.reverted, request.base))
+    if found and not request.allow_unchecked_changes:
+        said = "; ".join(f"{path}: {why}" for path, why in found)
+        raise OptionError(
+            "allow_unchecked_changes",
+            f"not given, and {request.reverted} holds changes no check can see ({said}): "
+            "the run cannot say they are reverted",
+        )
+    return found
+
+
 def _cache_dir(
     request: SessionRequest, manifest: Manifest, targets: list[HostTarget]
 ) -> Path | None:
@@ -201,23 +237,43 @@ def _cache_dir(
 
 
 def _selected_rules(session: Session) -> tuple[tuple[Rule, ...], tuple[str, ...]]:
-    """The rules narrowed to the named files and those changed since a revision, and the
-    named files (as given) no rule covers (see :mod:`.selection`)."""
-    from pytest_cleantree.run.selection import changed_since, paths_from_root, select_rules
+    """The rules narrowed to the named paths and those changed since a revision, and the
+    named files (as given) no rule covers (see :mod:`.selection`); the named folders whose
+    files must be checked are kept in ``session.folders``."""
+    from pytest_cleantree.run.changed import changed_since
+    from pytest_cleantree.run.selection import place_named, select_paths
 
     request, manifest = session.request, session.manifest
     if session.targets != [LOCAL_TARGET]:
         raise CleanTreeError("FILE arguments and --changed-since check this machine's tree only")
-    named = list(request.files)
+    changed: list[str] = []
     if request.changed_since:
-        named += changed_since(request.changed_since, request.base)
+        found = changed_since(request.changed_since, str(request.base))
+        if found.unchecked:
+            raise CleanTreeError(_unchecked_submodules(found.unchecked))
+        changed = found.paths
     base = request.base
+    named = [*request.files, *changed]
     if any(os.path.realpath(base / name) == os.path.realpath(manifest.path) for name in named):
         return manifest.rules, ()  # the manifest changed: every rule may have
-    root = getattr(session.runner.source(), "root", "")
-    paths = paths_from_root(named, root, base)
-    selection = select_rules(manifest.rules, list(paths))
-    return selection.rules, tuple(paths[path] for path in selection.uncovered)
+    source = session.local_source()
+    root = getattr(source, "root", "")
+    placed = place_named(request.files, root, base)
+    placed += place_named(changed, root, base, folders=False)
+
+    def expand(entries: Sequence[str], any_kind: bool) -> Mapping[str, Expansion]:
+        return source.expand(entries, any_kind=any_kind)
+
+    selection = select_paths(manifest.rules, placed, expand)
+    given = {n.path: n.given for n in placed}
+    session.folders = tuple((path, given[path]) for path in selection.folders)
+    return selection.rules, tuple(given[path] for path in selection.uncovered)
+
+
+def _unchecked_submodules(unchecked: Sequence[tuple[str, str]]) -> str:
+    """Why a ``--changed-since`` run cannot be complete: submodules it could not list."""
+    said = "; ".join(f"{path}: {why}" for path, why in unchecked)
+    return f"--changed-since: submodules not checked ({said})"
 
 
 def _with_key(target: HostTarget, keys: Mapping[str, str], base: Path) -> HostTarget:

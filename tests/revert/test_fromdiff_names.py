@@ -8,8 +8,7 @@ import textwrap
 import pytest
 
 from pytest_cleantree.analysis import analyze
-from pytest_cleantree.core.patterns import match_text, parse_pattern
-from pytest_cleantree.revert import names as revert_names
+from pytest_cleantree.core.patterns import match_text, parse_pattern, text_words
 from pytest_cleantree.revert.names import (
     CODE_KINDS,
     IntroducedNames,
@@ -221,6 +220,15 @@ def test_introduced_tokens_are_new_words_of_four_letters_or_more() -> None:
     )
 
 
+def test_a_name_the_file_before_held_inside_a_dotted_word_is_not_introduced() -> None:
+    """``=turbo_mode`` matches ``cfg.turbo_mode`` (the checker splits at dots), so a
+    revert that leaves ``turbo_mode`` alone on a line added nothing the check did not see."""
+    before = "python -c 'cfg.turbo_mode()'\n"
+    after = before + "export turbo_mode=1\n"
+    assert match_text(parse_pattern("=turbo_mode"), before)
+    assert introduced_tokens(before, after).added == ()
+
+
 def test_a_word_anywhere_in_the_file_before_is_not_introduced() -> None:
     before = "line one mentions turbo_mode\n" + "filler\n" * 50
     after = before + "filler turbo_mode\n"
@@ -237,8 +245,9 @@ def test_a_word_anywhere_in_the_file_before_is_not_introduced() -> None:
     ],
 )
 def test_the_words_of_a_text_are_exactly_what_exact_patterns_match(text: str) -> None:
-    """fromdiff's word split mirrors ``patterns.match_text`` for exact patterns."""
-    words = revert_names.exact_words(text)
+    """The words the revert guard takes from a text line (``core.patterns.text_words``, the
+    one word model) are exactly the bodies an exact pattern matches in it."""
+    words = text_words(text)
     for word in words:
         assert match_text(parse_pattern("=" + word), text), word
     pieces = {text[i:j].strip() for i in range(len(text)) for j in range(i + 1, len(text) + 1)}

@@ -113,16 +113,29 @@ def _check(args: argparse.Namespace) -> int:
         roots = session.roots()
     finally:
         session.close()
+    empty = session.unchecked_folders(results)
+    if empty and not results:
+        raise CleanTreeError(_nothing_checked(empty))
     clean = all(result.ok for result in results)
-    complete = all(result.complete for result in results)
-    code = EXIT_CLEAN if clean else EXIT_VIOLATIONS if complete else EXIT_INCOMPLETE
+    complete = all(result.complete for result in results) and not empty
+    code = EXIT_CLEAN if clean and complete else EXIT_VIOLATIONS if complete else EXIT_INCOMPLETE
     context = _context(
         args, str(session.path), roots.pop("", ""), session.uncovered, roots, session.mirror()
     )
     _write_reports(args, results, context)
+    for where, why in session.unchecked:  # allowed: said, never silent
+        print(f"cleantree: not checked: {where}: {why}", file=sys.stderr)
+    if empty:
+        print(f"cleantree: error: {_nothing_checked(empty)}", file=sys.stderr)
     if code == EXIT_VIOLATIONS and args.exit_zero:
         return EXIT_CLEAN
     return code
+
+
+def _nothing_checked(folders: Sequence[str]) -> str:
+    """Why a run naming these folders is incomplete: it read nothing under them."""
+    shown = ", ".join(folders)
+    return f"nothing checked under {shown}: no rule covers a file there"
 
 
 def _manifest_path(args: argparse.Namespace, hint: str) -> Path | None:

@@ -45,6 +45,9 @@ class _State:
         self.siblings: dict[str, list[Check]] | None = None
         #: GitHub ``::error`` lines of failed checks, from this process or xdist's workers
         self.annotations: list[str] = []
+        #: with ``--cleantree-allow-unchecked-changes``: what the reverted change holds that no
+        #: check sees (path, why), said in the summary
+        self.unchecked: list[tuple[str, str]] = []
 
     def checks_of(self, session: pytest.Session, parent: pytest.Collector) -> list[Check]:
         """The checks selected in ``parent``: built at the first item, not once per item."""
@@ -202,6 +205,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         return
     for line in dict.fromkeys(state.annotations):  # once each, in the order the checks ran
         terminalreporter.write_line(line)
+    for where, why in dict.fromkeys(state.unchecked):  # allowed: said, never silent
+        terminalreporter.write_line(f"cleantree: not checked: {where}: {why}")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -237,6 +242,7 @@ class ManifestFile(pytest.File):
         except OptionError as exc:
             raise pytest.UsageError(f"{pytest_flag(exc.option)}: {exc.problem}") from None
         self.manifest = session.manifest
+        self.config.stash[_STATE].unchecked.extend(session.unchecked)
         runner = session.runner
         self.config.stash[_STATE].runners[self.path] = runner
         for check in session.checks:

@@ -414,7 +414,7 @@ def test_naming_the_manifest_checks_everything(repo: Path) -> None:
 def test_a_named_file_that_does_not_exist_is_an_error(repo: Path) -> None:
     completed = run("check", "src/gone.py", cwd=repo)
     assert completed.returncode == 2
-    assert "gone.py: no such file" in completed.stdout
+    assert "src/gone.py: no such file or folder" in completed.stderr
 
 
 @pytest.mark.slow

@@ -1,0 +1,157 @@
+"""A file that is not Python, read as its language writes it: THE model of non-Python text.
+
+- Its bytes decode as UTF-8 (a UTF-8 byte-order mark dropped, so that the first line is
+  compared as written), or, after a UTF-16 or UTF-32 byte-order mark, in that encoding;
+  other bytes are read as grep reads them, each byte kept, and are a problem (never a silent
+  pass) when that reading can hide a pattern: NUL bytes, or a pattern beyond ASCII.
+- A JSON file (a notebook included) holds its text in string literals: each line is also
+  matched with its strings decoded (``"\\tenable()"`` holds ``enable``), the line number
+  kept (a JSON string never spans lines).
+- Comments, where inline allows count: ``#`` comments of shell, YAML, TOML, INI, Makefile,
+  Dockerfile, R and Ruby files (a ``#`` that starts a word, outside quotes), none in JSON.
+  Other files have no comment syntax known here: their allows are read from the line.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import posixpath
+import re
+from collections.abc import Sequence
+
+from pytest_cleantree.core.model import Pattern
+from pytest_cleantree.core.patterns import text_words
+
+from .text import split_lines
+
+__all__ = ["decode_text", "hash_comment", "json_views", "text_comments", "text_names"]
+
+#: byte-order marks and their codecs, longest first (UTF-32 LE begins as UTF-16 LE does)
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+#: suffixes (and names) of files whose comments start with ``#``
+_HASH_SUFFIXES = frozenset(
+    {".sh", ".bash", ".zsh", ".yaml", ".yml", ".toml", ".cfg", ".ini", ".conf", ".r", ".rb",
+     ".pl", ".mk", ".cmake"}
+)  # fmt: skip
+_HASH_NAMES = frozenset({"makefile", "dockerfile", "gnumakefile", "cmakelists.txt"})
+_JSON_SUFFIXES = frozenset({".json", ".ipynb"})
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def decode_text(data: bytes, patterns: Sequence[Pattern] = ()) -> tuple[str, str | None]:
+    """The text of a file that is not Python, and why it cannot be checked when it cannot.
+
+    Bytes that are not UTF-8 (and carry no UTF-16/32 byte-order mark) are read as grep reads
+    them, each such byte kept (``\\xe9``: what ``forbid_lines_escaped`` writes); that reading
+    is faithful for ASCII patterns in an ASCII-compatible encoding (latin-1, cp1252).  It is
+    not when the bytes hold a NUL (UTF-16/32 without a mark, or binary data), nor for a
+    pattern spelling a character beyond ASCII (its bytes there are unknown): then the file's
+    problem says it cannot be read as text.
+    """
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            try:
+                return data.decode(codec), None
+            except UnicodeDecodeError as exc:
+                if codec == "utf-32":
+                    continue  # a UTF-16 file whose first character is U+0000
+                problem = f"starts with a {codec.upper()} byte-order mark but {exc.reason}"
+                return data.decode("utf-8", errors="surrogateescape"), problem
+    if b"\0" in data:  # UTF-16/32 without a mark, or not text: patterns may hide in it
+        why = "it holds NUL bytes: UTF-16 or UTF-32 without a byte-order mark, or not text"
+        return data.decode("utf-8", errors="surrogateescape"), f"cannot read as text: {why}"
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        text = data.decode("utf-8", errors="surrogateescape")
+        unsure = [p.text for p in patterns if _beyond_ascii(p.body)]
+        if not unsure:
+            return text, None
+        problem = (
+            f"cannot read as text: {exc.reason} at byte {exc.start} (not UTF-8, no UTF-16 or "
+            f"UTF-32 byte-order mark), and pattern {unsure[0]!r} is not ASCII"
+        )
+        return text, problem
+
+
+def _beyond_ascii(body: str) -> bool:
+    """Does a pattern spell a character beyond ASCII (a kept byte, ``\\udce9``, is not)?"""
+    return any(ord(char) > 127 and not 0xDC80 <= ord(char) <= 0xDCFF for char in body)
+
+
+def json_views(path: str, lines: tuple[str, ...]) -> tuple[str, ...] | None:
+    """For a JSON file, each line with its string literals decoded (``None``: not JSON)."""
+    if posixpath.splitext(path.lower())[1] not in _JSON_SUFFIXES:
+        return None
+    return tuple(_JSON_STRING.sub(_decoded, line) if "\\" in line else line for line in lines)
+
+
+def _decoded(match: re.Match[str]) -> str:
+    try:
+        value = json.loads(match.group(0))
+    except ValueError:  # not a whole literal after all: matched as written
+        return match.group(0)
+    return f'"{value}"' if isinstance(value, str) else match.group(0)
+
+
+def hash_comment(line: str) -> str | None:
+    """The ``#`` comment of a shell-like line: from a ``#`` at the start of a word, outside
+    single and double quotes (a backslash escapes outside single quotes); ``None``: none."""
+    quote = ""
+    escaped = False
+    boundary = True  # at the start of a word: the line's start, or after unescaped blanks
+    for index, char in enumerate(line):
+        starts = boundary
+        boundary = False
+        if escaped:
+            escaped = False
+        elif char == "\\" and quote != "'":
+            escaped = True
+        elif quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and starts:
+            return line[index:]
+        elif char.isspace():
+            boundary = True
+    return None
+
+
+def text_comments(path: str, lines: tuple[str, ...]) -> tuple[tuple[int, str], ...] | None:
+    """The (line, comment) pairs holding ``mark``-able allows of a non-Python file, as
+    :attr:`FileAnalysis.allows` takes them; ``None`` when its comment syntax is not known
+    here (its allows are read from the line)."""
+    name = posixpath.basename(path.lower())
+    suffix = posixpath.splitext(name)[1]
+    if suffix in _JSON_SUFFIXES:
+        return ()  # JSON has no comments
+    if suffix not in _HASH_SUFFIXES and name not in _HASH_NAMES:
+        return None
+    found = []
+    for number, line in enumerate(lines, start=1):
+        comment = hash_comment(line) if "#" in line else None
+        if comment is not None:
+            found.append((number, comment))
+    return tuple(found)
+
+
+def text_names(path: str, data: bytes) -> set[str]:
+    """The names a text file holds, as the checker's exact and glob patterns see them: the
+    words (:func:`~pytest_cleantree.core.patterns.text_words`) of each line, and of its view
+    with JSON strings decoded; comments included (a name there is still written there).
+    For the revert guard: "which names did this change bring into a text file"."""
+    text, _ = decode_text(data)
+    lines = split_lines(text)
+    names: set[str] = set()
+    for line in (*lines, *(json_views(path, lines) or ())):
+        names |= text_words(line)
+    return names

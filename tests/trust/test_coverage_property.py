@@ -1,0 +1,287 @@
+"""The coverage property (issue 34): a run over some paths reports exactly the whole-tree
+findings restricted to those paths' files.
+
+For fixture trees drawn by hypothesis (files in a few folders, dirty or clean, a link inside
+the root or out of it, a submodule), and random subsets of their files and folders:
+
+- ``cleantree check PATH...`` naming them (from the top or a subfolder, the root included);
+- ``cleantree check --changed-since HEAD`` after touching them in the git repository
+  (modified, new and untracked, deleted; from the top and from a subfolder; with
+  ``diff.relative`` on and off; inside the submodule, committed there or not);
+
+report the hits and problems of the whole-tree check on those files, no more and no fewer,
+and exit 1 when there are hits.  The CLI runs in this process (``main``) so that CI can
+afford enough examples to find every case of the issue on the code before it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import posixpath
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from gitrepos import GIT_ENV, git
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pytest_cleantree.frontends.cli.main import main
+
+#: per parametrization; each finds its case of the issue on the code before it well within
+#: this many (see docs/reliability.md, round 4)
+EXAMPLES = int(os.environ.get("CLEANTREE_COVERAGE_EXAMPLES", "20"))
+
+FOLDERS = ("", "src", "src/pkg", "d", "other", "shared")
+NAMES = ("a.py", "b.py", "n.md", "k.sh")
+SUB_FILES = ("s.py", "t/u.py", "n.md")
+MANIFEST = """root = "."
+[[rule]]
+id = "py"
+files = ["**/*.py"]
+forbid = ["sm120"]
+missing_ok = true
+[[rule]]
+id = "text"
+files = ["src/**/*.md", "d/*"]
+forbid = ["sm120"]
+missing_ok = true
+[[rule]]
+id = "literal"
+files = ["other/a.py"]
+forbid = ["use_sm120"]
+missing_ok = true
+"""
+LINK_IN = "src/pkg/link.py"
+LINK_OUT = "src/pkg/out.py"
+
+ALL_FILES = tuple(posixpath.join(folder, name) for folder in FOLDERS for name in NAMES)
+Finding = tuple[str, str, int]  # (rule, file from the root, line; 0 for a problem)
+
+
+def content(path: str, dirty: bool, touched: bool = False) -> bytes:
+    mark = "# touched\n" if touched else ""
+    if path.endswith(".py"):
+        return (mark + ("use_sm120()\n" if dirty else "x = 1\n")).encode()
+    return (mark + ("run sm120 here\n" if dirty else "nothing\n")).encode()
+
+
+@dataclass
+class Tree:
+    """A drawn fixture tree: top files and submodule files (path -> dirty), a link."""
+
+    files: dict[str, bool]
+    sub: dict[str, bool]
+    link: str | None  # None, "in" (to shared/a.py) or "out" (out of the root)
+    made: list[str] = field(default_factory=list)
+
+    def paths(self) -> list[str]:
+        """Every file of the tree from the top (the submodule's under ``sub/``)."""
+        found = [*self.files, *(f"sub/{name}" for name in self.sub)]
+        found += [LINK_IN] if self.link == "in" else [LINK_OUT] if self.link == "out" else []
+        return sorted(found)
+
+    def folders(self) -> list[str]:
+        """Every folder holding a file, from the top (``.`` the root)."""
+        found = {"."}
+        for path in self.paths():
+            parts = path.split("/")[:-1]
+            found.update("/".join(parts[:end]) for end in range(1, len(parts) + 1))
+        return sorted(found)
+
+
+@st.composite
+def trees(draw: st.DrawFn, links: tuple[str | None, ...] = (None, "in", "out")) -> Tree:
+    files = draw(st.dictionaries(st.sampled_from(ALL_FILES), st.booleans(), min_size=1, max_size=8))
+    sub = draw(st.dictionaries(st.sampled_from(SUB_FILES), st.booleans(), min_size=1, max_size=3))
+    link = draw(st.sampled_from(links))
+    if link == "in":
+        files.setdefault("shared/a.py", True)
+    return Tree(files, sub, link)
+
+
+@contextlib.contextmanager
+def environment(cwd: Path) -> Iterator[None]:
+    """``cwd`` as the current folder, git isolated, no cache; all put back after."""
+    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    os.environ.update({**GIT_ENV, "CLEANTREE_CACHE_DIR": "", "HOME": str(cwd)})
+    os.environ.pop("NO_COLOR", None)
+    os.chdir(cwd)
+    try:
+        yield
+    finally:
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+
+
+def run(cwd: Path, *args: str) -> tuple[int, set[Finding], str]:
+    """``cleantree check ARGS --format json`` in ``cwd``: exit code, hits and problems."""
+    out, err = io.StringIO(), io.StringIO()
+    manifest = str(top_of(cwd) / "cleantree.toml")  # discovery stops at a submodule's top
+    with environment(cwd), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["check", "--manifest", manifest, "--format", "json", *args])
+    text = out.getvalue()
+    found: set[Finding] = set()
+    if text.strip():
+        report = json.loads(text)
+        for result in report.get("results", ()):
+            found.update((result["rule"], hit["file"], hit["line"]) for hit in result["hits"])
+            locations = result.get("problem_locations", ())
+            found.update((result["rule"], where["file"], 0) for where in locations)
+    return code, found, text + err.getvalue()
+
+
+def top_of(cwd: Path) -> Path:
+    """The fixture's top folder, from any folder under it."""
+    return next(folder for folder in (cwd, *cwd.parents) if folder.name == "top")
+
+
+def build(base: Path, tree: Tree) -> Path:
+    """The tree as a git repository with the submodule, committed."""
+    origin = base / "sub-origin"
+    origin.mkdir()
+    git(origin, "init", "-q", "-b", "main")
+    for name, dirty in tree.sub.items():
+        write(origin / name, content(name, dirty))
+    git(origin, "add", "-A")
+    git(origin, "commit", "-q", "-m", "sub")
+    top = base / "top"
+    top.mkdir()
+    git(top, "init", "-q", "-b", "main")
+    (top / "cleantree.toml").write_text(MANIFEST)
+    (top / "src").mkdir()
+    for name, dirty in tree.files.items():
+        write(top / name, content(name, dirty))
+    if tree.link == "in":
+        (top / LINK_IN).parent.mkdir(parents=True, exist_ok=True)
+        (top / LINK_IN).symlink_to("../../shared/a.py")
+    elif tree.link == "out":
+        write(base / "outside.py", b"use_sm120()\n")
+        (top / LINK_OUT).parent.mkdir(parents=True, exist_ok=True)
+        (top / LINK_OUT).symlink_to(base / "outside.py")
+    git(top, "add", "-A")
+    git(top, "commit", "-q", "-m", "tree")
+    git(top, "submodule", "add", "-q", str(origin), "sub")
+    git(top, "commit", "-q", "-m", "submodule")
+    return top
+
+
+def write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+
+
+def restricted(found: set[Finding], files: set[str], folders: set[str]) -> set[Finding]:
+    """The findings on ``files`` or under ``folders`` (``.``: all)."""
+
+    def kept(path: str) -> bool:
+        return path in files or any(
+            folder == "." or path == folder or path.startswith(folder + "/") for folder in folders
+        )
+
+    return {finding for finding in found if kept(finding[1])}
+
+
+def assert_same(code: int, found: set[Finding], expected: set[Finding], said: str) -> None:
+    assert found == expected, said
+    if any(line == 0 for _, _, line in expected):
+        assert code == 2, said
+    elif code == 2:  # allowed only for a named folder under which nothing was checked
+        assert "nothing checked under" in said, said
+    else:
+        assert code == (1 if expected else 0), said
+
+
+SETTINGS = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["files", "link-in", "link-out", "folders", "root"])
+@SETTINGS
+@given(data=st.data())
+def test_a_run_naming_paths_reports_the_whole_tree_findings_on_them(
+    kind: str, data: st.DataObject
+) -> None:
+    """``link-in``, ``link-out``: the tree has that link, and it is named."""
+    links = {"link-in": ("in",), "link-out": ("out",)}.get(kind, (None, "in", "out"))
+    tree = data.draw(trees(links))
+    with tempfile.TemporaryDirectory() as folder:
+        top = build(Path(folder), tree)
+        code, whole, said = run(top)
+        assert code in (0, 1, 2), said
+        files = set(data.draw(st.lists(st.sampled_from(tree.paths()), min_size=1, unique=True)))
+        folders: set[str] = set()
+        if kind.startswith("link-"):
+            files.add(LINK_IN if tree.link == "in" else LINK_OUT)
+        elif kind == "folders":
+            choices = [f for f in tree.folders() if f != "."]
+            folders = set(data.draw(st.lists(st.sampled_from(choices), min_size=1, unique=True)))
+            files = set(data.draw(st.lists(st.sampled_from(sorted(files)), unique=True)))
+        elif kind == "root":
+            folders = {"."}
+        cwd = data.draw(st.sampled_from([".", *(f for f in tree.folders() if f != ".")]))
+        named = [posixpath.relpath(path, cwd) for path in sorted(files | folders)]
+        code, found, said = run(top / cwd, *named)
+        assert_same(code, found, restricted(whole, files, folders), f"{named} from {cwd}\n{said}")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("where", ["tree", "submodule"])
+@pytest.mark.parametrize("relative", [False, True])
+@pytest.mark.parametrize("start", ["top", "subfolder"])
+@SETTINGS
+@given(data=st.data())
+def test_a_changed_since_run_reports_the_whole_tree_findings_on_the_changed_files(
+    where: str, relative: bool, start: str, data: st.DataObject
+) -> None:
+    tree = data.draw(trees())
+    with tempfile.TemporaryDirectory() as folder:
+        top = build(Path(folder), tree)
+        git(top, "config", "diff.relative", str(relative).lower())
+        touched = _touch(top, tree, where, data)
+        code, whole, said = run(top)
+        assert code in (0, 1, 2), said
+        cwd = "." if start == "top" else data.draw(st.sampled_from(["src", "d", "other"]))
+        (top / cwd).mkdir(parents=True, exist_ok=True)
+        code, found, said = run(top / cwd, "--changed-since", "HEAD")
+        assert_same(code, found, restricted(whole, touched, set()), f"{touched} from {cwd}\n{said}")
+
+
+def _touch(top: Path, tree: Tree, where: str, data: st.DataObject) -> set[str]:
+    """Modify, add (untracked) and delete some files of ``where``: the files to read now."""
+    if where == "tree":
+        existing, prefix, pool = (
+            sorted(tree.files),
+            "",
+            [f for f in ALL_FILES if f not in tree.files],
+        )
+    else:
+        existing, prefix, pool = (
+            sorted(tree.sub),
+            "sub/",
+            [f for f in SUB_FILES if f not in tree.sub],
+        )
+    changed = set(data.draw(st.lists(st.sampled_from(existing), unique=True)))
+    added = set(data.draw(st.lists(st.sampled_from(pool), unique=True))) if pool else set()
+    if not changed and not added:
+        changed = {existing[0]}
+    rest = [f for f in existing if f not in changed]
+    deleted = set(data.draw(st.lists(st.sampled_from(rest), unique=True))) if rest else set()
+    for name in sorted(changed | added):
+        write(top / prefix / name, content(name, data.draw(st.booleans()), touched=True))
+    for name in deleted:
+        (top / prefix / name).unlink()
+    if where == "submodule" and data.draw(st.booleans()):
+        git(top / "sub", "add", "-A")
+        git(top / "sub", "commit", "-q", "-m", "moved")
+    return {prefix + name for name in changed | added}
