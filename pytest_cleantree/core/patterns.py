@@ -27,6 +27,7 @@ lookaround); ``\\w``, ``\\d``, ``\\s`` and ``\\b`` are ASCII-only in RE2.
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import functools
 import re
@@ -226,7 +227,13 @@ def prefilter_needles(pattern: Pattern) -> tuple[str | None, ...]:
     """
     if pattern.needles and pattern.tier is PatternTier.QUALIFIED:
         return pattern.needles
-    return (prefilter_needle(pattern),)
+    needle = prefilter_needle(pattern)
+    as_written = written(pattern)
+    if needle is None or as_written == pattern.body:
+        return (needle,)
+    # free text (a string's value, a comment) is matched as written too (``match_text``):
+    # ``"ab\u2070"`` holds the pattern ``ab⁰`` though no view spells its NFKC body ``ab0``
+    return (needle, prefilter_needle(dataclasses.replace(pattern, body=as_written)))
 
 
 def prefilter_needle(pattern: Pattern) -> str | None:
