@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -23,18 +22,7 @@ from pytest_cleantree import agent
 from pytest_cleantree.agent import wire
 from pytest_cleantree.sources.ssh.protocol import _parse_records, agent_command, agent_stdin
 
-PYTHON36 = Path("/root/.pyenv/versions/3.6.15/bin/python3.6")
 AGENT = Path(agent.__file__).parent
-
-
-@pytest.fixture(scope="module")
-def python36() -> Path:
-    found = PYTHON36 if PYTHON36.exists() else shutil.which("python3.6")
-    if found is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI needs Python 3.6 ({PYTHON36}) to test the agent servers run")
-        pytest.skip("no Python 3.6 here")
-    return Path(found)
 
 
 @pytest.fixture
