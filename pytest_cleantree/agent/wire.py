@@ -9,9 +9,10 @@ back; a stream starts with the handshake line ``\\0CLEANTREE<version> <nonce>`` 
 before it, such as a noisy ``.bashrc``'s output, is skipped) and ends with :class:`End`:
 without it the stream was cut short.
 
-To add a field: add it here (to ``FIELDS`` and ``__init__``), where the server
-produces the record, and where the client consumes it (``sources/base.py`` or
-``sources/ssh/protocol.py``); raise :data:`PROTOCOL` when old peers would misread it.
+To add a field: add it here (to ``FIELDS`` and ``__init__``), where the server produces
+the record (and the SFTP reader, ``sources/ssh/sftp.py``, if it produces it too: mypy names
+it), and where the client consumes it (``sources/base.py`` or ``sources/ssh/helper.py``);
+raise :data:`PROTOCOL` when old peers would misread it.
 """
 
 TYPE_CHECKING = False
