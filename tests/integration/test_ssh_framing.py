@@ -7,7 +7,7 @@ import pytest
 from pytest_cleantree.agent import wire
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.sources.base import read_answer
-from pytest_cleantree.sources.ssh.protocol import _parse_records, _StreamError
+from pytest_cleantree.sources.ssh.protocol import _parse_records, _StreamError, parse_ahead
 
 NONCE = "00ff00ff00ff00ff"
 MARK = b"\0CLEANTREE%d " % wire.PROTOCOL + NONCE.encode() + b"\n"
@@ -80,3 +80,36 @@ def test_a_garbled_header_is_an_error(header: bytes) -> None:
 def test_each_read_record_means(record: wire.Record, shown: bytes | str) -> None:
     got = read_answer("a.py", record)
     assert (str(got) if isinstance(got, SourceError) else got) == shown
+
+
+AHEAD = {"needles": [["sm120"], ["sm90"]]}
+
+
+def test_each_file_read_ahead_is_its_ahead_record_then_its_read_record() -> None:
+    records = [
+        wire.Ahead("a.py", (0,)),
+        wire.Spared(),
+        wire.Ahead("b\nc.py", (0, 1)),
+        wire.Content(b"sm120"),
+    ]
+    assert parse_ahead(records, AHEAD, "gpu-a") == {
+        "a.py": (wire.Spared(), frozenset({"sm120"})),
+        "b\nc.py": (wire.Content(b"sm120"), frozenset({"sm120", "sm90"})),
+    }
+
+
+@pytest.mark.parametrize(
+    "records",
+    [
+        [wire.Ahead("a.py", (0,))],  # its read record is missing
+        [wire.Ahead("a.py", (0,)), wire.Ahead("b.py", (0,))],  # two in a row
+        [wire.Spared(), wire.Ahead("a.py", (0,))],  # the pair reversed
+        [wire.Ahead("a.py", (2,)), wire.Spared()],  # a needle list never sent
+        [wire.Ahead("a.py", (0,)), wire.Listed("b.py")],  # no read record
+    ],
+)
+def test_a_read_ahead_out_of_order_is_garbled_never_paired_wrong(
+    records: list[wire.Record],
+) -> None:
+    with pytest.raises(SourceError, match="garbled"):
+        parse_ahead(records, AHEAD, "gpu-a")

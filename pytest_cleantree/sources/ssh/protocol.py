@@ -178,6 +178,8 @@ def parse_ahead(
     """The files read ahead with a listing: each :class:`~pytest_cleantree.agent.wire.Ahead`
     (the path, and the needle lists it was read with), then the file's read record."""
     needles = ahead.get("needles") if ahead is not None else None
+    if not isinstance(needles, list):
+        raise SourceError(f"{host}: the remote helper read ahead unasked")
     found: dict[str, Ahead] = {}
     stream = iter(records)
     for named in stream:
@@ -185,8 +187,8 @@ def parse_ahead(
         if not isinstance(named, wire.Ahead) or not isinstance(result, wire.READS):
             raise SourceError(f"{host}: the remote helper's listing is garbled")
         try:
-            used = frozenset(n for i in named.needle_lists for n in needles[i])  # type: ignore[index]
-        except (TypeError, IndexError):  # no needle lists sent, or not that many
+            used = frozenset(n for i in named.needle_lists for n in needles[i])
+        except IndexError:  # not that many needle lists were sent
             raise SourceError(f"{host}: the remote helper's listing is garbled") from None
         found[named.path] = (result, used)
     return found

@@ -157,9 +157,11 @@ class SSHSource:
                 raise SourceError(f"{exc} (after the connection was lost: {first})") from None
 
     def _answered(self, request: Callable[[], _T]) -> _T:
-        answer = request()
-        self.root = self._where.current
-        return answer
+        """Run a request; :attr:`root` then shows the root as resolved (even if it failed)."""
+        try:
+            return request()
+        finally:
+            self.root = self._where.current
 
     def _sftp_reader(self) -> SFTPReader:
         """The SFTP reader, told why the agent cannot run (for its own messages)."""
