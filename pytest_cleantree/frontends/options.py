@@ -1,4 +1,4 @@
-"""Every option of ``cleantree check`` and ``pytest --cleantree-*``, declared once.
+"""Every option of the ``cleantree`` commands and of ``pytest --cleantree-*``, declared once.
 
 :data:`OPTIONS` is the one table: each row names its CLI flag(s) and its pytest option, and
 either may be absent (an option of one front end only).  The argparse parsers of the CLI and
@@ -54,7 +54,7 @@ def parse_forks(text: str) -> int:
 
 
 #: a CLI command; ``""`` is the ``cleantree`` parser itself (options before any command)
-Command = Literal["", "check", "explain", "init"]
+Command = Literal["", "check", "explain", "init", "from-diff"]
 Action = Literal["store", "store_true", "append", "version"]
 
 
@@ -99,6 +99,8 @@ class Option:
     section: str = ""
     #: options of one mutually exclusive CLI group share this name
     exclusive: str = ""
+    #: one option of its exclusive group must be given (every row of the group says so)
+    required: bool = False
 
     def initial(self) -> object:
         """The value when the option is not given (a new list for ``append``)."""
@@ -134,6 +136,7 @@ _DISCOVERY = (
     "the nearest parent up to the repository's root (.git)"
 )
 _CACHE = "$CLEANTREE_CACHE_DIR, else ~/.cache/pytest-cleantree; never in the checked tree"
+_FROM = "what the change is"
 
 #: every option, in the order ``--help`` lists them
 OPTIONS: tuple[Option, ...] = (
@@ -375,6 +378,76 @@ OPTIONS: tuple[Option, ...] = (
         metavar="QUALIFIED",
         commands=("explain",),
     ),
+    # -- cleantree from-diff
+    Option(
+        "patch",
+        "a unified diff file (git diff, git format-patch, diff -u), or - for stdin",
+        cli=("patch",),
+        nargs="?",
+        metavar="PATCH",
+        commands=("from-diff",),
+        exclusive=_FROM,
+        required=True,
+    ),
+    Option(
+        "rev",
+        "a git range A..B (or A...B), or one commit (compared with its parent)",
+        cli=("--rev",),
+        metavar="RANGE",
+        commands=("from-diff",),
+        exclusive=_FROM,
+        required=True,
+    ),
+    Option(
+        "repo",
+        "the git repository (with --rev), or the tree the patch's paths are relative to, "
+        "holding the files either as changed or as before the change (default: .)",
+        cli=("--repo",),
+        default=".",
+        metavar="DIR",
+        commands=("from-diff",),
+    ),
+    Option(
+        "diff_root",
+        "keep only files under this folder (relative to the repository's top or the tree) "
+        "and make it the manifest's root",
+        cli=("--root",),
+        default="",
+        metavar="DIR",
+        commands=("from-diff",),
+    ),
+    Option(
+        "expect_removed",
+        "also expect the names the change removed (checks the revert both ways)",
+        cli=("--expect-removed",),
+        action="store_true",
+        default=False,
+        commands=("from-diff",),
+    ),
+    Option(
+        "no_text",
+        "derive nothing from files that are not Python (their lines and words)",
+        cli=("--no-text",),
+        action="store_true",
+        default=False,
+        commands=("from-diff",),
+    ),
+    Option(
+        "strip",
+        "remove N leading folders from the patch's paths, as patch -pN (default: git's a/ "
+        "and b/ prefixes)",
+        cli=("-p", "--strip"),
+        parse=int,
+        metavar="N",
+        commands=("from-diff",),
+    ),
+    Option(
+        "why",
+        "the reason written in each rule (default: the change)",
+        cli=("--why",),
+        metavar="WHY",
+        commands=("from-diff",),
+    ),
 )
 
 BY_DEST: dict[str, Option] = {option.dest: option for option in OPTIONS}
@@ -405,9 +478,12 @@ def add_cli_options(parser: argparse.ArgumentParser, command: Command) -> None:
         target = sections[option.section]
         if option.exclusive in shared:
             if option.exclusive not in exclusive:
-                exclusive[option.exclusive] = target.add_mutually_exclusive_group()
+                group = target.add_mutually_exclusive_group(required=option.required)
+                exclusive[option.exclusive] = group
             target = exclusive[option.exclusive]
         kwargs = option.kwargs()
+        if option.cli[0].startswith("-") and option.action != "version":
+            kwargs["dest"] = option.dest  # the row's name, whatever the flag (--root twice)
         if option.path:
             kwargs["type"] = Path
         elif option.parse is not None:

@@ -8,11 +8,12 @@ what those files hold.  Sources only ever read.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol, runtime_checkable
 
+from pytest_cleantree.agent import wire
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.core.patterns import compile_path_glob
 
@@ -208,32 +209,69 @@ def outside_link(real: str) -> str:
     )
 
 
-def walk_problem(tag: str, path: str, detail: str) -> tuple[str, str]:
-    """A folder the walk did not enter, and why (:func:`pytest_cleantree.agent.walk`'s
-    ``U``: why it is not listed; ``X``: the real path of a link out of the root)."""
-    return path, outside_link(detail) if tag == "X" else detail
+# -- the client's consumers of the agent's records (pytest_cleantree.agent.wire): every source
+# -- produces the same records (the agent on a server, the agent's functions here, the SFTP
+# -- fallback), and these turn them into answers, the same words for every source
 
 
-#: why a file has no content, per read tag (:func:`pytest_cleantree.agent.read_one`)
-READ_ERRORS = {
-    "M": "no such file (or a dangling link)",
-    "D": "is a folder, not a file",
-    "S": "is a FIFO, socket or device, not a file",
-    "P": "permission denied",
+def add_walked(listing: Listing, record: wire.Record) -> bool:
+    """Put one walk record into a listing; False for a record that is no walk record."""
+    if isinstance(record, wire.Listed):
+        listing.files.append(record.path)
+    elif isinstance(record, wire.Other):
+        listing.others.append(record.path)
+    elif isinstance(record, wire.Unlisted):
+        listing.blocked.append((record.path, record.why))
+    elif isinstance(record, wire.LinkOut):
+        listing.blocked.append((record.path, outside_link(record.real)))
+    else:
+        return False
+    return True
+
+
+def listing_of(records: Iterable[wire.Record]) -> Listing:
+    """A walk's records as one listing."""
+    listing = Listing([], [], [])
+    for record in records:
+        if not add_walked(listing, record):
+            raise SourceError(f"a walk answered {record!r}, which is no walk record")
+    return listing
+
+
+def literal_answer(entry: str, record: wire.Record) -> Expansion:
+    """What a literal path's record (:func:`pytest_cleantree.agent.lexists`) means."""
+    if isinstance(record, wire.Exists):
+        return (entry,)
+    if isinstance(record, wire.Absent):
+        return ()
+    if isinstance(record, wire.Unknown):
+        return SourceError(f"{entry}: cannot tell whether it exists: {record.why}")
+    return SourceError(f"{entry}: the remote helper's answer is garbled ({record!r})")
+
+
+#: why a file has no content, per read record without fields
+READ_ERRORS: dict[type[wire.Record], str] = {
+    wire.Missing: "no such file (or a dangling link)",
+    wire.Folder: "is a folder, not a file",
+    wire.Special: "is a FIFO, socket or device, not a file",
+    wire.Denied: "permission denied",
 }
 
 
-def read_error(path: str, tag: str, payload: bytes | str) -> SourceError:
-    """Why a read (:func:`pytest_cleantree.agent.read_one`) found no content: the same words
-    for every source."""
-    detail = payload.decode("utf-8", "surrogateescape") if isinstance(payload, bytes) else payload
-    if tag == "O":
-        return SourceError(f"{path}: cannot read: {detail}")
-    if tag == "X":
-        return outside_error(path, detail)
-    if tag in READ_ERRORS:
-        return SourceError(f"{path}: {READ_ERRORS[tag]}")
-    return SourceError(f"{path}: the remote helper's answer is garbled ({tag!r})")
+def read_answer(path: str, record: wire.Record) -> bytes | SourceError | NoNeedle:
+    """What one read record (:func:`pytest_cleantree.agent.read_one`) means: the content, no
+    needle, or why neither."""
+    if isinstance(record, wire.Content):
+        return record.data
+    if isinstance(record, wire.Spared):
+        return NO_NEEDLE
+    if isinstance(record, wire.Failed):
+        return SourceError(f"{path}: cannot read: {record.why}")
+    if isinstance(record, wire.Outside):
+        return outside_error(path, record.real)
+    if type(record) in READ_ERRORS:
+        return SourceError(f"{path}: {READ_ERRORS[type(record)]}")
+    return SourceError(f"{path}: the remote helper's answer is garbled ({record!r})")
 
 
 def outside_error(path: str, real: str) -> SourceError:

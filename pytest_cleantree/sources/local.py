@@ -16,10 +16,12 @@ from pytest_cleantree.sources.base import (
     FileStat,
     Listing,
     Needles,
+    NoNeedle,
     could_hold,
+    listing_of,
+    literal_answer,
     match_listing,
-    read_error,
-    walk_problem,
+    read_answer,
 )
 
 __all__ = ["MODULE_PREFIX", "LocalSource", "resolve_local_root"]
@@ -82,24 +84,20 @@ class LocalSource:
 
     def _expand_one(self, entry: str, any_kind: bool) -> Expansion:
         if not is_path_glob(entry):
-            there = agent.lexists(self.root, entry)  # as the servers tell
-            if isinstance(there, str):
-                return SourceError(f"{entry}: cannot tell whether it exists: {there}")
-            return (entry,) if there else ()
+            return literal_answer(entry, agent.lexists(self.root, entry))  # as the servers tell
         listing = self._walk(glob_base(entry), lambda folder: could_hold(entry, folder))
         return match_listing(entry, listing, any_kind=any_kind)
 
     def _walk(self, base: str, worth: Callable[[str], bool]) -> Listing:
         """Everything under ``base``: the servers' walk (:func:`pytest_cleantree.agent.walk`)."""
         real_root = None if self._allow_outside_root else self._real_root
-        files, others, blocked = agent.walk(str(self._root), base, real_root, worth)
-        return Listing(files, others, [walk_problem(*problem) for problem in blocked])
+        return listing_of(agent.walk(str(self._root), base, real_root, worth))
 
     # not FiltersNeedles: the local prefilter is as cheap as reading, ``needles`` are ignored
 
     def read(
         self, paths: Sequence[str], needles: Needles | None = None
-    ) -> Mapping[str, bytes | SourceError]:
+    ) -> Mapping[str, bytes | SourceError | NoNeedle]:
         return {path: self._read_one(path) for path in paths}
 
     def stat_many(self, paths: Sequence[str]) -> dict[str, FileStat]:
@@ -140,14 +138,11 @@ class LocalSource:
                 )
         return found
 
-    def _read_one(self, path: str) -> bytes | SourceError:
+    def _read_one(self, path: str) -> bytes | SourceError | NoNeedle:
         """One file, read as the servers read (:func:`pytest_cleantree.agent.read_one`)."""
         real_root = None if self._allow_outside_root else self._real_root
         full = os.path.join(self._root, path)
-        tag, payload = agent.read_one(full, real_root, self._real_folders)
-        if tag == "F" and isinstance(payload, bytes):
-            return payload
-        return read_error(path, tag, payload)
+        return read_answer(path, agent.read_one(full, real_root, self._real_folders))
 
     def close(self) -> None:
         """Nothing to release."""

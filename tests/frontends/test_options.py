@@ -29,7 +29,7 @@ def cli_actions(name: str) -> dict[str, argparse.Action]:
     return {a.dest: a for a in actions if not isinstance(a, argparse._HelpAction)}
 
 
-@pytest.mark.parametrize("command", ["check", "explain", "init"])
+@pytest.mark.parametrize("command", ["check", "explain", "init", "from-diff"])
 def test_the_cli_declares_exactly_the_rows_of_each_command(command: str) -> None:
     rows = {o.dest: o for o in OPTIONS if o.cli and command in o.commands}
     actions = cli_actions(command)
@@ -89,6 +89,15 @@ def test_the_options_shared_by_both_front_ends() -> None:
         "inventory",
         "group",
         "qualified",
+        # from-diff prints a manifest; the plugin checks one (--cleantree-reverted derives it)
+        "patch",
+        "rev",
+        "repo",
+        "diff_root",
+        "expect_removed",
+        "no_text",
+        "strip",
+        "why",
     }
 
 
@@ -111,6 +120,18 @@ def test_an_append_row_gives_each_parser_a_fresh_list() -> None:
     first, second = row.initial(), row.initial()
     assert first == second == []
     assert first is not second
+
+
+def test_from_diff_takes_a_patch_or_a_revision_not_both_nor_neither(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    parser = command_parser("from-diff")
+    assert parser.parse_args(["--rev", "HEAD~1", "--root", "src"]).diff_root == "src"
+    assert parser.parse_args(["x.patch", "-p", "1"]).strip == 1
+    for wrong in ([], ["x.patch", "--rev", "HEAD"]):
+        with pytest.raises(SystemExit):
+            parser.parse_args(wrong)
+    assert "one of the arguments PATCH --rev is required" in capsys.readouterr().err
 
 
 def test_a_cli_timeout_is_parsed_by_the_shared_parser() -> None:

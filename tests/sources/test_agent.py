@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,20 +19,10 @@ from typing import Any
 import pytest
 
 from pytest_cleantree import agent
+from pytest_cleantree.agent import wire
 from pytest_cleantree.sources.ssh.protocol import _parse_records, agent_command, agent_stdin
 
-PYTHON36 = Path("/root/.pyenv/versions/3.6.15/bin/python3.6")
-AGENT = Path(agent.__file__)
-
-
-@pytest.fixture(scope="module")
-def python36() -> Path:
-    found = PYTHON36 if PYTHON36.exists() else shutil.which("python3.6")
-    if found is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI needs Python 3.6 ({PYTHON36}) to test the agent servers run")
-        pytest.skip("no Python 3.6 here")
-    return Path(found)
+AGENT = Path(agent.__file__).parent
 
 
 @pytest.fixture
@@ -68,24 +57,39 @@ import agent
 root = os.fsencode(sys.argv[2])
 real_root = os.path.realpath(root)
 text = lambda value: value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else value
-files, others, blocked = agent.walk(root, b"", real_root)
+met = agent.walk(root, b"", real_root)
+named = lambda kind: sorted(r.path for r in met if type(r).__name__ == kind)
 reads = {}
-for path in sorted(set(files)) + [b"missing.py", b"pkg", b"dangling.py", b"fifo.py"]:
-    tag, payload = agent.read_one(os.path.join(root, path), real_root, {})
+for path in named("Listed") + ["missing.py", "pkg", "dangling.py", "fifo.py"]:
+    record = agent.read_one(os.path.join(root, os.fsencode(path)), real_root, {})
     needles = [(b"sm120", "sm120")]
-    spelt = agent.could_spell(payload, needles) if tag == "F" else None
-    reads[text(path)] = [tag, text(payload).replace(sys.argv[2], "<root>"), spelt]
+    data = getattr(record, "data", None)
+    spelt = agent.could_spell(data, needles) if data is not None else None
+    shown = [text(value).replace(sys.argv[2], "<root>") for value in record.values()]
+    reads[path] = [type(record).__name__, shown, spelt]
 print(json.dumps({
-    "files": sorted(map(text, files)),
-    "others": sorted(map(text, others)),
-    "blocked": [[tag, text(path), text(why)] for tag, path, why in blocked],
+    "files": sorted(set(named("Listed"))),
+    "others": named("Other"),
+    "blocked": [
+        [type(r).__name__] + list(r.values())
+        for r in met if type(r).__name__ in ("Unlisted", "LinkOut")
+    ],
     "reads": reads,
 }, sort_keys=True))
 """
 
 
+def _copy_agent(folder: Path) -> Path:
+    """The agent's package, copied as a package named ``agent`` into ``folder``."""
+    copy = folder / "agent"
+    copy.mkdir()
+    for module in AGENT.glob("*.py"):
+        (copy / module.name).write_bytes(module.read_bytes())
+    return copy
+
+
 def _driven(python: str, tree: Path, folder: Path) -> Any:
-    (folder / "agent.py").write_bytes(AGENT.read_bytes())
+    _copy_agent(folder)
     done = subprocess.run(
         [python, "-B", "-S", "-c", DRIVER, str(folder), str(tree)],
         capture_output=True,
@@ -96,13 +100,14 @@ def _driven(python: str, tree: Path, folder: Path) -> Any:
 
 
 def test_python36_compiles_the_agent(python36: Path, tmp_path: Path) -> None:
-    copy = tmp_path / "agent.py"  # a copy: py_compile writes __pycache__ beside its file
-    copy.write_bytes(AGENT.read_bytes())
+    copy = _copy_agent(tmp_path)  # a copy: compileall writes __pycache__ beside its files
     done = subprocess.run(
-        [str(python36), "-m", "py_compile", str(copy)], capture_output=True, check=False
+        [str(python36), "-m", "compileall", "-q", str(copy)], capture_output=True, check=False
     )
-    assert done.returncode == 0, done.stderr.decode()
-    assert list((tmp_path / "__pycache__").glob("agent.cpython-36*.pyc"))
+    assert done.returncode == 0, done.stdout.decode() + done.stderr.decode()
+    built = (copy / "__pycache__").glob("*.cpython-36*.pyc")
+    compiled = {path.name.split(".")[0] for path in built}
+    assert compiled == {path.stem for path in AGENT.glob("*.py")}
 
 
 def test_the_walk_read_and_needle_test_agree_under_python36(
@@ -117,18 +122,18 @@ def test_the_walk_read_and_needle_test_agree_under_python36(
     assert "pkg/sub/deep.py" in new["files"]
     assert "inner_link/clean.py" in new["files"]
     assert not any(path.startswith(".hidden/") for path in new["files"])
-    assert [tag for tag, _, _ in new["blocked"]] == ["X"]  # the link out of the root
+    assert [kind for kind, *_ in new["blocked"]] == ["LinkOut"]  # the link out of the root
     reads = new["reads"]
     assert reads["pkg/escaped.py"][2] is True
     assert reads["pkg/joined.py"][2] is True
     assert reads["pkg/clean.py"][2] is False
-    assert reads["file_out.py"][0] == "X"
-    assert reads["dangling.py"][0] == "M"
-    assert reads["fifo.py"][0] == "S"
-    assert reads["pkg"][0] == "D"
+    assert reads["file_out.py"][0] == "Outside"
+    assert reads["dangling.py"][0] == "Missing"
+    assert reads["fifo.py"][0] == "Special"
+    assert reads["pkg"][0] == "Folder"
 
 
-def _answer(python: str, request: dict[str, object]) -> list[tuple[str, bytes]] | None:
+def _answer(python: str, request: dict[str, object]) -> list[wire.Record] | None:
     done = subprocess.run(
         agent_command(python, str(request["root"])),
         shell=True,
@@ -143,7 +148,12 @@ def _answer(python: str, request: dict[str, object]) -> list[tuple[str, bytes]] 
 @pytest.mark.parametrize("op", ["expand", "read"])
 def test_a_request_is_answered_alike_under_python36(python36: Path, tree: Path, op: str) -> None:
     """The whole agent, as the SSH source runs it: the bootstrap, the source on stdin."""
-    request: dict[str, object] = {"op": op, "nonce": "0123456789abcdef", "root": str(tree)}
+    request: dict[str, object] = {
+        "op": op,
+        "nonce": "0123456789abcdef",
+        "root": str(tree),
+        "protocol": wire.PROTOCOL,
+    }
     if op == "expand":
         request.update(
             literals=["pkg/clean.py", "absent.py"],

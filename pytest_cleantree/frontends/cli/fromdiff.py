@@ -1,7 +1,9 @@
 """``cleantree from-diff``: print the manifest that says what a complete revert means.
 
 An argparse adapter only: :func:`add_from_diff_commands` registers the command on the
-``cleantree`` parser's subcommands, and sets ``handler`` to :func:`run_from_diff`; the
+``cleantree`` parser's subcommands, its options from the one table
+(:data:`pytest_cleantree.frontends.options.OPTIONS`), and sets ``handler`` to
+:func:`run_from_diff`; the
 work is done by :mod:`pytest_cleantree.revert`.  Exit codes: 0 the manifest was
 printed, 2 the input could not give one (the message says which file and line).
 
@@ -17,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pytest_cleantree.core.errors import CleanTreeError
+from pytest_cleantree.frontends.options import add_cli_options
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
@@ -49,52 +52,7 @@ def add_from_diff_commands(
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument(
-        "patch",
-        nargs="?",
-        metavar="PATCH",
-        help="a unified diff file (git diff, git format-patch, diff -u), or - for stdin",
-    )
-    source.add_argument(
-        "--rev",
-        metavar="RANGE",
-        help="a git range A..B (or A...B), or one commit (compared with its parent)",
-    )
-    parser.add_argument(
-        "--repo",
-        metavar="DIR",
-        default=".",
-        help="the git repository (with --rev), or the tree the patch's paths are relative "
-        "to, holding the files either as changed or as before the change (default: .)",
-    )
-    parser.add_argument(
-        "--root",
-        metavar="DIR",
-        default="",
-        help="keep only files under this folder (relative to the repository's top or the "
-        "tree) and make it the manifest's root",
-    )
-    parser.add_argument(
-        "--expect-removed",
-        action="store_true",
-        help="also expect the names the change removed (checks the revert both ways)",
-    )
-    parser.add_argument(
-        "--no-text",
-        action="store_true",
-        help="derive nothing from files that are not Python (their lines and words)",
-    )
-    parser.add_argument(
-        "-p",
-        "--strip",
-        type=int,
-        metavar="N",
-        default=None,
-        help="remove N leading folders from the patch's paths, as patch -pN (default: git's "
-        "a/ and b/ prefixes)",
-    )
-    parser.add_argument("--why", help="the reason written in each rule (default: the change)")
+    add_cli_options(parser, "from-diff")
     parser.set_defaults(handler=run_from_diff)
     return parser
 
@@ -155,8 +113,8 @@ def _derive(args: argparse.Namespace) -> tuple[str, list[str]]:
         expect_removed=args.expect_removed,
         text_rules=not args.no_text,
         why=args.why or why,
-        root=_written_root(top, args.root),
-        under=args.root,
+        root=_written_root(top, args.diff_root),
+        under=args.diff_root,
     )
     parse_manifest(text, "<derived manifest>")  # what is printed is always a valid manifest
     return text, [changed.change.path for changed in files if changed.unverified]

@@ -1,6 +1,6 @@
 """The SSH connection: paramiko, ``~/.ssh/config``, known hosts, jump hosts, one command.
 
-The only place, with the SFTP fallback and the source built on it, that imports paramiko;
+The only place, with the readers and the source built on it, that imports paramiko;
 paramiko itself is imported only when a host is named (``sources`` imports this package
 lazily), and starts without invoke unless the ssh config needs it.
 """
@@ -25,7 +25,7 @@ from pathlib import Path
 from pytest_cleantree.config.hosts import HostSpec, parse_host_spec
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.sources.base import RemoteOptions
-from pytest_cleantree.sources.ssh.protocol import _Completed
+from pytest_cleantree.sources.ssh.protocol import Completed
 
 
 @contextlib.contextmanager
@@ -57,7 +57,7 @@ _MAX_JUMPS = 8
 _STDERR_KEEP = 16 * 1024
 
 
-class _ConnectionLost(Exception):
+class ConnectionLost(Exception):
     """The transport died under a request: reconnect and retry once."""
 
 
@@ -168,7 +168,7 @@ class _HostKeyPolicy(paramiko.MissingHostKeyPolicy):
         )
 
 
-class _Connection:
+class Connection:
     """One host's SSH client (through its jump hosts), opened on first use, reopened when its
     transport died; runs one command at a time."""
 
@@ -185,8 +185,19 @@ class _Connection:
         self._client: paramiko.SSHClient | None = None
         self._hops: list[paramiko.SSHClient] = []
         self._sftp: paramiko.SFTPClient | None = None
+        #: the remote interpreter that runs the agent
+        self.python = options.python
 
-    def _exec(self, client: paramiko.SSHClient, command: str, stdin: bytes) -> _Completed:
+    def open_sftp(self, client: paramiko.SSHClient) -> paramiko.SFTPClient:
+        """The connection's SFTP session, opened once (paramiko's errors are the caller's)."""
+        if self._sftp is None:
+            self._sftp = client.open_sftp()
+            channel = self._sftp.get_channel()
+            if channel is not None:
+                channel.settimeout(self._command_timeout)
+        return self._sftp
+
+    def run(self, client: paramiko.SSHClient, command: str, stdin: bytes) -> Completed:
         """Run one command, feeding it ``stdin``; raise on a timeout or a lost connection."""
         transport = _transport(client)
         deadline = time.monotonic() + self._command_timeout
@@ -194,24 +205,24 @@ class _Connection:
             channel = transport.open_session(timeout=self._connect_timeout)
         except (paramiko.SSHException, EOFError, OSError) as exc:
             if not transport.is_active():
-                raise _ConnectionLost(f"cannot open a channel: {exc}") from None
+                raise ConnectionLost(f"cannot open a channel: {exc}") from None
             raise SourceError(f"{self.host}: the server refused a session channel: {exc}") from None
         try:
             try:
                 channel.exec_command(command)
             except (EOFError, OSError) as exc:  # the transport's own end, re-raised by paramiko
-                raise _ConnectionLost(f"dropped at exec: {exc!r}") from None
+                raise ConnectionLost(f"dropped at exec: {exc!r}") from None
             except paramiko.SSHException as exc:
                 if not transport.is_active():
-                    raise _ConnectionLost(f"dropped at exec: {exc}") from None
-                return _Completed(b"", f"exec refused: {exc}".encode(), -1, ended=True)
+                    raise ConnectionLost(f"dropped at exec: {exc}") from None
+                return Completed(b"", f"exec refused: {exc}".encode(), -1, ended=True)
             out, err = bytearray(), bytearray()
             try:
                 channel.settimeout(self._command_timeout)
                 channel.sendall(stdin)
                 channel.shutdown_write()
             except TimeoutError:
-                raise self._timeout() from None
+                raise self.timeout_error() from None
             except (OSError, EOFError):
                 pass  # the command exited without reading, or the connection died: see below
             while True:
@@ -223,41 +234,41 @@ class _Connection:
                         err += chunk[: max(0, _STDERR_KEEP - len(err))]
                 except (EOFError, OSError):
                     # reading sends window adjustments: on a dead connection paramiko raises
-                    return _Completed(bytes(out), bytes(err), -1, ended=False)
+                    return Completed(bytes(out), bytes(err), -1, ended=False)
                 done = channel.eof_received or channel.closed
                 if done and not channel.recv_ready() and not channel.recv_stderr_ready():
                     break
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
-                    raise self._timeout()
+                    raise self.timeout_error()
                 select.select([channel], [], [], min(remaining, 0.5))
             status = -1
             if channel.status_event.wait(max(0.0, min(deadline - time.monotonic(), 5.0))):
                 status = channel.exit_status
-            return _Completed(bytes(out), bytes(err), status, ended=bool(channel.eof_received))
+            return Completed(bytes(out), bytes(err), status, ended=bool(channel.eof_received))
         finally:
             # closing sends a message: on a connection dying under it, paramiko raises EOFError
             with contextlib.suppress(paramiko.SSHException, EOFError, OSError):
                 channel.close()
 
-    def _timeout(self) -> SourceError:
+    def timeout_error(self) -> SourceError:
         return SourceError(
             f"{self.host}: a remote command did not finish within {self._command_timeout:g} s"
         )
 
-    def _connect(self) -> paramiko.SSHClient:
+    def connect(self) -> paramiko.SSHClient:
         if self._client is not None:
-            if _alive(self._client):
+            if alive(self._client):
                 return self._client
-            self._disconnect()
+            self.disconnect()
         try:
             self._client = self._open(self._spec.hostname, self._spec.user, self._spec.port, 0)
         except BaseException:
-            self._disconnect()
+            self.disconnect()
             raise
         return self._client
 
-    def _disconnect(self) -> None:
+    def disconnect(self) -> None:
         if self._sftp is not None:
             with contextlib.suppress(Exception):
                 self._sftp.close()
@@ -537,10 +548,10 @@ def _fingerprint(key: paramiko.PKey) -> str:
 def _transport(client: paramiko.SSHClient) -> paramiko.Transport:
     transport = client.get_transport()
     if transport is None:
-        raise _ConnectionLost("no transport")
+        raise ConnectionLost("no transport")
     return transport
 
 
-def _alive(client: paramiko.SSHClient) -> bool:
+def alive(client: paramiko.SSHClient) -> bool:
     transport = client.get_transport()
     return transport is not None and transport.is_active()

@@ -1,32 +1,17 @@
-"""What travels over the SSH channel: the request, and the agent's records back.
+"""What travels over the SSH channel: the agent's modules, the request, the records back.
 
 Each request is **one** remote command, whatever the number of paths: the agent
-(:mod:`pytest_cleantree.agent`, its source sent on the command's stdin, never on its
-command line) resolves the root, then either lists the folders the globs start in or streams the
-requested files, as length-prefixed records::
+(:mod:`pytest_cleantree.agent`, its modules' source sent on the command's stdin, never on
+its command line) resolves the root, then either lists the folders the globs start in or
+streams the requested files, as the records of :mod:`pytest_cleantree.agent.wire` (the one
+codec, and its version, checked at the handshake).  Paths travel as JSON on stdin, so no
+name (spaces, quotes, ``$(...)``, newlines) ever reaches a shell; the one word that does,
+the interpreter, is quoted.  Globs are matched here, with :mod:`pytest_cleantree.core.patterns`,
+on the listing.  Nothing is written on the server (``python -B``; the module finder never
+imports the package).
 
-    \\0CLEANTREE1 <nonce>\\n          the start (anything before it, such as a
-                                     noisy ``.bashrc``'s output, is skipped)
-    R <n>\\n<root>                   the resolved root            (or E: why not)
-    Y 0\\n | Z 0\\n | Q <n>\\n<why>    a literal path exists / does not / cannot tell (expand)
-    B 0\\n, then per path under it:  per glob base (expand): L <n>\\n<path> a regular file,
-                                     N another thing (a folder...), U <n>\\n<path>\\0<why>
-                                     a folder not listed, X <n>\\n<path>\\0<real> a link
-                                     to a folder out of the root, not followed
-    F <n>\\n<bytes>                  a file's content                      (read)
-    H 0\\n                          read with needles, holds none: not sent (read)
-    M | D | S | P 0\\n               missing, folder, FIFO/socket/device, denied (read)
-    O <n>\\n<why> | X <n>\\n<real>  another error | a link out of the root   (read)
-    END 0\\n                         the end: without it the stream was cut short
-
-Paths travel as JSON on stdin, so no name (spaces, quotes, ``$(...)``,
-newlines) ever reaches a shell; the one word that does, the interpreter, is
-quoted.  Globs are matched here, with :mod:`pytest_cleantree.core.patterns`, on the
-listing.  Nothing is written on the server (``python -B``; the module finder
-never imports the package).
-
-When the server refuses to run commands (``ForceCommand internal-sftp``) or has
-no Python, the source falls back to SFTP: same answers, more round trips.
+When the server refuses to run commands (``ForceCommand internal-sftp``) or has no Python,
+the source falls back to SFTP: same records, more round trips.
 """
 
 from __future__ import annotations
@@ -38,35 +23,43 @@ import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from pytest_cleantree.agent import MODULE_PREFIX
+from pytest_cleantree.agent import MODULE_PREFIX, wire
+from pytest_cleantree.agent.serve import MODULES
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.core.patterns import compile_path_glob, glob_base, is_path_glob
-from pytest_cleantree.sources.base import (
-    NO_NEEDLE,
-    READ_ERRORS,
-    Listing,
-    Needles,
-    NoNeedle,
-    read_error,
-    walk_problem,
+from pytest_cleantree.sources.base import Listing, Needles, add_walked
+
+#: the agent's package as the server names it (it is loaded from stdin, never installed)
+_PACKAGE = "cleantree_agent"
+
+#: Bootstraps the agent: reads its modules from stdin (a count, then per module its name,
+#: length and source), each as a module of one package, then runs the last one's ``main``.
+_BOOT = (
+    "import sys,types\n"
+    "b=sys.stdin.buffer\n"
+    "for i in range(int(b.readline())):\n"
+    " n,z=b.readline().decode().split()\n"
+    f" m=sys.modules[n]=types.ModuleType(n);m.__package__='{_PACKAGE}';m.__path__=[]\n"
+    " exec(b.read(int(z)),m.__dict__)\n"
+    "m.main()"
 )
-
-_MARK = b"\0CLEANTREE1 "
-
-#: Bootstraps the agent: reads its length-prefixed source from stdin, then runs it.
-_BOOT = "import sys;b=sys.stdin.buffer;exec(b.read(int(b.readline())))"
 
 
 @functools.cache
-def agent_source() -> bytes:
-    """The agent's own file, as the server runs it (read once)."""
-    return importlib.resources.files("pytest_cleantree").joinpath("agent.py").read_bytes()
+def agent_modules() -> bytes:
+    """The agent's modules as the bootstrap reads them (read once)."""
+    files = importlib.resources.files("pytest_cleantree.agent")
+    parts = [b"%d\n" % len(MODULES)]
+    for file, name in MODULES:
+        source = files.joinpath(file).read_bytes()
+        full = f"{_PACKAGE}.{name}" if name else _PACKAGE
+        parts.append(b"%s %d\n" % (full.encode("ascii"), len(source)) + source)
+    return b"".join(parts)
 
 
 def agent_stdin(request: Mapping[str, object]) -> bytes:
-    """What the bootstrap reads: the agent's length and source, then the request as JSON."""
-    script = agent_source()
-    return b"%d\n" % len(script) + script + json.dumps(request).encode("ascii")
+    """What the bootstrap reads: the agent's modules, then the request as JSON."""
+    return agent_modules() + json.dumps(request).encode("ascii")
 
 
 def agent_command(python_word: str, root: str) -> str:
@@ -82,7 +75,7 @@ class _StreamError(Exception):
 
 
 @dataclass(frozen=True)
-class _Completed:
+class Completed:
     stdout: bytes
     stderr: bytes
     status: int
@@ -98,34 +91,19 @@ class _Completed:
         return f"exit status {self.status}: {last}"
 
 
-def _parse_records(stream: bytes, nonce: str) -> list[tuple[str, bytes]] | None:
-    """The helper's records, ``None`` if its start marker is absent.
+def _parse_records(stream: bytes, nonce: str) -> list[wire.Record] | None:
+    """The helper's records, ``None`` if its handshake is absent (it never ran).
 
-    Raises :class:`_StreamError` when the stream stops before the end record.
+    Raises :class:`_StreamError` when the stream stops before the end record or is garbled,
+    and :class:`~pytest_cleantree.agent.wire.VersionError` when the helper speaks another
+    protocol version.
     """
-    mark = _MARK + nonce.encode("ascii") + b"\n"
-    start = stream.find(mark)
-    if start < 0:
-        return None
-    pos = start + len(mark)
-    records: list[tuple[str, bytes]] = []
-    while True:
-        eol = stream.find(b"\n", pos, pos + 32)
-        if eol < 0:
-            raise _StreamError(f"{len(records)} records, then {len(stream) - pos} stray bytes")
-        tag, _, size_text = stream[pos:eol].partition(b" ")
-        if not tag.isalpha() or not size_text.isdigit():
-            raise _StreamError(f"garbled header after {len(records)} records")
-        end = eol + 1 + int(size_text)
-        if end > len(stream):
-            raise _StreamError(
-                f"record {len(records) + 1} announced {int(size_text)} bytes, "
-                f"{len(stream) - eol - 1} arrived"
-            )
-        if tag == b"END":
-            return records
-        records.append((tag.decode("ascii"), stream[eol + 1 : end]))
-        pos = end
+    try:
+        return wire.decode(stream, nonce)
+    except wire.VersionError:
+        raise
+    except wire.WireError as exc:
+        raise _StreamError(str(exc)) from None
 
 
 def _needle_fields(paths: Sequence[str], needles: Needles) -> dict[str, object]:
@@ -171,69 +149,46 @@ def _ahead_fields(read_ahead: Mapping[str, Sequence[str]]) -> dict[str, object]:
     }
 
 
-def _read_result(path: str, tag: str, payload: bytes) -> bytes | SourceError | NoNeedle:
-    """One read record's answer: the content, no needle, or why neither."""
-    if tag == "F":
-        return payload
-    if tag == "H":
-        return NO_NEEDLE
-    return read_error(path, tag, payload)
-
-
 def parse_listing(
-    records: list[tuple[str, bytes]], literals: int, bases: list[str], host: str
-) -> tuple[list[bool | str], dict[str, Listing]]:
-    """The agent's expand records: a state per literal, then what is under each base."""
-    exists: list[bool | str] = []
-    garbled = len(records) < literals
-    for tag, payload in records[:literals]:
-        if tag == "Q":
-            exists.append(_decode(payload) or "unknown error")
-        else:
-            exists.append(tag == "Y")
-            garbled = garbled or tag not in ("Y", "Z")
+    records: list[wire.Record], literals: int, bases: list[str], host: str
+) -> tuple[list[wire.Record], dict[str, Listing]]:
+    """The agent's expand records: a literal record per literal, then what is under each
+    base (each base's walk records after its :class:`~pytest_cleantree.agent.wire.Base`)."""
+    states = records[:literals]
+    garbled = len(states) < literals or not all(isinstance(r, wire.LITERALS) for r in states)
     listings: dict[str, Listing] = {}
     current: Listing | None = None
-    for tag, payload in records[literals:]:
-        if tag == "B" and len(listings) < len(bases):
-            current = Listing([], [], [])
-            listings[bases[len(listings)]] = current
-        elif current is None:
-            garbled = True
-        elif tag == "L":
-            current.files.append(_decode(payload))
-        elif tag == "N":
-            current.others.append(_decode(payload))
-        elif tag in ("U", "X") and b"\0" in payload:
-            path, _, why = _decode(payload).partition("\0")
-            current.blocked.append(walk_problem(tag, path, why))
-        else:
+    for record in records[literals:]:
+        if isinstance(record, wire.Base) and len(listings) < len(bases):
+            current = listings[bases[len(listings)]] = Listing([], [], [])
+        elif current is None or not add_walked(current, record):
             garbled = True
     if garbled or len(listings) != len(bases):
         raise SourceError(f"{host}: the remote helper's listing is garbled")
-    return exists, listings
+    return states, listings
+
+
+#: a file read ahead: its read record, and the needles it was read with
+Ahead = tuple[wire.Record, frozenset[str]]
 
 
 def parse_ahead(
-    records: list[tuple[str, bytes]], ahead: Mapping[str, object] | None, host: str
-) -> dict[str, tuple[str, bytes, frozenset[str]]]:
-    """The files read ahead with a listing: each ``A`` record (the path, and the needle lists
-    it was read with), then the file's read record; per path (tag, payload, needles used)."""
+    records: list[wire.Record], ahead: Mapping[str, object] | None, host: str
+) -> dict[str, Ahead]:
+    """The files read ahead with a listing: each :class:`~pytest_cleantree.agent.wire.Ahead`
+    (the path, and the needle lists it was read with), then the file's read record."""
     needles = ahead.get("needles") if ahead is not None else None
-    if not isinstance(needles, list) or len(records) % 2:
-        raise SourceError(f"{host}: the remote helper's listing is garbled")
-    found: dict[str, tuple[str, bytes, frozenset[str]]] = {}
-    for (tag, named), (result, payload) in zip(records[::2], records[1::2], strict=True):
-        path, _, indices = named.partition(b"\0")
-        try:
-            used = frozenset(n for i in indices.split(b",") for n in needles[int(i)])
-        except (ValueError, IndexError):
-            used = None
-        if tag != "A" or used is None or result not in ("F", "H", "O", "X", *READ_ERRORS):
+    if not isinstance(needles, list):
+        raise SourceError(f"{host}: the remote helper read ahead unasked")
+    found: dict[str, Ahead] = {}
+    stream = iter(records)
+    for named in stream:
+        result = next(stream, None)
+        if not isinstance(named, wire.Ahead) or not isinstance(result, wire.READS):
             raise SourceError(f"{host}: the remote helper's listing is garbled")
-        found[_decode(path)] = (result, payload, used)
+        try:
+            used = frozenset(n for i in named.needle_lists for n in needles[i])
+        except IndexError:  # not that many needle lists were sent
+            raise SourceError(f"{host}: the remote helper's listing is garbled") from None
+        found[named.path] = (result, used)
     return found
-
-
-def _decode(payload: bytes) -> str:
-    return payload.decode("utf-8", "surrogateescape")

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import secrets
-import shlex
 from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
 from typing import TypeVar
 
+from pytest_cleantree.agent import wire
 from pytest_cleantree.config.hosts import HostSpec, parse_host_spec
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.core.patterns import glob_base, is_path_glob
@@ -18,35 +17,29 @@ from pytest_cleantree.sources.base import (
     Needles,
     NoNeedle,
     RemoteOptions,
+    listing_of,
+    literal_answer,
     match_listing,
+    read_answer,
 )
-from pytest_cleantree.sources.ssh.connection import _alive, _ConnectionLost, _log, paramiko
-from pytest_cleantree.sources.ssh.protocol import (
-    _ahead_fields,
-    _decode,
-    _needle_fields,
-    _parse_records,
-    _read_result,
-    _StreamError,
-    agent_command,
-    agent_stdin,
-    parse_ahead,
-    parse_listing,
-)
-from pytest_cleantree.sources.ssh.sftp import _SFTPFallback
+from pytest_cleantree.sources.ssh.connection import Connection, ConnectionLost
+from pytest_cleantree.sources.ssh.helper import AgentReader
+from pytest_cleantree.sources.ssh.protocol import Ahead, _ahead_fields
+from pytest_cleantree.sources.ssh.sftp import SFTPReader, Where
 
 _T = TypeVar("_T")
 _DEFAULT_OPTIONS = RemoteOptions()
 
 
-class SSHSource(_SFTPFallback):
+class SSHSource:
     """Files under a root folder on an SSH host, read-only.
 
     ``root`` is an absolute path, a ``~``-relative one, a path relative to the
     login folder, or ``module:NAME`` (found by the host's ``python`` without
     importing it).  Until the first request resolves it, :attr:`root` holds it
     as written.  The connection opens on first use and is reused; a transport
-    that died is reopened and the request retried once.
+    that died is reopened and the request retried once.  It holds a connection and
+    two readers over it: the agent, and SFTP for a host that cannot run the agent.
     """
 
     def __init__(
@@ -57,9 +50,18 @@ class SSHSource(_SFTPFallback):
         *,
         allow_outside_root: bool = False,
     ) -> None:
-        super().__init__(spec, root, options, allow_outside_root=allow_outside_root)
-        #: files read ahead with a listing: path -> (read record tag, payload, needles used)
-        self._ahead: dict[str, tuple[str, bytes, frozenset[str]]] = {}
+        self.host = spec.label
+        self.root = root
+        self._where = Where(root)
+        self._connection = Connection(spec, options)
+        self._agent = AgentReader(
+            self._connection, self._where, allow_outside_root=allow_outside_root
+        )
+        self._sftp = SFTPReader(
+            self._connection, self._where, allow_outside_root=allow_outside_root
+        )
+        #: files read ahead with a listing: path -> (read record, needles used)
+        self._ahead: dict[str, Ahead] = {}
 
     # -- the Source protocol -------------------------------------------------------
 
@@ -76,13 +78,10 @@ class SSHSource(_SFTPFallback):
         ahead = _ahead_fields(read_ahead) if read_ahead else None
         if ahead is not None:
             self._ahead.clear()
-        exists, listings = self._run(lambda: self._expand_once(literals, bases, ahead))
+        states, listings = self._run(lambda: self._expand_once(literals, bases, ahead))
         found: dict[str, Expansion] = {}
-        for entry, there in zip(literals, exists, strict=True):
-            if isinstance(there, str):
-                found[entry] = SourceError(f"{entry}: cannot tell whether it exists: {there}")
-            else:
-                found[entry] = (entry,) if there else ()
+        for entry, state in zip(literals, states, strict=True):
+            found[entry] = literal_answer(entry, state)
         for entry in globs:
             found[entry] = match_listing(entry, listings[glob_base(entry)], any_kind=any_kind)
         return {entry: found[entry] for entry in entries}
@@ -102,9 +101,9 @@ class SSHSource(_SFTPFallback):
             chosen = needles.get(path) if isinstance(needles, Mapping) else needles
             if ahead is None:
                 rest.append(path)
-            elif ahead[0] != "H":  # content, or why there is none: whatever the needles
-                found[path] = _read_result(path, ahead[0], ahead[1])
-            elif chosen is not None and set(chosen) <= ahead[2]:  # none of more needles
+            elif not isinstance(ahead[0], wire.Spared):  # content, or why none: any needles
+                found[path] = read_answer(path, ahead[0])
+            elif chosen is not None and set(chosen) <= ahead[1]:  # none of more needles
                 found[path] = NO_NEEDLE
             else:
                 rest.append(path)
@@ -113,16 +112,17 @@ class SSHSource(_SFTPFallback):
         return {path: found[path] for path in paths}
 
     def close(self) -> None:
-        self._disconnect()
+        self._connection.disconnect()
 
     # -- extras --------------------------------------------------------------------
 
     def resolve_root(self) -> str:
         """Connect, resolve the root (one command) and return it; raise SourceError if absent."""
-        if self._resolved is None:
+        if self._where.resolved is None:
             self._run(self._resolve_once)
-        assert self._resolved is not None
-        return self._resolved
+        if self._where.resolved is None:
+            raise SourceError(f"{self.host}: the root {self._where.written!r} was not resolved")
+        return self._where.resolved
 
     def __enter__(self) -> SSHSource:
         return self
@@ -143,105 +143,56 @@ class SSHSource(_SFTPFallback):
     def _run(self, request: Callable[[], _T]) -> _T:
         """Run a request; if the connection was lost under it, reconnect and retry once."""
         try:
-            return request()
-        except _ConnectionLost as first:
-            self._disconnect()
+            return self._answered(request)
+        except ConnectionLost as first:
+            self._connection.disconnect()
             try:
-                return request()
-            except _ConnectionLost as second:
-                self._disconnect()
+                return self._answered(request)
+            except ConnectionLost as second:
+                self._connection.disconnect()
                 raise SourceError(
                     f"{self.host}: connection lost twice in a row ({first}; then {second})"
                 ) from None
             except SourceError as exc:
                 raise SourceError(f"{exc} (after the connection was lost: {first})") from None
 
+    def _answered(self, request: Callable[[], _T]) -> _T:
+        """Run a request; :attr:`root` then shows the root as resolved (even if it failed)."""
+        try:
+            return request()
+        finally:
+            self.root = self._where.current
+
+    def _sftp_reader(self) -> SFTPReader:
+        """The SFTP reader, told why the agent cannot run (for its own messages)."""
+        self._sftp.why_no_commands = self._agent.failure
+        return self._sftp
+
     def _resolve_once(self) -> None:
-        client = self._connect()
-        if not self._exec_failure:
-            records = self._helper(client, "resolve", {})
-            if records is not None:
-                return
-        self._sftp_root(client)
+        client = self._connection.connect()
+        if self._agent.failure or not self._agent.resolve(client):
+            self._sftp_reader().resolve(client)
 
     def _expand_once(
         self, literals: list[str], bases: list[str], ahead: dict[str, object] | None = None
-    ) -> tuple[list[bool | str], dict[str, Listing]]:
-        client = self._connect()
-        if not self._exec_failure:
-            fields = {"literals": literals, "bases": bases, "outside": self._allow_outside_root}
-            if ahead is not None:
-                fields.update(ahead)
-            records = self._helper(client, "expand", fields)
-            if records is not None:
-                first = next((i for i, (tag, _) in enumerate(records) if tag == "A"), None)
-                if first is not None:
-                    self._ahead.update(parse_ahead(records[first:], ahead, self.host))
-                    records = records[:first]
-                return parse_listing(records, len(literals), bases, self.host)
-        return self._sftp_expand(client, literals, bases)
+    ) -> tuple[list[wire.Record], dict[str, Listing]]:
+        client = self._connection.connect()
+        answer = None if self._agent.failure else self._agent.expand(client, literals, bases, ahead)
+        if answer is not None:
+            states, listings, read = answer
+            self._ahead.update(read)
+            return states, listings
+        states, walks = self._sftp_reader().expand(client, literals, bases)
+        return states, {base: listing_of(walk) for base, walk in walks.items()}
 
     def _read_once(
         self, paths: list[str], needles: Needles | None = None
     ) -> Mapping[str, bytes | SourceError | NoNeedle]:
-        client = self._connect()
-        if not self._exec_failure:
-            fields = {"paths": paths, "outside": self._allow_outside_root}
-            if needles is not None:
-                fields.update(_needle_fields(paths, needles))
-            records = self._helper(client, "read", fields)
-            if records is not None:
-                if len(records) != len(paths):
-                    raise SourceError(
-                        f"{self.host}: the remote helper answered {len(records)} of "
-                        f"{len(paths)} files"
-                    )
-                return {
-                    path: _read_result(path, tag, payload)
-                    for path, (tag, payload) in zip(paths, records, strict=True)
-                }
-        return self._sftp_read(client, paths)
-
-    def _helper(
-        self, client: paramiko.SSHClient, op: str, fields: Mapping[str, object]
-    ) -> list[tuple[str, bytes]] | None:
-        """Run the helper once; its records after the root, or None if it could not run."""
-        nonce = secrets.token_hex(8)
-        root = self._resolved or self._root_text
-        request = {"op": op, "nonce": nonce, "root": root, **fields}
-        completed = self._exec(
-            client, agent_command(self._python_word(), root), agent_stdin(request)
-        )
-        # paramiko closes a dying transport's channels a moment before it marks the transport
-        # inactive: an output without EOF is a lost connection even while is_active() holds
-        lost = not completed.ended or not _alive(client)
-        try:
-            records = _parse_records(completed.stdout, nonce)
-        except _StreamError as exc:
-            if lost:
-                raise _ConnectionLost(f"dropped mid-transfer: {exc}") from None
-            raise SourceError(
-                f"{self.host}: the remote helper's output was cut short ({exc}; "
-                f"{completed.why(self._python)})"
-            ) from None
+        client = self._connection.connect()
+        records = None if self._agent.failure else self._agent.read(client, paths, needles)
         if records is None:
-            if lost:
-                raise _ConnectionLost("dropped before the remote helper answered")
-            self._exec_failure = completed.why(self._python)
-            _log.info("%s: cannot run the helper (%s), using SFTP", self.host, self._exec_failure)
-            return None
-        tag, payload = records[0] if records else ("", b"")
-        if tag == "E":
-            raise SourceError(f"{self.host}: {_decode(payload)}")
-        if tag != "R":
-            raise SourceError(f"{self.host}: the remote helper's answer is garbled")
-        self._set_root(_decode(payload))
-        return records[1:]
-
-    def _python_word(self) -> str:
-        if self._python.startswith("~/"):
-            return "~/" + shlex.quote(self._python[2:])
-        return shlex.quote(self._python)
+            records = self._sftp_reader().read(client, paths)
+        return {path: read_answer(path, record) for path, record in records.items()}
 
 
 def open_ssh_source(

@@ -1,12 +1,12 @@
 """The one walk, the one read and the one needle test, for the local source and for servers.
 
-The local source imports this module; the SSH source sends its text to the server, where
-the host's Python (3.6 or later) runs :func:`main` on a request read from stdin.  So it
-stays Python 3.6 syntax, stdlib only, importing nothing of the package, and cheap to start
-(``typing`` alone costs a 3.6 interpreter 10 ms: it is read by the type checker only).
-Paths are bytes on the server (names need not be UTF-8) and text locally: the walk and
-the read take either.  The wire format is described in
-:mod:`pytest_cleantree.sources.ssh.protocol`.
+The local source imports this package; the SSH source sends its modules' text to the server
+(:data:`.serve.MODULES`), where the host's Python (3.6 or later) runs :func:`.serve.main`
+on a request read from stdin.  So it stays Python 3.6 syntax, stdlib only, importing
+nothing of the package, and cheap to start (``typing`` alone costs a 3.6 interpreter
+10 ms: it is read by the type checker only).  Paths are bytes on the server (names need
+not be UTF-8) and text locally: the walk and the read take either, and answer in the
+protocol's records (:mod:`.wire`), which every source hands to the same consumers.
 """
 
 import errno
@@ -15,18 +15,33 @@ import re
 import stat
 import sys
 
+from .wire import (
+    Absent,
+    Content,
+    Denied,
+    Exists,
+    Failed,
+    Folder,
+    LinkOut,
+    Listed,
+    Missing,
+    Other,
+    Outside,
+    Record,
+    Spared,
+    Special,
+    Unknown,
+    Unlisted,
+    text,
+)
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import importlib.machinery
-    from typing import Any, AnyStr, Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
+    from typing import AnyStr, Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 
     #: per needle, its UTF-8 bytes and its text
     NeedlePairs = Sequence[Tuple[bytes, str]]
-    #: what a read found: a tag (F content, H holds no needle, M missing, D folder,
-    #: S FIFO/socket/device, P denied, O another error, X a link out of the root) and its
-    #: payload (the bytes, the error's text, or the real path the link leads to)
-    ReadResult = Tuple[str, Union[bytes, str]]
-    Record = Callable[[bytes, bytes], None]
 
 _O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -127,16 +142,17 @@ def walk(
     base: "AnyStr",
     real_root: "Optional[AnyStr]",
     worth: "Optional[Callable[[AnyStr], bool]]" = None,
-) -> "Tuple[List[AnyStr], List[AnyStr], List[Tuple[str, AnyStr, Union[str, AnyStr]]]]":
+) -> "List[Record]":
     """Everything under ``root/base``, as os.walk sees it, but following links to folders.
 
-    Returns the regular files (or links to one), everything else met (folders, links to
-    folders, dangling links, FIFOs), and what could not be walked, in walk order: ``U``
-    (path, why) a folder not listed, ``X`` (path, real path) a link to a folder out of the
-    root.  Folders whose name starts with ``.`` are listed, not entered; nor are folders
-    where ``worth`` says nothing can match.  A link to a folder is followed when it stays
-    in the root (always when ``real_root`` is None), unless it leads back to a folder on
-    its own path (a cycle: its content is walked from the folder it leads to).
+    In walk order: :class:`~.wire.Listed` a regular file (or a link to one),
+    :class:`~.wire.Other` anything else met (folders, links to folders, dangling links,
+    FIFOs), :class:`~.wire.Unlisted` a folder not listed, :class:`~.wire.LinkOut` a link
+    to a folder out of the root.  Folders whose name starts with ``.`` are listed, not
+    entered; nor are folders where ``worth`` says nothing can match.  A link to a folder
+    is followed when it stays in the root (always when ``real_root`` is None), unless it
+    leads back to a folder on its own path (a cycle: its content is walked from the folder
+    it leads to).
     """
     sep = b"/" if isinstance(root, bytes) else "/"
     start = os.path.join(root, base) if base else root
@@ -145,9 +161,7 @@ def walk(
     chain: Tuple[AnyStr, ...] = tuple(
         os.path.realpath(os.path.join(root, *parts[:depth])) for depth in range(len(parts) + 1)
     )
-    files: List[AnyStr] = []
-    others: List[AnyStr] = []
-    blocked: List[Tuple[str, AnyStr, Union[str, AnyStr]]] = []
+    met: List[Record] = []
     # (folder, its path from the root, the real paths of the folders down to it)
     stack: List[Tuple[AnyStr, AnyStr, Tuple[AnyStr, ...]]] = [(start, base, chain)]
     while stack:
@@ -158,7 +172,7 @@ def walk(
         except (FileNotFoundError, NotADirectoryError):
             continue  # the base is no folder, or the folder vanished: nothing there
         except OSError as exc:
-            blocked.append(("U", rel_folder, exc.strerror or str(exc)))
+            met.append(Unlisted(text(rel_folder), exc.strerror or str(exc)))
             continue
         prefix = rel_folder + sep if rel_folder else rel_folder
         inner: List[Tuple[AnyStr, AnyStr, Tuple[AnyStr, ...]]] = []
@@ -166,20 +180,20 @@ def walk(
             rel = prefix + entry.name
             kind = kind_of(entry)
             if kind == "file":
-                files.append(rel)
+                met.append(Listed(text(rel)))
                 continue
-            others.append(rel)
+            met.append(Other(text(rel)))
             if isinstance(kind, OSError):  # a link to something unseen: a file? a folder?
-                files.append(rel)  # read, it reports the error if the glob names it
-                blocked.append(("U", rel, kind.strerror or str(kind)))
+                met.append(Listed(text(rel)))  # read, it reports the error if the glob names it
+                met.append(Unlisted(text(rel), kind.strerror or str(kind)))
             if kind == "folder" and _enters(entry, rel, worth):
                 real = _followed(entry, chain, real_root)
                 if isinstance(real, tuple):
-                    blocked.append(("X", rel, real[0]))
+                    met.append(LinkOut(text(rel), text(real[0])))
                 elif real is not None:
                     inner.append((entry.path, rel, chain + (real,)))  # noqa: RUF005  (mypy loses AnyStr in a starred tuple)
         stack.extend(sorted(inner, reverse=True))
-    return files, others, blocked
+    return met
 
 
 def _followed(
@@ -236,17 +250,18 @@ def inside(real: "AnyStr", real_root: "AnyStr") -> bool:
     return real == real_root or real.startswith(real_root.rstrip(sep) + sep)
 
 
-def lexists(root: str, entry: str) -> "Union[bool, str]":
-    """Is there anything at ``root/entry`` (a folder, a dangling link...), or why unknown."""
+def lexists(root: str, entry: str) -> "Record":
+    """Is there anything at ``root/entry`` (a folder, a dangling link...): one of
+    :data:`~.wire.LITERALS`."""
     from pathlib import PurePosixPath  # here: a read needs no pathlib (5 ms on 3.6)
 
     try:
         os.lstat(enc(str(PurePosixPath(root) / entry)))
     except (FileNotFoundError, NotADirectoryError):
-        return False
+        return Absent()
     except OSError as exc:
-        return exc.strerror or str(exc)
-    return True
+        return Unknown(exc.strerror or str(exc))
+    return Exists()
 
 
 def read_one(
@@ -254,34 +269,35 @@ def read_one(
     real_root: "Optional[AnyStr]",
     folders: "Dict[AnyStr, AnyStr]",
     needles: "Optional[NeedlePairs]" = None,
-) -> "ReadResult":
-    """One file's tag and payload (see ``ReadResult``); ``real_root`` is None when links may
-    lead outside the root; with ``needles``, a file that cannot spell one is ``H``."""
+) -> "Record":
+    """One file's read record (one of :data:`~.wire.READS`); ``real_root`` is None when
+    links may lead outside the root; with ``needles``, a file that cannot spell one is
+    :class:`~.wire.Spared`."""
     try:
         if real_root is not None:
             real = real_path(full, folders)
             if not inside(real, real_root):
-                return "X", real
+                return Outside(text(real))
         # O_NONBLOCK: a FIFO planted in the tree must not hang the read
         fd = os.open(full, os.O_RDONLY | _O_NONBLOCK | _O_CLOEXEC)
     except FileNotFoundError:
-        return "M", b""
+        return Missing()
     except PermissionError:
-        return "P", b""
+        return Denied()
     except OSError as exc:
-        return "O", exc.strerror or str(exc)
+        return Failed(exc.strerror or str(exc))
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)
-        return ("D" if stat.S_ISDIR(mode) else "S"), b""
+        return Folder() if stat.S_ISDIR(mode) else Special()
     with os.fdopen(fd, "rb") as handle:
         try:
             data = handle.read()
         except OSError as exc:
-            return "O", exc.strerror or str(exc)
+            return Failed(exc.strerror or str(exc))
     if needles is not None and not could_spell(data, needles):
-        return "H", b""
-    return "F", data
+        return Spared()
+    return Content(data)
 
 
 # --------------------------------------------------------------------------- the needle test
@@ -418,125 +434,3 @@ def spelt_across_breaks(text: str, needle: str) -> bool:
         )
         searches = BREAK_SEARCHES[needle] = (re.compile(head), re.compile(tail))
     return all(search.search(text) is not None for search in searches)
-
-
-# --------------------------------------------------------------------------- on the server
-
-
-def _payload(value: "Union[bytes, str, bool]") -> bytes:
-    """A record's payload: bytes as they are, text encoded, a yes or no empty."""
-    if isinstance(value, bool):
-        return b""
-    return enc(value) if isinstance(value, str) else value
-
-
-def serve_expand(request: "Dict[str, Any]", root: str, record: "Record") -> None:
-    """A state per literal (``Y``/``Z``/``Q``), then per glob base ``B`` and its walk
-    (``L`` file, ``N`` another thing, ``U``/``X`` not walked), then what is read ahead."""
-    real_root = None if request.get("outside") else os.path.realpath(enc(root))
-    existing = []
-    for entry in request["literals"]:
-        there = lexists(root, entry)
-        if there is True:
-            existing.append(entry)
-        record(b"Y" if there is True else b"Z" if there is False else b"Q", _payload(there))
-    listed: Dict[str, List[bytes]] = {}
-    for start in request["bases"]:
-        record(b"B", b"")
-        files, others, blocked = walk(enc(root), enc(start), real_root)
-        listed[start] = files
-        for path in others:
-            record(b"N", path)
-        for path in files:
-            record(b"L", path)
-        for tag, path, why in blocked:
-            record(tag.encode("ascii"), path + b"\0" + _payload(why))
-    if request.get("ahead"):
-        read_ahead(request, listed, existing, root, real_root, record)
-
-
-def read_ahead(
-    request: "Dict[str, Any]",
-    listed: "Dict[str, List[bytes]]",
-    existing: "List[str]",
-    root: str,
-    real_root: "Optional[bytes]",
-    record: "Record",
-) -> None:
-    """The files the entries name, read with their needles right after the listing (one
-    command, not two): ``A`` (path, needle lists) then its read record, up to a budget of
-    bytes sent."""
-    ahead = request["ahead"]
-    sets = needle_sets(request)
-    chosen: Dict[bytes, Set[int]] = {}
-    for kind, entry, base, index in ahead["entries"]:
-        if kind == "literal":
-            paths = [enc(entry)] if entry in existing else []
-        else:
-            regex = re.compile(entry)
-            paths = [
-                p for p in listed.get(base, []) if regex.match(p.decode("utf-8", "surrogateescape"))
-            ]
-        for path in paths:
-            chosen.setdefault(path, set()).add(index)
-    budget: int = ahead["budget"]
-    folders: Dict[bytes, bytes] = {}
-    for path in sorted(chosen):
-        if budget <= 0:
-            break
-        indices = sorted(chosen[path])
-        needles = [pair for index in indices for pair in sets[index]]
-        record(b"A", path + b"\0" + ",".join(str(index) for index in indices).encode("ascii"))
-        tag, payload = read_one(os.path.join(enc(root), path), real_root, folders, needles)
-        data = _payload(payload)
-        budget -= len(data)
-        record(tag.encode("ascii"), data)
-
-
-def needle_sets(request: "Dict[str, Any]") -> "List[List[Tuple[bytes, str]]]":
-    """The request's needle lists, each needle as its bytes and its text."""
-    lists: List[List[str]] = request.get("needles") or []
-    return [[(enc(needle), needle) for needle in needles] for needles in lists]
-
-
-def serve_read(request: "Dict[str, Any]", root: str, record: "Record") -> None:
-    """Per path, its read record (with its needles, if any)."""
-    real_root = None if request.get("outside") else os.path.realpath(enc(root))
-    sets = needle_sets(request)
-    paths: List[str] = request["paths"]
-    which: List[Optional[int]] = request.get("needle_of") or [None] * len(paths)
-    folders: Dict[bytes, bytes] = {}
-    for path, index in zip(paths, which):
-        needles = None if index is None else sets[index]
-        tag, payload = read_one(os.path.join(enc(root), enc(path)), real_root, folders, needles)
-        record(tag.encode("ascii"), _payload(payload))
-
-
-def main() -> None:
-    """Answer the request on stdin: the start mark, the root (``R``, or ``E`` why not), the
-    operation's records, ``END``."""
-    import json
-
-    request = json.loads(sys.stdin.buffer.read().decode("utf-8"))
-    out = sys.stdout.buffer
-
-    def record(tag: bytes, payload: bytes) -> None:
-        out.write(tag + b" %d\n" % len(payload))
-        out.write(payload)
-
-    out.write(b"\0CLEANTREE1 " + request["nonce"].encode("ascii") + b"\n")
-    root, problem = resolve(request["root"])
-    if root is None:
-        record(b"E", enc(problem or "no root"))
-    else:
-        record(b"R", enc(root))
-        if request["op"] == "expand":
-            serve_expand(request, root, record)
-        elif request["op"] == "read":
-            serve_read(request, root, record)
-    record(b"END", b"")
-    out.flush()
-
-
-if __name__ == "__main__":
-    main()

@@ -1,0 +1,137 @@
+"""The agent's server side: answer one request read from stdin with the protocol's records.
+
+The SSH source ships the modules :data:`MODULES` names (this one last) and calls
+:func:`main`; each record is produced here and encoded by :mod:`.wire`, the one codec.
+"""
+
+import os
+import re
+import sys
+
+from . import enc, lexists, read_one, resolve, walk
+from .wire import (
+    PROTOCOL,
+    Ahead,
+    Base,
+    End,
+    Exists,
+    Listed,
+    NoRoot,
+    Record,
+    Root,
+    encode,
+    hello,
+    text,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable, Dict, List, Optional, Set, Tuple
+
+    Send = Callable[[Record], None]
+
+#: the agent's modules as the server loads them, in order: (file in this package, its name)
+MODULES = (("wire.py", "wire"), ("__init__.py", ""), ("serve.py", "serve"))
+
+
+def serve_expand(request: "Dict[str, Any]", root: str, send: "Send") -> None:
+    """A literal record per literal, then per glob base :class:`~.wire.Base` and its walk's
+    records, then what is read ahead."""
+    real_root = None if request.get("outside") else os.path.realpath(enc(root))
+    existing = []
+    for entry in request["literals"]:
+        state = lexists(root, entry)
+        if isinstance(state, Exists):
+            existing.append(entry)
+        send(state)
+    listed: Dict[str, List[str]] = {}
+    for start in request["bases"]:
+        send(Base())
+        met = walk(enc(root), enc(start), real_root)
+        listed[start] = [record.path for record in met if isinstance(record, Listed)]
+        for record in met:
+            send(record)
+    if request.get("ahead"):
+        read_ahead(request, listed, existing, root, real_root, send)
+
+
+def read_ahead(
+    request: "Dict[str, Any]",
+    listed: "Dict[str, List[str]]",
+    existing: "List[str]",
+    root: str,
+    real_root: "Optional[bytes]",
+    send: "Send",
+) -> None:
+    """The files the entries name, read with their needles right after the listing (one
+    command, not two): :class:`~.wire.Ahead` then its read record, up to a budget of bytes
+    sent."""
+    ahead = request["ahead"]
+    sets = needle_sets(request)
+    chosen: Dict[str, Set[int]] = {}
+    for kind, entry, base, index in ahead["entries"]:
+        if kind == "literal":
+            paths = [entry] if entry in existing else []
+        else:
+            regex = re.compile(entry)
+            paths = [path for path in listed.get(base, []) if regex.match(path)]
+        for path in paths:
+            chosen.setdefault(path, set()).add(index)
+    budget: int = ahead["budget"]
+    folders: Dict[bytes, bytes] = {}
+    for path in sorted(chosen, key=enc):
+        if budget <= 0:
+            break
+        indices = tuple(sorted(chosen[path]))
+        needles = [pair for index in indices for pair in sets[index]]
+        send(Ahead(path, indices))
+        result = read_one(os.path.join(enc(root), enc(path)), real_root, folders, needles)
+        budget -= sum(map(len, result.values()))
+        send(result)
+
+
+def needle_sets(request: "Dict[str, Any]") -> "List[List[Tuple[bytes, str]]]":
+    """The request's needle lists, each needle as its bytes and its text."""
+    lists: List[List[str]] = request.get("needles") or []
+    return [[(enc(needle), needle) for needle in needles] for needles in lists]
+
+
+def serve_read(request: "Dict[str, Any]", root: str, send: "Send") -> None:
+    """Per path, its read record (with its needles, if any)."""
+    real_root = None if request.get("outside") else os.path.realpath(enc(root))
+    sets = needle_sets(request)
+    paths: List[str] = request["paths"]
+    which: List[Optional[int]] = request.get("needle_of") or [None] * len(paths)
+    folders: Dict[bytes, bytes] = {}
+    for path, index in zip(paths, which):
+        needles = None if index is None else sets[index]
+        send(read_one(os.path.join(enc(root), enc(path)), real_root, folders, needles))
+
+
+def main() -> None:
+    """Answer the request on stdin: the handshake (this protocol's version), the root
+    (:class:`~.wire.Root`, or :class:`~.wire.NoRoot` why not), the operation's records,
+    :class:`~.wire.End`."""
+    import json
+
+    request = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+    out = sys.stdout.buffer
+
+    def send(record: Record) -> None:
+        out.write(encode(record))
+
+    out.write(hello(request["nonce"]))
+    theirs = request.get("protocol", 1)
+    root, problem = (None, None) if theirs != PROTOCOL else resolve(request["root"])
+    if theirs != PROTOCOL:
+        send(NoRoot(f"the client speaks protocol version {theirs}, this helper {PROTOCOL}"))
+    elif root is None:
+        send(NoRoot(problem or "no root"))
+    else:
+        send(Root(text(root)))
+        if request["op"] == "expand":
+            serve_expand(request, root, send)
+        elif request["op"] == "read":
+            serve_read(request, root, send)
+    send(End())
+    out.flush()
