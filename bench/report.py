@@ -235,6 +235,11 @@ def evaluate_targets(
         overhead = by_key.get(key)
         if overhead is not None and overhead.value is not None:
             out.append(Target(what, f"{overhead.value:+.2f} s", overhead.value <= 0.3))
+    for corpus in corpora:
+        ratio = by_key.get(f"warm-answer-ratio:{corpus.name}")
+        if ratio is not None and ratio.value is not None:
+            what = f"{corpus.name}, warm answer of an unchanged tree: within 3x `python -c pass`"
+            out.append(Target(what, f"x{ratio.value:.2f}", ratio.value <= 3.0))
     plugin = by_key.get("plugin-import")
     if plugin is not None and plugin.value is not None:
         out.append(

@@ -118,6 +118,11 @@ def _code_digest() -> str:
     return digest.hexdigest()
 
 
+def which_libraries() -> str:
+    """Which astroid and RE2 answer (neither imported): part of every key of a finding."""
+    return f"{_which_astroid()} {_which_re2()}"
+
+
 def _engine() -> str:
     """The engine asked for, as written (any other value is another key: never a wrong one)."""
     return os.environ.get(ENGINE_ENV, "")
@@ -348,38 +353,50 @@ class AnalysisStore:
     def _load_file(self, file: str) -> dict[str, Any]:
         if not self._usable():
             return {}
-        try:
-            fd = os.open(file, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-            with os.fdopen(fd, encoding="utf-8") as handle:
-                why = untrusted(os.fstat(handle.fileno()), self._uid)
-                if why:  # someone else could have written it: it says nothing
-                    self._refuse(f"{file} is {why}: not read")
-                    return {}
-                entries = json.load(handle)
-        except (OSError, ValueError):
-            return {}  # none yet, or unreadable: analyse again
-        return entries if isinstance(entries, dict) else {}
+        entries, why = load_private(file, self._uid)
+        if why:  # someone else could have written it: it says nothing
+            self._refuse(f"{file} is {why}: not read")
+        return entries
 
     def _save_file(self, file: str, entries: dict[str, Any]) -> None:
-        if not self._usable():
+        if self._usable():
+            save_private(file, entries, self._uid)
+
+
+def load_private(file: str, uid: int) -> tuple[dict[str, Any], str]:
+    """A JSON object the user alone could have written (``{}`` when none), and why a file
+    there was not read (``""``: it was, or there is none)."""
+    try:
+        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, encoding="utf-8") as handle:
+            why = untrusted(os.fstat(handle.fileno()), uid)
+            if why:
+                return {}, why
+            entries = json.load(handle)
+    except (OSError, ValueError):
+        return {}, ""  # none yet, or unreadable: computed again
+    return (entries if isinstance(entries, dict) else {}), ""
+
+
+def save_private(file: str, entries: dict[str, Any], uid: int) -> None:
+    """Write ``entries`` as JSON, 0600 in 0700 folders, renamed into place (never half seen)."""
+    temporary = None
+    folder = os.path.dirname(file)
+    try:
+        if not _make_private(folder, uid):
             return
+        fd, temporary = tempfile.mkstemp(dir=folder, prefix=".tmp-")  # 0600
+        with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as handle:
+            # dumps, not dump: only a one-shot encoding runs json's C encoder (5x faster)
+            handle.write(json.dumps(entries, ensure_ascii=False, separators=(",", ":")))
+        os.replace(temporary, file)
         temporary = None
-        folder = os.path.dirname(file)
-        try:
-            if not _make_private(folder, self._uid):
-                return
-            fd, temporary = tempfile.mkstemp(dir=folder, prefix=".tmp-")  # 0600
-            with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as handle:
-                # dumps, not dump: only a one-shot encoding runs json's C encoder (5x faster)
-                handle.write(json.dumps(entries, ensure_ascii=False, separators=(",", ":")))
-            os.replace(temporary, file)
-            temporary = None
-        except (OSError, ValueError):
-            pass  # a cache that cannot be written only costs time
-        finally:
-            if temporary is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(temporary)
+    except (OSError, ValueError):
+        pass  # a cache that cannot be written only costs time
+    finally:
+        if temporary is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
 
 
 def _make_private(folder: str, uid: int) -> bool:

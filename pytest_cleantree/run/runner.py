@@ -24,19 +24,14 @@ from pytest_cleantree.sources import (
     open_local_source,
     open_remote_source,
 )
+from pytest_cleantree.sources.local import local_root
+
+__all__ = ["LOCAL_TARGET", "Runner", "local_root"]
 
 if TYPE_CHECKING:  # imported when a fleet runs: 10 ms saved otherwise
     from concurrent.futures import Future, ThreadPoolExecutor
 
 LOCAL_TARGET = HostTarget("", None)
-
-
-def local_root(manifest: Manifest, override: str | None, base: Path) -> tuple[str, Path]:
-    """This machine's root as written, and the folder it is relative to: ``override``
-    (``--root``) from ``base``, else the manifest's ``root`` from the manifest's folder."""
-    if override is not None:
-        return override, base
-    return manifest.root, Path(manifest.path).parent
 
 
 class Runner:

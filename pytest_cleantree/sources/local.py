@@ -10,6 +10,7 @@ from pathlib import Path
 from pytest_cleantree import agent
 from pytest_cleantree.agent import MODULE_PREFIX
 from pytest_cleantree.core.errors import SourceError
+from pytest_cleantree.core.model import Manifest
 from pytest_cleantree.core.patterns import glob_base, is_path_glob
 from pytest_cleantree.sources.base import (
     Expansion,
@@ -24,7 +25,15 @@ from pytest_cleantree.sources.base import (
     read_answer,
 )
 
-__all__ = ["MODULE_PREFIX", "LocalSource", "resolve_local_root"]
+__all__ = ["MODULE_PREFIX", "LocalSource", "local_root", "resolve_local_root"]
+
+
+def local_root(manifest: Manifest, override: str | None, base: Path) -> tuple[str, Path]:
+    """This machine's root as written, and the folder it is relative to: ``override``
+    (``--root``) from ``base``, else the manifest's ``root`` from the manifest's folder."""
+    if override is not None:
+        return override, base
+    return manifest.root, Path(manifest.path).parent
 
 
 def resolve_local_root(root: str, base: Path) -> Path:

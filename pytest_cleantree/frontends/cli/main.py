@@ -18,6 +18,7 @@ from pytest_cleantree.core.errors import CleanTreeError
 if TYPE_CHECKING:
     from pytest_cleantree.core.model import Result
     from pytest_cleantree.report.context import RenderContext
+    from pytest_cleantree.run.answers import WarmQuestion
     from pytest_cleantree.run.runner import Runner
     from pytest_cleantree.run.session import SessionRequest
 
@@ -102,9 +103,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
+    path = _manifest_path(args, "--manifest PATH or --reverted REV")
+    warm = _warm(args, path)
+    if warm is not None:
+        answer = warm.lookup()
+        if answer is not None:  # nothing it depends on has changed (see run/answers.py)
+            if answer.stdout is not None:
+                _write(answer.stdout)
+            return answer.code
     from pytest_cleantree.run.session import open_session
 
-    path = _manifest_path(args, "--manifest PATH or --reverted REV")
     session = open_session(_request(args, path))
     try:
         checks = session.checks
@@ -122,14 +130,28 @@ def _check(args: argparse.Namespace) -> int:
     context = _context(
         args, str(session.path), roots.pop("", ""), session.uncovered, roots, session.mirror()
     )
-    _write_reports(args, results, context)
+    shown = _write_reports(args, results, context)
     for where, why in session.unchecked:  # allowed: said, never silent
         print(f"cleantree: not checked: {where}: {why}", file=sys.stderr)
     if empty:
         print(f"cleantree: error: {_nothing_checked(empty)}", file=sys.stderr)
     if code == EXIT_VIOLATIONS and args.exit_zero:
-        return EXIT_CLEAN
+        code = EXIT_CLEAN
+    if warm is not None and complete and not session.unchecked:
+        from pytest_cleantree.run.answers import Answer
+
+        warm.keep(Answer(code, shown))
     return code
+
+
+def _warm(args: argparse.Namespace, manifest: Path | None) -> WarmQuestion | None:
+    """The run's warm question (``None``: always run in full; see :mod:`.run.answers`)."""
+    if manifest is None:
+        return None
+    from pytest_cleantree.run.answers import ask_warm
+
+    options = {name: value for name, value in vars(args).items() if name != "handler"}
+    return ask_warm(options, manifest, os.getcwd(), os.environ, use_color(sys.stdout, os.environ))
 
 
 def _nothing_checked(folders: Sequence[str]) -> str:
@@ -203,8 +225,11 @@ def use_color(stream: TextIO, environ: Mapping[str, str]) -> bool:
         return False
 
 
-def _write_reports(args: argparse.Namespace, results: list[Result], context: RenderContext) -> None:
-    """The ``--sarif-output`` and ``--json-output`` files, then ``--format`` on stdout."""
+def _write_reports(
+    args: argparse.Namespace, results: list[Result], context: RenderContext
+) -> str | None:
+    """The ``--sarif-output`` and ``--json-output`` files, then ``--format`` on stdout (what
+    is printed is returned; ``None``: nothing)."""
     from pytest_cleantree.report.registry import render
 
     for fmt, output in (("sarif", args.sarif_output), ("json", args.json_output)):
@@ -213,6 +238,8 @@ def _write_reports(args: argparse.Namespace, results: list[Result], context: Ren
     text = render(args.format, results, context)
     if text or args.format != "text":  # a quiet clean text run prints nothing at all
         _write(text)
+        return text
+    return None
 
 
 def _explain(args: argparse.Namespace) -> int:
