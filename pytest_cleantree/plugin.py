@@ -18,6 +18,7 @@ from pytest_cleantree.frontends.pytest.plugin import (
     pytest_collection_modifyitems,
     pytest_configure,
     pytest_runtest_makereport,
+    pytest_sessionfinish,
     pytest_terminal_summary,
     pytest_unconfigure,
 )
@@ -33,6 +34,7 @@ __all__ = [
     "pytest_collection_modifyitems",
     "pytest_configure",
     "pytest_runtest_makereport",
+    "pytest_sessionfinish",
     "pytest_terminal_summary",
     "pytest_unconfigure",
 ]
