@@ -400,7 +400,6 @@ class CleanTreeItem(pytest.Item):
     def setup(self) -> None:
         """Run the check.  A host that cannot be reached (or whose key is unknown) is an
         error of the run, not a rule that failed: the item ends as ``error`` naming the host."""
-        from pytest_cleantree.core.errors import SourceError
         from pytest_cleantree.frontends.pytest.report import Part, as_typed, encode_part
 
         parent = self.parent
@@ -428,10 +427,11 @@ class CleanTreeItem(pytest.Item):
         if not self.result.ok:
             state.failed.append((parent.path, self.result))
             self._cleantree_annotations = _github_annotations(self.config, runner, self.result)
-        if isinstance(source, SourceError):
+        whole = [problem.message for problem in self.result.problems if not problem.path]
+        if whole:  # the tree or host as a whole could not be read (see report.fleet)
             from pytest_cleantree.report.text import escape_controls
 
-            shown = escape_controls(str(source))
+            shown = escape_controls("; ".join(dict.fromkeys(whole)))
             if not self.host:
                 shown = f"cannot check the tree here: {shown}"
             elif self.host not in shown:
