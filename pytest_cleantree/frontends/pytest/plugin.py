@@ -411,24 +411,26 @@ class CleanTreeItem(pytest.Item):
         # an item waits for its own host only
         siblings = state.checks_of(self.session, parent)
         self.result = runner.fleet_result(siblings or [self.check], self.host, self.check)
-        source = runner.source(self.host)
-        local = runner.source() if "" in runner.hosts else None
+        # this item's own host only: its source is open (another host's may still be opening)
+        root = getattr(runner.source(self.host), "root", "")
         base = self.config.invocation_params.dir
         self._cleantree_part = encode_part(
             Part(
                 as_typed(parent.path, base),
                 state.position(self.session, self),
                 self.result,
-                root=as_typed(getattr(local, "root", ""), base),
-                host_root=getattr(source, "root", "") if self.host else "",
+                root="" if self.host else as_typed(root, base),
+                host_root=root if self.host else "",
                 mirror=parent.mirror,
             )
         )
         if not self.result.ok:
             state.failed.append((parent.path, self.result))
             self._cleantree_annotations = _github_annotations(self.config, runner, self.result)
-        whole = [problem.message for problem in self.result.problems if not problem.path]
-        if whole:  # the tree or host as a whole could not be read (see report.fleet)
+        from pytest_cleantree.report.fleet import is_host_problem
+
+        whole = [problem.message for problem in self.result.problems if is_host_problem(problem)]
+        if whole:  # the tree or host as a whole could not be read
             from pytest_cleantree.report.text import escape_controls
 
             shown = escape_controls("; ".join(dict.fromkeys(whole)))
