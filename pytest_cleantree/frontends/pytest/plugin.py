@@ -229,6 +229,30 @@ class _ReportCollector:
                 self.state.report = SessionReport()
             self.state.report.add(decode_part(part))
 
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        from pytest_cleantree.frontends.pytest.report import (
+            ERROR_ATTRIBUTE,
+            SessionReport,
+            error_of,
+        )
+
+        payload = getattr(report, ERROR_ATTRIBUTE, None)
+        if isinstance(payload, list) and payload:
+            if self.state.report is None:
+                self.state.report = SessionReport()
+            self.state.report.errors.append(error_of([str(part) for part in payload]))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[None]:
+    """A manifest that could not start carries why on its collect report (see report.py)."""
+    outcome = yield
+    payload = getattr(collector, "_cleantree_error", None)
+    if payload is not None:
+        from pytest_cleantree.frontends.pytest.report import ERROR_ATTRIBUTE
+
+        setattr(outcome.get_result(), ERROR_ATTRIBUTE, payload)  # type: ignore[attr-defined]
+
 
 def _report_options(config: pytest.Config) -> dict[str, Any]:
     from pytest_cleantree.frontends.options import OPTIONS
@@ -244,18 +268,22 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     state = config.stash.get(_STATE, None)
     if state is None or state.report is None or hasattr(config, "workerinput"):
         return
-    from pytest_cleantree.frontends.pytest.report import write_outputs
+    from pytest_cleantree.frontends.pytest.report import write_error_output, write_outputs
 
     options = _report_options(config)
     outputs = {"sarif": options["sarif_output"], "json": options["json_output"]}
     manifests = state.report.manifests()
-    if len(manifests) > 1 and any(outputs.values()):
+    base = config.invocation_params.dir
+    if not state.report.parts:  # nothing ran: say why in the SARIF, as the CLI does
+        error = state.report.errors[0]
+        state.problems += write_error_output(options["sarif_output"], error, base)
+    elif len(manifests) > 1 and any(outputs.values()):
         state.problems.append(
             f"--cleantree-sarif-output, --cleantree-json-output: one report is one manifest; "
             f"this session checked {len(manifests)} ({', '.join(manifests)}): run one at a time"
         )
     else:
-        context = state.report.context(options, config.invocation_params.dir)
+        context = state.report.context(options, base)
         state.problems += write_outputs(outputs, state.report.results(), context)
     if state.problems and session.exitstatus == pytest.ExitCode.OK:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
@@ -274,7 +302,16 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             terminalreporter.write_line(line)
     for where, why in dict.fromkeys(state.unchecked):  # allowed: said, never silent
         terminalreporter.write_line(f"cleantree: not checked: {where}: {why}")
-    if state.report is not None:
+    if state.report is not None and not state.report.parts:
+        from pytest_cleantree.frontends.pytest.report import error_context
+        from pytest_cleantree.report.registry import render_error
+
+        error = state.report.errors[0]
+        shown = render_error(fmt, error, error_context(error, config.invocation_params.dir))
+        if shown:  # the format's own account of why nothing ran (pytest shows the error)
+            terminalreporter.write_sep("-", "cleantree")
+            terminalreporter.write_line(shown)
+    elif state.report is not None:
         from pytest_cleantree.frontends.pytest.report import render_terminal
 
         results = state.report.results()
@@ -321,6 +358,11 @@ class ManifestFile(pytest.File):
             session = open_session(self.request())
         except OptionError as exc:
             raise pytest.UsageError(f"{pytest_flag(exc.option)}: {exc.problem}") from None
+        except CleanTreeError as exc:  # a collection error; the report files say it too
+            from pytest_cleantree.frontends.pytest.report import error_payload
+
+            self._cleantree_error = error_payload(exc)
+            raise
         self.manifest = session.manifest
         self.mirror = session.mirror()
         self.config.stash[_STATE].unchecked.extend(session.unchecked)

@@ -20,11 +20,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from pytest_cleantree.core.errors import CleanTreeError
     from pytest_cleantree.core.model import Result
     from pytest_cleantree.report.context import RenderContext
 
 #: the report attribute carrying an item's result (see :func:`encode_part`)
 RESULT_ATTRIBUTE = "cleantree_result"
+#: the collect report attribute carrying why a manifest's checks could not start
+ERROR_ATTRIBUTE = "cleantree_error"
 
 
 @dataclass(frozen=True)
@@ -52,11 +55,33 @@ def decode_part(text: str) -> Part:
     return found
 
 
+def error_payload(error: CleanTreeError) -> list[str]:
+    """Why a manifest's checks could not start, as plain strings (pytest-xdist carries them
+    from the worker that collected the manifest); a manifest's problems one by one, as SARIF
+    places each."""
+    from pytest_cleantree.core.errors import ManifestError
+
+    if isinstance(error, ManifestError):
+        return ["manifest", error.source, *error.problems]
+    return ["error", str(error)]
+
+
+def error_of(payload: Sequence[str]) -> CleanTreeError:
+    """The error :func:`error_payload` wrote."""
+    from pytest_cleantree.core.errors import CleanTreeError, ManifestError
+
+    if payload[0] == "manifest":
+        return ManifestError(payload[1], payload[2:])
+    return CleanTreeError(payload[1])
+
+
 @dataclass
 class SessionReport:
-    """The results of a session, by manifest, in collection order."""
+    """The results of a session, by manifest, in collection order, and why a manifest's
+    checks could not start (its collection error)."""
 
     parts: dict[int, Part] = field(default_factory=dict)
+    errors: list[CleanTreeError] = field(default_factory=list)
 
     def add(self, part: Part) -> None:
         self.parts[part.index] = part  # a rerun item (pytest-rerunfailures) counts once
@@ -114,6 +139,31 @@ def render_terminal(fmt: str, results: Sequence[Result], context: RenderContext)
     if context.statistics:
         return render_statistics(results, context.text_frame()) + "\n\n" + summary
     return summary
+
+
+def error_context(error: CleanTreeError, base: Path) -> RenderContext:
+    """The frame of a run that could not start (as ``cleantree check`` renders it)."""
+    from pytest_cleantree.report.context import RenderContext
+
+    workspace = os.environ.get("GITHUB_WORKSPACE") or str(base)
+    manifest = str(getattr(error, "source", ""))
+    return RenderContext(manifest=manifest, cwd=str(base), workspace=workspace)
+
+
+def write_error_output(path: Path | None, error: CleanTreeError, base: Path) -> list[str]:
+    """``--cleantree-sarif-output`` of a run that could not start: a valid document saying
+    why, as the CLI writes (an empty or missing file would fail its upload for another
+    reason); the problem writing it, if any."""
+    if path is None:
+        return []
+    from pytest_cleantree.report.registry import render_error
+
+    try:
+        text = render_error("sarif", error, error_context(error, base))
+        path.write_text(f"{text}\n", encoding="utf-8")
+    except OSError as exc:
+        return [f"--cleantree-sarif-output: cannot write {path}: {exc.strerror or exc}"]
+    return []
 
 
 def write_outputs(

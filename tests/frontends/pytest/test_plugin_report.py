@@ -133,3 +133,26 @@ def test_one_output_file_is_one_manifest(pytester: pytest.Pytester, example_tree
     assert ran.ret == pytest.ExitCode.TESTS_FAILED
     ran.stdout.fnmatch_lines(["cleantree: error: *one report is one manifest*2*"])
     assert not (example_tree / "out.json").exists()
+
+
+@pytest.mark.parametrize("workers", [(), ("-n", "2")], ids=["serial", "xdist"])
+def test_a_manifest_that_cannot_start_still_writes_the_clis_sarif(
+    pytester: pytest.Pytester, workers: tuple[str, ...]
+) -> None:
+    """A valid SARIF document saying why, as ``cleantree check --sarif-output`` writes it:
+    a code-scanning upload must not fail for a missing file when the manifest is at fault."""
+    pytester.makefile(
+        ".toml", cleantree='root = "."\n[[rule]]\nid = "r"\nfiles = 3\nforbid = ["x"]\n'
+    )
+    ran = pytester.runpytest_subprocess(
+        "--cleantree", "cleantree.toml", "--cleantree-sarif-output", "pytest.sarif", *workers
+    )
+    checked = cli("--manifest", "cleantree.toml", "--sarif-output", "cli.sarif", cwd=pytester.path)
+
+    assert ran.ret != pytest.ExitCode.OK  # a collection error (xdist says 1, pytest 2)
+    ran.stdout.fnmatch_lines(["*cleantree.toml: rule 1 (line 4): files: must be a list*"])
+    assert checked.returncode == 2
+    mine = json.loads((pytester.path / "pytest.sarif").read_text(encoding="utf-8"))
+    theirs = json.loads((pytester.path / "cli.sarif").read_text(encoding="utf-8"))
+    assert mine == theirs
+    assert "Traceback" not in ran.stdout.str()
