@@ -17,7 +17,9 @@ from pytest_cleantree.frontends.pytest.plugin import (
     pytest_collect_file,
     pytest_collection_modifyitems,
     pytest_configure,
+    pytest_make_collect_report,
     pytest_runtest_makereport,
+    pytest_sessionfinish,
     pytest_terminal_summary,
     pytest_unconfigure,
 )
@@ -32,7 +34,9 @@ __all__ = [
     "pytest_collect_file",
     "pytest_collection_modifyitems",
     "pytest_configure",
+    "pytest_make_collect_report",
     "pytest_runtest_makereport",
+    "pytest_sessionfinish",
     "pytest_terminal_summary",
     "pytest_unconfigure",
 ]

@@ -48,7 +48,7 @@ def test_cleantree_rows_are_parsed_from_the_cli_and_pytest_output() -> None:
         "pkg/a.py:12:1  import,call  import tempfile\n"
         "pkg/b c.py:3:6  string       x = 'tempfile'\n"
         "error: pkg/bad.py: cannot parse\n"
-        "cleantree: 2 forbidden lines remain (1 rule, 3 files)\n"
+        "cleantree: 2 forbidden lines in 2 files (1 rule checked)\n"
         "FAILED ../configs/x/cleantree.toml::s001[**/*.py]\n"
     )
     assert parse_cleantree(text) == {("pkg/a.py", 12), ("pkg/b c.py", 3)}

@@ -78,8 +78,11 @@ class Option:
 
     ``cli`` holds the flags of the CLI's ``commands`` (a positional when the name has no
     dash), empty for a pytest-only option; ``pytest`` the plugin's option, ``None`` for a
-    CLI-only one.  A ``path`` value is a :class:`~pathlib.Path` as typed on the CLI and is
-    taken from the invocation folder under pytest (which may run elsewhere).  An ``append``
+    CLI-only one; a ``report`` option (a format, an output file, what the report shows) gets
+    its pytest name from its CLI flag (``--format`` is ``--cleantree-format``), so that no
+    report the CLI can write is out of pytest's reach.  A ``path`` value is a
+    :class:`~pathlib.Path` as typed on the CLI and is taken from the invocation folder under
+    pytest (which may run elsewhere).  An ``append``
     option's default is ``()``: each parser gets a fresh list.
     """
 
@@ -101,6 +104,12 @@ class Option:
     exclusive: str = ""
     #: one option of its exclusive group must be given (every row of the group says so)
     required: bool = False
+    #: an option of the report: pytest knows it as ``--cleantree-`` + its long CLI flag
+    report: bool = False
+
+    def __post_init__(self) -> None:
+        if self.report and self.pytest is None:
+            object.__setattr__(self, "pytest", "--cleantree-" + self.cli[-1].lstrip("-"))
 
     def initial(self) -> object:
         """The value when the option is not given (a new list for ``append``)."""
@@ -222,6 +231,7 @@ OPTIONS: tuple[Option, ...] = (
         cli=("--format",),
         choices=FORMAT_NAMES,
         default=DEFAULT_FORMAT,
+        report=True,
     ),
     Option(
         "sarif_output",
@@ -230,6 +240,7 @@ OPTIONS: tuple[Option, ...] = (
         cli=("--sarif-output",),
         path=True,
         metavar="PATH",
+        report=True,
     ),
     Option(
         "json_output",
@@ -237,6 +248,7 @@ OPTIONS: tuple[Option, ...] = (
         cli=("--json-output",),
         path=True,
         metavar="PATH",
+        report=True,
     ),
     Option(
         "exit_zero",
@@ -251,6 +263,7 @@ OPTIONS: tuple[Option, ...] = (
         cli=("-q", "--quiet"),
         action="store_true",
         default=False,
+        report=True,
     ),
     Option(
         "statistics",
@@ -258,6 +271,7 @@ OPTIONS: tuple[Option, ...] = (
         cli=("--statistics",),
         action="store_true",
         default=False,
+        report=True,
     ),
     Option(
         "jobs",

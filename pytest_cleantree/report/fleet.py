@@ -55,18 +55,35 @@ def count_errors(results: Iterable[Result]) -> int:
     return sum(1 for _ in iter_distinct_problems(results))
 
 
-def describe_counts(hits: int, missing: int, present: int, errors: int) -> list[str]:
-    """The findings in words: ``3 forbidden lines remain``, ``1 error: the check is incomplete``."""
+def describe_counts(
+    hits: int, missing: int, present: int, errors: int, hit_files: int = 0, missing_files: int = 0
+) -> list[str]:
+    """What failed, in words: ``5 forbidden lines in 2 files``, ``1 expected pattern missing in
+    1 file``, ``1 error: the check is incomplete``.  Files are those at fault, never the files
+    read: a count of what was checked beside a failure reads as the size of the damage."""
     parts = []
     if hits:
-        parts.append(f"{hits} forbidden line{'s remain' if hits != 1 else ' remains'}")
+        parts.append(f"{_count(hits, 'forbidden line')} in {_count(hit_files, 'file')}")
     if missing:
-        parts.append(f"{missing} expected pattern{'s' * (missing != 1)} missing")
+        found = _count(missing, "expected pattern")
+        parts.append(f"{found} missing in {_count(missing_files, 'file')}")
     if present:
-        parts.append(f"{present} file{'s' * (present != 1)} that must not exist")
+        parts.append(f"{_count(present, 'file')} that must not exist")
     if errors:
-        parts.append(f"{errors} error{'s' * (errors != 1)}: the check is incomplete")
+        parts.append(f"{_count(errors, 'error')}: the check is incomplete")
     return parts
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'s' * (number != 1)}"
+
+
+def failed_files(results: Iterable[Result]) -> tuple[int, int]:
+    """How many files hold a forbidden line, and how many miss an expected pattern (a file
+    of two hosts counts twice: each is a file to fix)."""
+    hit_files = {(result.host, hit.path) for result in results for hit in result.hits}
+    missing_files = {(r.host, missing.path) for r in results for missing in r.missing}
+    return len(hit_files), len(missing_files)
 
 
 @dataclass(frozen=True)
@@ -82,12 +99,16 @@ class HostStatus:
     present: int
     errors: int
     reason: str = ""
+    hit_files: int = 0
+    missing_files: int = 0
 
     def text(self) -> str:
-        """``gpu-2: clean``, ``gpu-3: unreachable: ...``, ``gpu-1: 3 forbidden lines remain``."""
+        """``gpu-2: clean``, ``gpu-3: unreachable: ...``, ``gpu-1: 3 forbidden lines in 1 file``."""
         if self.status == "unreachable":
             return f"{host_label(self.host)}: unreachable: {self.reason}"
-        parts = describe_counts(self.hits, self.missing, self.present, self.errors)
+        parts = describe_counts(
+            self.hits, self.missing, self.present, self.errors, self.hit_files, self.missing_files
+        )
         return f"{host_label(self.host)}: {'; '.join(parts) or 'clean'}"
 
 
@@ -109,7 +130,8 @@ def _status(host: str, results: list[Result]) -> HostStatus:
     shared = set.intersection(
         *({p.message for p in result.problems if is_host_problem(p)} for result in results)
     )
+    hit_files, missing_files = failed_files(results)
     if shared:  # every check of the host failed the same way: its tree could not be read
         return HostStatus(host, "unreachable", *counts, reason=sorted(shared)[0])
     status = "incomplete" if counts[3] else "dirty" if any(counts) else "clean"
-    return HostStatus(host, status, *counts)
+    return HostStatus(host, status, *counts, hit_files=hit_files, missing_files=missing_files)

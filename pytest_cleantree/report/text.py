@@ -11,6 +11,7 @@ from pytest_cleantree.report.context import PathFrame, RenderContext
 from pytest_cleantree.report.fleet import (
     count_errors,
     describe_counts,
+    failed_files,
     first_time,
     host_statuses,
     iter_distinct_problems,
@@ -218,24 +219,25 @@ def render_report(
 
 
 def render_summary(results: Sequence[Result]) -> str:
-    """One line: clean, or how many lines remain, and whether the check was complete."""
+    """One line, the same under both front ends: clean and what was checked, or what failed
+    (``5 forbidden lines in 2 files (3 rules checked)``: the files at fault, not those read)."""
     rules = len({result.rule.id for result in results})
-    per_host: dict[str, set[str]] = defaultdict(set)
-    for host, paths in {(r.host, id(r.files)): (r.host, r.files) for r in results}.values():
-        per_host[host].update(paths)  # many results share one tuple of files: count it once
-    files = sum(len(paths) for paths in per_host.values())
     hits = sum(len(result.hits) for result in results)
     missing = sum(len(result.missing) for result in results)
     present = sum(len(result.present) for result in results)
     errors = count_errors(results)
-    scope = f"{rules} rule{'s' * (rules != 1)}, {files} file{'s' * (files != 1)}"
     suppressed = sum(len(result.suppressed) for result in results)
-    if suppressed:
-        scope += f"; {suppressed} allowed inline"
+    allowed = f"; {suppressed} allowed inline" if suppressed else ""
     if hits == missing == present == errors == 0:
-        return f"cleantree: clean ({scope})"
-    parts = describe_counts(hits, missing, present, errors)
-    return f"cleantree: {'; '.join(parts)} ({scope})"
+        per_host: dict[str, set[str]] = defaultdict(set)
+        for host, paths in {(r.host, id(r.files)): (r.host, r.files) for r in results}.values():
+            per_host[host].update(paths)  # many results share one tuple of files: count it once
+        files = sum(len(paths) for paths in per_host.values())
+        scope = f"{rules} rule{'s' * (rules != 1)}, {files} file{'s' * (files != 1)}"
+        return f"cleantree: clean ({scope}{allowed})"
+    parts = describe_counts(hits, missing, present, errors, *failed_files(results))
+    checked = f"{rules} rule{'s' * (rules != 1)} checked"
+    return f"cleantree: {'; '.join(parts)} ({checked}{allowed})"
 
 
 def render_statistics(results: Sequence[Result], frame: PathFrame = AS_GIVEN) -> str:

@@ -14,6 +14,8 @@ import pytest
 import yaml
 from actionsteps import ACTION_USE, action_use, load_action, run_action_check
 
+from pytest_cleantree.frontends.options import PYTEST_OPTIONS
+
 REPO = Path(__file__).resolve().parents[2]
 WORKFLOW = REPO / "examples" / "ci" / "cleantree.yml"
 SHA = re.compile(r"[0-9a-f]{40}")
@@ -243,6 +245,8 @@ def test_the_readme_links_the_references_and_they_document_every_flag() -> None:
     ).stdout
     for flag in set(re.findall(r"(?<![\w-])--[a-z][a-z-]+", helped)) - {"--help"}:
         assert f"`{flag}" in cli, f"docs/cli.md does not document {flag}"
+    for option in PYTEST_OPTIONS:  # the pytest names too, those made from the table included
+        assert f"`{option.pytest}" in cli, f"docs/cli.md does not document {option.pytest}"
     for key in ("exclude", "cleantree: allow", "`absent`", "`kinds`", "`missing_ok`"):
         assert key in manifest
 

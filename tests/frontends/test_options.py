@@ -79,12 +79,7 @@ def test_the_options_shared_by_both_front_ends() -> None:
         "version",
         "files",
         "changed_since",
-        "format",
-        "sarif_output",
-        "json_output",
         "exit_zero",
-        "quiet",
-        "statistics",
         "jobs",
         "inventory",
         "group",
@@ -138,3 +133,17 @@ def test_a_cli_timeout_is_parsed_by_the_shared_parser() -> None:
     args = build_parser().parse_args(["check", "--timeout", "5", "--connect-timeout=2.5"])
     assert (args.timeout, args.connect_timeout) == (5.0, 2.5)
     assert BY_DEST["timeout"].parse is parse_seconds
+
+
+def test_every_report_option_of_check_has_a_pytest_name_made_from_its_flag() -> None:
+    """No report the CLI can write is out of pytest's reach, and no pytest name is typed by
+    hand for one: ``--format`` is ``--cleantree-format``, ``--sarif-output`` is
+    ``--cleantree-sarif-output``."""
+    report = {o.dest for o in OPTIONS if o.report}
+    assert report == {"format", "sarif_output", "json_output", "quiet", "statistics"}
+    for dest in report:
+        row = BY_DEST[dest]
+        assert "check" in row.commands
+        assert row.pytest == "--cleantree-" + row.cli[-1].removeprefix("--"), dest
+    outputs = {o.dest for o in OPTIONS if o.dest.endswith("_output")}
+    assert outputs <= report

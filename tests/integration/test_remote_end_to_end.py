@@ -127,6 +127,49 @@ def test_unknown_host_key_is_refused(example_tree: Path, fleet: Fleet) -> None:
     assert fleet.known_hosts.read_text() == ""
 
 
+def test_under_pytest_an_unknown_host_key_is_an_error_naming_the_host_not_a_failed_rule(
+    example_tree: Path, fleet: Fleet
+) -> None:
+    """The host's checks end as pytest errors saying why; none reads as a dirty tree (a
+    failed rule, its ``why`` above the message), and no key is recorded."""
+    fleet.known_hosts.write_text("")
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--cleantree",
+            "cleantree.toml",
+            "-p",
+            "no:cacheprovider",
+            "--rootdir",
+            ".",
+            "-rA",
+            "--cleantree-host",
+            f"gpu-a:{example_tree / ROOT}",
+            *fleet.pytest_options(),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=example_tree,
+        timeout=300,
+        check=False,
+    )
+    out = run.stdout
+    assert run.returncode == 1, out + run.stderr
+    assert re.search(r"^=+ 4 errors in ", out, re.M), out
+    assert "FAILED" not in out
+    assert "PASSED" not in out
+    errors = [line for line in out.splitlines() if line.startswith("ERROR cleantree.toml::")]
+    assert len(errors) == 4
+    shown = [line for line in out.splitlines() if line.startswith("cleantree: error: gpu-a")]
+    assert len(shown) == 4, out
+    assert all("unknown host key" in line for line in shown), out
+    assert "FlashInfer's TRTLLM" not in out  # no rule's why: nothing was checked
+    assert "Traceback" not in out
+    assert fleet.known_hosts.read_text() == ""
+
+
 @pytest.mark.slow
 def test_pytest_items_per_host_and_xdist(example_tree: Path, fleet: Fleet) -> None:
     root = example_tree / ROOT

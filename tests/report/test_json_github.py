@@ -44,9 +44,9 @@ def test_render_json_is_the_whole_document() -> None:
         "summary": {
             "clean": False,
             "complete": False,
-            "text": "cleantree: 2 forbidden lines remain; 1 expected pattern missing; "
-            "1 file that must not exist; 2 errors: the check is incomplete "
-            "(2 rules, 3 files; 1 allowed inline)",
+            "text": "cleantree: 2 forbidden lines in 2 files; 1 expected pattern missing in "
+            "1 file; 1 file that must not exist; 2 errors: the check is incomplete "
+            "(2 rules checked; 1 allowed inline)",
             "hits": 2,
             "missing": 1,
             "present": 1,
@@ -167,9 +167,9 @@ def test_render_github_is_every_command() -> None:
         "::error file=repo/src/old.py,title=cleantree no-sm120 @gpu1::must not exist (reverted)",
         "::error file=repo/src/d.py,line=7,title=cleantree no-sm120 @gpu1::src/d.py: cannot read",
         "::error title=cleantree no-sm120 @gpu1::gone",
-        "::notice title=cleantree::cleantree: 2 forbidden lines remain; "
-        "1 expected pattern missing; 1 file that must not exist; "
-        "2 errors: the check is incomplete (2 rules, 3 files; 1 allowed inline)",
+        "::notice title=cleantree::cleantree: 2 forbidden lines in 2 files; "
+        "1 expected pattern missing in 1 file; 1 file that must not exist; "
+        "2 errors: the check is incomplete (2 rules checked; 1 allowed inline)",
     ]
 
 
@@ -189,7 +189,7 @@ def test_github_escapes_the_summary_and_every_property() -> None:
     result = Result(rule, "a.py", problems=(Problem("50%\r\nx", "a:b,c.py", 2),))
     assert render_github([result], root="") == (
         "::error file=a%3Ab%2Cc.py,line=2,title=cleantree r::a:b,c.py: 50%25%0D%0Ax\n"
-        "::notice title=cleantree::cleantree: 1 error: the check is incomplete (1 rule, 0 files)"
+        "::notice title=cleantree::cleantree: 1 error: the check is incomplete (1 rule checked)"
     )
 
 

@@ -106,8 +106,8 @@ def test_render_report_groups_by_rule_and_ends_with_the_summary() -> None:
         "old.py  present  must not exist\n"
         "error: b.py: cannot read\n"
         "\n"
-        "cleantree: 2 forbidden lines remain; 1 expected pattern missing; "
-        "1 file that must not exist; 1 error: the check is incomplete (3 rules, 2 files)"
+        "cleantree: 2 forbidden lines in 1 file; 1 expected pattern missing in 1 file; "
+        "1 file that must not exist; 1 error: the check is incomplete (3 rules checked)"
     )
 
 
@@ -153,8 +153,17 @@ def test_a_why_keeps_its_line_breaks_and_escapes_other_controls() -> None:
         ),
         pytest.param(
             [Result(RULE, "a.py", hits=(_hit("a.py", 1),), files=("a.py",))],
-            "cleantree: 1 forbidden line remains (1 rule, 1 file)",
+            "cleantree: 1 forbidden line in 1 file (1 rule checked)",
             id="one-hit",
+        ),
+        pytest.param(
+            [
+                Result(RULE, "*.py", hits=(_hit("a.py", 1), _hit("a.py", 2)), files=FILES),
+                Result(BARE, "*.py", hits=(_hit("a.py", 3),), host="gpu1", files=FILES),
+                Result(Rule("ok", ("c.py",)), "c.py", files=("c.py", "d.py")),
+            ],
+            "cleantree: 3 forbidden lines in 2 files (3 rules checked)",
+            id="the-files-at-fault-not-those-read",
         ),
         pytest.param(
             [
@@ -166,23 +175,23 @@ def test_a_why_keeps_its_line_breaks_and_escapes_other_controls() -> None:
                     problems=(Problem("e1"), Problem("e2")),
                 )
             ],
-            "cleantree: 2 expected patterns missing; 2 files that must not exist; "
-            "2 errors: the check is incomplete (1 rule, 0 files)",
+            "cleantree: 2 expected patterns missing in 1 file; 2 files that must not exist; "
+            "2 errors: the check is incomplete (1 rule checked)",
             id="plurals",
         ),
         pytest.param(
             [Result(RULE, "a.py", missing=(Missing("a.py", "x"),))],
-            "cleantree: 1 expected pattern missing (1 rule, 0 files)",
+            "cleantree: 1 expected pattern missing in 1 file (1 rule checked)",
             id="missing-alone",
         ),
         pytest.param(
             [Result(RULE, "a.py", present=("p",))],
-            "cleantree: 1 file that must not exist (1 rule, 0 files)",
+            "cleantree: 1 file that must not exist (1 rule checked)",
             id="present-alone",
         ),
         pytest.param(
             [Result(RULE, "a.py", problems=(Problem("e"),))],
-            "cleantree: 1 error: the check is incomplete (1 rule, 0 files)",
+            "cleantree: 1 error: the check is incomplete (1 rule checked)",
             id="error-alone",
         ),
     ],
@@ -229,7 +238,7 @@ def test_render_statistics_then_the_summary() -> None:
         "lines remaining per file:\n"
         "  2  a.py\n"
         "\n"
-        "cleantree: 2 forbidden lines remain (1 rule, 2 files)"
+        "cleantree: 2 forbidden lines in 1 file (1 rule checked)"
     )
 
 
@@ -249,7 +258,7 @@ def test_render_names_each_file_no_rule_covers_before_the_summary() -> None:
     assert render([HITS], RenderContext(uncovered=("x.txt",))).split("\n")[-3:] == [
         "",
         "cleantree: no rule covers x.txt",
-        "cleantree: 2 forbidden lines remain (1 rule, 2 files)",
+        "cleantree: 2 forbidden lines in 1 file (1 rule checked)",
     ]
 
 
@@ -364,14 +373,14 @@ def test_colour_paints_paths_kinds_errors_and_the_summary_by_outcome() -> None:
         "\x1b[1ma.py:3:5\x1b[0m   \x1b[31mcall,condition\x1b[0m  if sm120(3):\n"
         "\x1b[1ma.py:10:1\x1b[0m  \x1b[31mcall,condition\x1b[0m  if sm120(10):\n"
         "\n"
-        "\x1b[1;31mcleantree: 2 forbidden lines remain (1 rule, 2 files)\x1b[0m"
+        "\x1b[1;31mcleantree: 2 forbidden lines in 1 file (1 rule checked)\x1b[0m"
     )
     assert render([OTHER], on).split("\n")[1:4] == [
         "\x1b[1mb.py\x1b[0m    \x1b[31mmissing\x1b[0m  expected 'sm90'",
         "\x1b[1mold.py\x1b[0m  \x1b[31mpresent\x1b[0m  must not exist",
         "\x1b[33merror\x1b[0m: b.py: cannot read",
     ]
-    assert render([OTHER], on).endswith("(1 rule, 2 files)\x1b[0m")
+    assert render([OTHER], on).endswith("(1 rule checked)\x1b[0m")
     assert render([OTHER], on).split("\n")[-1].startswith("\x1b[1;33m")  # incomplete: yellow
     clean = Result(RULE, "a.py", files=FILES)
     assert render([clean], on) == "\x1b[1;32mcleantree: clean (1 rule, 2 files)\x1b[0m"
@@ -390,7 +399,7 @@ def test_a_fleet_shows_a_host_s_own_error_once_and_a_status_line_per_host() -> N
         "gpu1: unreachable: gone\n"
         "gpu2: clean\n"
         "\n"
-        "cleantree: 1 error: the check is incomplete (2 rules, 4 files)"
+        "cleantree: 1 error: the check is incomplete (2 rules checked)"
     )
     # one host is no fleet: no status block
     assert "gpu2: clean" not in render([fine], RenderContext())

@@ -358,7 +358,7 @@ def test_a_from_diff_manifest_reports_a_line_once(repo: Repo, tmp_path: Path) ->
     done = cleantree(repo.path, "check", "--manifest", manifest, "--root", ".")
     assert done.returncode == 1
     assert reported(done.stdout) == {"experiment-lines-load.py": {("load.py", 5)}}
-    assert done.stdout.splitlines()[-1] == "cleantree: 1 forbidden line remains (2 rules, 1 file)"
+    assert done.stdout.splitlines()[-1] == "cleantree: 1 forbidden line in 1 file (2 rules checked)"
     plugin = subprocess.run(
         [
             sys.executable,
@@ -380,7 +380,7 @@ def test_a_from_diff_manifest_reports_a_line_once(repo: Repo, tmp_path: Path) ->
     assert plugin.returncode == 1, plugin.stdout
     assert "1 failed, 1 passed" in plugin.stdout.splitlines()[-1]
     assert repo.check()[1].splitlines()[-1] == (
-        "cleantree: 1 forbidden line remains (2 rules, 1 file)"
+        "cleantree: 1 forbidden line in 1 file (2 rules checked)"
     )
 
 

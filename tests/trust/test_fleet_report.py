@@ -75,10 +75,11 @@ def test_text_says_each_hosts_status_and_an_unreachable_host_once(
     assert done.returncode == 2, done.stderr
     lines = done.stdout.splitlines()
     assert lines[-1] == (
-        "cleantree: 3 forbidden lines remain; 2 errors: the check is incomplete (4 rules, 2 files)"
+        "cleantree: 3 forbidden lines in 1 file; 2 errors: the check is incomplete "
+        "(4 rules checked)"
     )
     status = [line for line in lines if re.match(r"gpu-\d: ", line)]
-    assert status[:2] == ["gpu-1: 3 forbidden lines remain", "gpu-2: clean"]
+    assert status[:2] == ["gpu-1: 3 forbidden lines in 1 file", "gpu-2: clean"]
     assert [line.split(": ", 2)[:2] for line in status[2:]] == [
         ["gpu-3", "unreachable"],
         ["gpu-4", "unreachable"],

@@ -104,7 +104,7 @@ def test_controls_in_a_reported_line_are_escaped_in_text(tmp_path: Path) -> None
         "m.py:1:1         assignment  sm120 = 1  # \\x1b[2K all clean \\x9b2K \\u202eevil\\x07\n"
         "n\\x1b[1A.py:1:1  assignment  sm120 = 2\n"
         "\n"
-        "cleantree: 2 forbidden lines remain (1 rule, 2 files)\n"
+        "cleantree: 2 forbidden lines in 2 files (1 rule checked)\n"
     )
 
 

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from pytest_cleantree.core.checks import Check
     from pytest_cleantree.core.model import Manifest, Result
     from pytest_cleantree.frontends.pytest.fixture import CleanTree
+    from pytest_cleantree.frontends.pytest.report import SessionReport
     from pytest_cleantree.run.runner import Runner
     from pytest_cleantree.run.session import SessionRequest
 
@@ -43,11 +44,17 @@ class _State:
         self.failed: list[tuple[Path, Result]] = []
         #: the selected checks of each manifest (by node id), indexed once per session
         self.siblings: dict[str, list[Check]] | None = None
+        #: each item's position among the session's items (the report's order)
+        self.positions: dict[int, int] | None = None
+        #: every check's result, for the session's report (filled where the terminal is)
+        self.report: SessionReport | None = None
         #: GitHub ``::error`` lines of failed checks, from this process or xdist's workers
         self.annotations: list[str] = []
         #: with ``--cleantree-allow-unchecked-changes``: what the reverted change holds that no
         #: check sees (path, why), said in the summary
         self.unchecked: list[tuple[str, str]] = []
+        #: what went wrong writing the session's report (each fails the run)
+        self.problems: list[str] = []
 
     def checks_of(self, session: pytest.Session, parent: pytest.Collector) -> list[Check]:
         """The checks selected in ``parent``: built at the first item, not once per item."""
@@ -57,6 +64,11 @@ class _State:
                 if isinstance(item, CleanTreeItem) and item.parent is not None:
                     self.siblings.setdefault(item.parent.nodeid, []).append(item.check)
         return self.siblings.get(parent.nodeid, [])
+
+    def position(self, session: pytest.Session, item: pytest.Item) -> int:
+        if self.positions is None:
+            self.positions = {id(found): n for n, found in enumerate(session.items)}
+        return self.positions.get(id(item), len(self.positions))
 
 
 _STATE = pytest.StashKey[_State]()
@@ -78,7 +90,7 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     manifest_path = _selected_manifest(config, required=not reverted)
     config.stash[_STATE] = _State(manifest_path)
-    config.pluginmanager.register(_AnnotationCollector(config.stash[_STATE]))
+    config.pluginmanager.register(_ReportCollector(config.stash[_STATE]))
     if reverted and manifest_path is None and config.args_source != pytest.Config.ArgsSource.ARGS:
         # `pytest --cleantree-reverted REV` alone runs the derived checks and nothing else
         config.args[:] = []
@@ -181,13 +193,22 @@ _ANNOTATIONS = "cleantree_github_annotations"
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
     outcome = yield
+    if call.when != "setup":  # the check runs in setup: its report carries the result
+        return
+    report = outcome.get_result()  # type: ignore[attr-defined]
     lines = getattr(item, "_cleantree_annotations", None)
-    if lines and call.when == "call":
-        setattr(outcome.get_result(), _ANNOTATIONS, lines)  # type: ignore[attr-defined]
+    if lines:
+        setattr(report, _ANNOTATIONS, lines)
+    part = getattr(item, "_cleantree_part", None)
+    if part is not None:
+        from pytest_cleantree.frontends.pytest.report import RESULT_ATTRIBUTE
+
+        setattr(report, RESULT_ATTRIBUTE, part)
 
 
-class _AnnotationCollector:
-    """Gathers annotations where the terminal is: in the controller under pytest-xdist."""
+class _ReportCollector:
+    """Gathers annotations and results where the terminal is: in the controller under
+    pytest-xdist."""
 
     def __init__(self, state: _State) -> None:
         self.state = state
@@ -196,17 +217,111 @@ class _AnnotationCollector:
         lines = getattr(report, _ANNOTATIONS, None)
         if lines and isinstance(lines, list):
             self.state.annotations.extend(str(line) for line in lines)
+        from pytest_cleantree.frontends.pytest.report import (
+            RESULT_ATTRIBUTE,
+            SessionReport,
+            decode_part,
+        )
+
+        part = getattr(report, RESULT_ATTRIBUTE, None)
+        if isinstance(part, str):
+            if self.state.report is None:
+                self.state.report = SessionReport()
+            self.state.report.add(decode_part(part))
+
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        from pytest_cleantree.frontends.pytest.report import (
+            ERROR_ATTRIBUTE,
+            SessionReport,
+            error_of,
+        )
+
+        payload = getattr(report, ERROR_ATTRIBUTE, None)
+        if isinstance(payload, list) and payload:
+            if self.state.report is None:
+                self.state.report = SessionReport()
+            self.state.report.errors.append(error_of([str(part) for part in payload]))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[None]:
+    """A manifest that could not start carries why on its collect report (see report.py)."""
+    outcome = yield
+    payload = getattr(collector, "_cleantree_error", None)
+    if payload is not None:
+        from pytest_cleantree.frontends.pytest.report import ERROR_ATTRIBUTE
+
+        setattr(outcome.get_result(), ERROR_ATTRIBUTE, payload)  # type: ignore[attr-defined]
+
+
+def _report_options(config: pytest.Config) -> dict[str, Any]:
+    from pytest_cleantree.frontends.options import OPTIONS
+
+    base = config.invocation_params.dir
+    values = pytest_values(config.getoption, base)
+    return {option.dest: values[option.dest] for option in OPTIONS if option.report}
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Write the output files of the session's report (in the controller only)."""
+    config = session.config
+    state = config.stash.get(_STATE, None)
+    if state is None or state.report is None or hasattr(config, "workerinput"):
+        return
+    from pytest_cleantree.frontends.pytest.report import write_error_output, write_outputs
+
+    options = _report_options(config)
+    outputs = {"sarif": options["sarif_output"], "json": options["json_output"]}
+    manifests = state.report.manifests()
+    base = config.invocation_params.dir
+    if not state.report.parts:  # nothing ran: say why in the SARIF, as the CLI does
+        error = state.report.errors[0]
+        state.problems += write_error_output(options["sarif_output"], error, base)
+    elif len(manifests) > 1 and any(outputs.values()):
+        state.problems.append(
+            f"--cleantree-sarif-output, --cleantree-json-output: one report is one manifest; "
+            f"this session checked {len(manifests)} ({', '.join(manifests)}): run one at a time"
+        )
+    else:
+        context = state.report.context(options, base)
+        state.problems += write_outputs(outputs, state.report.results(), context)
+    if state.problems and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """On GitHub Actions, annotate the remaining lines in the PR diff as well."""
-    state = terminalreporter.config.stash.get(_STATE, None)
+    """The session's report in the chosen format (the text format: its summary line), and on
+    GitHub Actions the annotations of the remaining lines."""
+    config = terminalreporter.config
+    state = config.stash.get(_STATE, None)
     if state is None:
         return
-    for line in dict.fromkeys(state.annotations):  # once each, in the order the checks ran
-        terminalreporter.write_line(line)
+    fmt = str(config.getoption("cleantree_format"))
+    if fmt != "github":  # the github report holds them
+        for line in dict.fromkeys(state.annotations):  # once each, in the order the checks ran
+            terminalreporter.write_line(line)
     for where, why in dict.fromkeys(state.unchecked):  # allowed: said, never silent
         terminalreporter.write_line(f"cleantree: not checked: {where}: {why}")
+    if state.report is not None and not state.report.parts:
+        from pytest_cleantree.frontends.pytest.report import error_context
+        from pytest_cleantree.report.registry import render_error
+
+        error = state.report.errors[0]
+        shown = render_error(fmt, error, error_context(error, config.invocation_params.dir))
+        if shown:  # the format's own account of why nothing ran (pytest shows the error)
+            terminalreporter.write_sep("-", "cleantree")
+            terminalreporter.write_line(shown)
+    elif state.report is not None:
+        from pytest_cleantree.frontends.pytest.report import render_terminal
+
+        results = state.report.results()
+        context = state.report.context(_report_options(config), config.invocation_params.dir)
+        text = render_terminal(fmt, results, context)
+        if text:
+            terminalreporter.write_sep("-", "cleantree")
+            terminalreporter.write_line(text)
+    for problem in state.problems:
+        terminalreporter.write_line(f"cleantree: error: {problem}", red=True)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -221,6 +336,8 @@ class ManifestFile(pytest.File):
     """A manifest, collected into one item per rule and file entry."""
 
     manifest: Manifest
+    #: see :meth:`~pytest_cleantree.run.session.Session.mirror`
+    mirror: str = ""
 
     def request(self) -> SessionRequest:
         """This manifest's run, with the ``--cleantree-*`` options."""
@@ -241,7 +358,13 @@ class ManifestFile(pytest.File):
             session = open_session(self.request())
         except OptionError as exc:
             raise pytest.UsageError(f"{pytest_flag(exc.option)}: {exc.problem}") from None
+        except CleanTreeError as exc:  # a collection error; the report files say it too
+            from pytest_cleantree.frontends.pytest.report import error_payload
+
+            self._cleantree_error = error_payload(exc)
+            raise
         self.manifest = session.manifest
+        self.mirror = session.mirror()
         self.config.stash[_STATE].unchecked.extend(session.unchecked)
         runner = session.runner
         self.config.stash[_STATE].runners[self.path] = runner
@@ -314,8 +437,13 @@ class CleanTreeItem(pytest.Item):
         super().__init__(**kwargs)
         self.check = check
         self.host = host
+        self.result: Result
 
-    def runtest(self) -> None:
+    def setup(self) -> None:
+        """Run the check.  A host that cannot be reached (or whose key is unknown) is an
+        error of the run, not a rule that failed: the item ends as ``error`` naming the host."""
+        from pytest_cleantree.frontends.pytest.report import Part, as_typed, encode_part
+
         parent = self.parent
         assert isinstance(parent, ManifestFile)
         state = self.config.stash[_STATE]
@@ -324,11 +452,39 @@ class CleanTreeItem(pytest.Item):
         # each file is read and parsed once, each host reached once, the fleet concurrently;
         # an item waits for its own host only
         siblings = state.checks_of(self.session, parent)
-        result = runner.fleet_result(siblings or [self.check], self.host, self.check)
-        if not result.ok:
-            state.failed.append((parent.path, result))
-            self._cleantree_annotations = _github_annotations(self.config, runner, result)
-            raise CleanTreeFailure(result)
+        self.result = runner.fleet_result(siblings or [self.check], self.host, self.check)
+        # this item's own host only: its source is open (another host's may still be opening)
+        root = getattr(runner.source(self.host), "root", "")
+        base = self.config.invocation_params.dir
+        self._cleantree_part = encode_part(
+            Part(
+                as_typed(parent.path, base),
+                state.position(self.session, self),
+                self.result,
+                root="" if self.host else as_typed(root, base),
+                host_root=root if self.host else "",
+                mirror=parent.mirror,
+            )
+        )
+        if not self.result.ok:
+            state.failed.append((parent.path, self.result))
+            self._cleantree_annotations = _github_annotations(self.config, runner, self.result)
+        from pytest_cleantree.report.fleet import is_host_problem
+
+        whole = [problem.message for problem in self.result.problems if is_host_problem(problem)]
+        if whole:  # the tree or host as a whole could not be read
+            from pytest_cleantree.report.text import escape_controls
+
+            shown = escape_controls("; ".join(dict.fromkeys(whole)))
+            if not self.host:
+                shown = f"cannot check the tree here: {shown}"
+            elif self.host not in shown:
+                shown = f"cannot check host {self.host}: {shown}"
+            pytest.fail(f"cleantree: error: {shown}", pytrace=False)
+
+    def runtest(self) -> None:
+        if not self.result.ok:
+            raise CleanTreeFailure(self.result)
 
     def repr_failure(  # type: ignore[override, unused-ignore]
         self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None

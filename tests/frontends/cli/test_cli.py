@@ -89,7 +89,7 @@ def test_the_partial_revert_exits_1_with_the_five_rows(
     assert result.err == ""
     assert rows_in(result.lines) == story_rows
     assert result.lines[0] == f"{FUSION}: {WHY}"
-    assert result.lines[-1] == "cleantree: 5 forbidden lines remain (3 rules, 3 files)"
+    assert result.lines[-1] == "cleantree: 5 forbidden lines in 2 files (3 rules checked)"
 
 
 def test_the_full_revert_exits_0_with_one_summary_line(
@@ -118,7 +118,7 @@ def test_the_report_is_the_rows_in_manifest_order(
         f"{PARTIAL_ROOT}srt/server_args.py:46:36          condition        "
         "if is_sm100_supported() or is_sm120_supported():\n"
         "\n"
-        "cleantree: 5 forbidden lines remain (3 rules, 3 files)\n"
+        "cleantree: 5 forbidden lines in 2 files (3 rules checked)\n"
     )
 
 
@@ -300,7 +300,7 @@ def test_a_missing_file_exits_2_naming_it(
     ) in result.lines
     # the rest is still checked and reported
     assert {row[0] for row in rows_in(result.lines)} == {"srt/layers/communicator.py"}
-    assert result.lines[-1].endswith("1 error: the check is incomplete (3 rules, 2 files)")
+    assert result.lines[-1].endswith("1 error: the check is incomplete (3 rules checked)")
 
 
 def test_an_unparseable_file_exits_2_and_shows_its_matching_lines(
@@ -334,7 +334,7 @@ def test_violations_in_an_incomplete_check_still_exit_2(
     result = module_cleantree("check", cwd=example_tree)
 
     assert result.code == 2
-    assert "5 forbidden lines remain" in result.lines[-1]
+    assert "5 forbidden lines in 2 files" in result.lines[-1]
 
 
 def test_usage_errors_exit_2(module_cleantree: Callable[..., Run], tmp_path: Path) -> None:

@@ -304,7 +304,7 @@ def test_an_inline_allow_with_a_reason_suppresses_its_rule_on_its_line(allowing:
     assert "app.py:1:" not in completed.stdout
     assert "app.py:2:1" in completed.stdout
     assert completed.stdout.splitlines()[-1] == (
-        "cleantree: 1 forbidden line remains (2 rules, 1 file; 1 allowed inline)"
+        "cleantree: 1 forbidden line in 1 file (2 rules checked; 1 allowed inline)"
     )
 
 
@@ -396,7 +396,7 @@ def test_files_named_are_checked_against_the_rules_that_cover_them(repo: Path) -
     assert completed.returncode == 1
     assert reported(completed.stdout) == {"src/a.py"}
     assert "b-only" not in completed.stdout
-    assert completed.stdout.splitlines()[-1].endswith("(1 rule, 2 files)")
+    assert completed.stdout.splitlines()[-1].endswith("1 forbidden line in 1 file (1 rule checked)")
 
 
 def test_files_named_that_are_clean_pass(repo: Path) -> None:
@@ -469,7 +469,7 @@ def test_statistics_counts_lines_per_rule_and_per_file(repo: Path) -> None:
         "  4  src/b.py",
         "  1  src/a.py",
         "",
-        "cleantree: 5 forbidden lines remain (2 rules, 3 files)",
+        "cleantree: 5 forbidden lines in 2 files (2 rules checked)",
     ]
 
 
@@ -570,7 +570,7 @@ def test_a_terminal_shows_one_progress_line_then_erases_it(repo: Path) -> None:
     assert err.startswith("\r\x1b[Kcleantree: 2 rules, listing the files, 0.")
     assert err.endswith("\r\x1b[K")  # erased: the report is not mixed with it
     assert "\n" not in err  # one line, rewritten in place
-    assert out.splitlines()[-1].startswith("cleantree: 3 forbidden lines remain")
+    assert out.splitlines()[-1].startswith("cleantree: 3 forbidden lines in 2 files")
 
 
 def test_quiet_shows_no_progress_on_a_terminal(repo: Path) -> None:

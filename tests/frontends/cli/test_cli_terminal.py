@@ -75,7 +75,7 @@ def test_a_terminal_gets_colour(project: Path) -> None:
     assert code == 1
     assert f"{BOLD_PATH}  {RED_KIND}  x = sm120" in out
     assert out.rstrip("\n").splitlines()[-1] == (
-        "\x1b[1;31mcleantree: 1 forbidden line remains (1 rule, 3 files)\x1b[0m"
+        "\x1b[1;31mcleantree: 1 forbidden line in 1 file (1 rule checked)\x1b[0m"
     )
 
 

@@ -136,9 +136,10 @@ def test_an_unparseable_file_fails_and_still_shows_its_matching_lines(
     )
 
 
-def test_a_missing_root_fails_every_check_and_names_the_root(
+def test_a_missing_root_is_an_error_of_every_check_naming_the_root(
     pytester: pytest.Pytester, tree: Path
 ) -> None:
+    """The check could not run: an error (pytest's outcome for it), not a rule that failed."""
     result = run(
         pytester,
         '[[rule]]\nid = "r"\nfiles = ["kernels.py", "clean.py"]\nforbid = ["sm120"]\n',
@@ -146,8 +147,11 @@ def test_a_missing_root_fails_every_check_and_names_the_root(
         "nowhere",
     )
 
-    result.assert_outcomes(failed=2)
-    result.stdout.fnmatch_lines(["error: root '*/nowhere' does not exist"] * 2)
+    result.assert_outcomes(errors=2)
+    result.stdout.fnmatch_lines(
+        ["cleantree: error: cannot check the tree here: root '*/nowhere' does not exist"] * 2
+    )
+    assert "Traceback" not in result.stdout.str()
 
 
 def test_kinds_limit_what_a_rule_reports(pytester: pytest.Pytester, tree: Path) -> None:
