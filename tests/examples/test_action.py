@@ -189,7 +189,9 @@ def test_the_readme_pre_commit_snippet_names_a_hook_and_flags_that_exist() -> No
 
 
 def test_the_readme_and_the_workflow_give_the_action_only_inputs_and_flags_it_has() -> None:
-    workflow = yaml.safe_load((REPO / "examples" / "ci" / "cleantree.yml").read_text())
+    workflow = yaml.safe_load(
+        (REPO / "pytest_cleantree" / "examples" / "ci" / "cleantree.yml").read_text()
+    )
     uses = [action_use(workflow["jobs"]["cleantree"]["steps"])]
     for block in readme_yaml_blocks():
         if isinstance(block, list):

@@ -15,7 +15,7 @@ import yaml
 from actionsteps import ACTION_USE, action_use, load_action, run_action_check
 
 REPO = Path(__file__).resolve().parents[2]
-WORKFLOW = REPO / "examples" / "ci" / "cleantree.yml"
+WORKFLOW = REPO / "pytest_cleantree" / "examples" / "ci" / "cleantree.yml"
 SHA = re.compile(r"[0-9a-f]{40}")
 
 
@@ -59,7 +59,12 @@ def run_wrapper(
 ) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "CLEANTREE_MANIFEST": manifest, "PYTHON": sys.executable}
     return subprocess.run(
-        ["sh", str(REPO / "examples" / "prelaunch" / "launch_server.sh"), "--tp", "8"],
+        [
+            "sh",
+            str(REPO / "pytest_cleantree" / "examples" / "prelaunch" / "launch_server.sh"),
+            "--tp",
+            "8",
+        ],
         capture_output=True,
         text=True,
         cwd=tmp_path,
@@ -250,14 +255,18 @@ def test_the_readme_links_the_references_and_they_document_every_flag() -> None:
 @pytest.mark.slow
 def test_the_readme_shows_what_pytest_prints() -> None:
     readme = (REPO / "README.md").read_text()
-    shown = [line for line in readme.splitlines() if line.startswith("examples/sm120/partial")]
+    shown = [
+        line
+        for line in readme.splitlines()
+        if line.startswith("pytest_cleantree/examples/sm120/partial")
+    ]
     completed = subprocess.run(
         [
             sys.executable,
             "-m",
             "pytest",
             "--cleantree",
-            "examples/sm120/cleantree.toml",
+            "pytest_cleantree/examples/sm120/cleantree.toml",
             "-p",
             "no:cacheprovider",
             "--rootdir",
