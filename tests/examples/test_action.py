@@ -1,9 +1,9 @@
 """``action.yml``, run as the runner runs it: its own steps, from a copy of this checkout.
 
-The slow test does what a workflow's ``uses: OWNER/pytest-cleantree@REF`` does: a fresh venv
-stands for the job's Python, the install step installs the action's checkout into it (so the
-installed metadata is this version), and the check step runs against a tree with a leftover
-(exit 1, an annotation, a valid SARIF file) and a clean one (exit 0). The upload step is a
+The slow test does what a workflow's ``uses: pytest-cleantree/pytest-cleantree@REF`` does: a
+fresh venv stands for the job's Python, the install step installs the action's checkout into it
+(so the installed metadata is this version), and the check step runs against a tree with a
+leftover (exit 1, an annotation, a valid SARIF file) and a clean one (exit 0). The upload step is a
 ``uses:`` step the runner alone can run: only its condition and inputs are checked.
 """
 

@@ -14,9 +14,10 @@ import pytest
 import yaml
 from actionsteps import ACTION_USE, action_use, load_action, run_action_check
 
+import pytest_cleantree
+
 REPO = Path(__file__).resolve().parents[2]
 WORKFLOW = REPO / "pytest_cleantree" / "examples" / "ci" / "cleantree.yml"
-SHA = re.compile(r"[0-9a-f]{40}")
 
 
 def workflow_steps() -> list[dict[str, str]]:
@@ -25,33 +26,25 @@ def workflow_steps() -> list[dict[str, str]]:
     return steps
 
 
-def test_the_workflow_uses_the_action_pinned_to_a_commit() -> None:
+def test_the_workflow_uses_the_action_pinned_to_a_release() -> None:
     """The action installs the package from its own checkout: the ref it names is the version,
-    a full sha (a tag or branch can move), one that holds ``action.yml``."""
+    this release's tag (test_pins.py holds it to the repository's tags and the tag's tree)."""
     use = action_use(workflow_steps())
     match = ACTION_USE.fullmatch(use["uses"])
     assert match is not None
-    assert match["owner"] == "OWNER"  # the comment says to replace it
-    rev = match["ref"]
-    assert SHA.fullmatch(rev), f"not pinned to a full commit sha: {use['uses']}"
-    assert "replace" in WORKFLOW.read_text().lower()  # the comment says what to replace
+    assert match["owner"] == "pytest-cleantree"
+    assert match["ref"] == f"v{pytest_cleantree.__version__}", use["uses"]
     assert set(use.get("with", {})) <= set(load_action()["inputs"])
-    if (REPO / ".git").exists():  # a checkout (not an unpacked archive): the commit is real
-        shown = subprocess.run(
-            ["git", "cat-file", "-e", f"{rev}:action.yml"], cwd=REPO, check=False, timeout=60
-        )
-        assert shown.returncode == 0, f"{rev} is no commit of this repository with action.yml"
 
 
-def test_the_readme_pre_commit_snippet_pins_a_commit() -> None:
+def test_the_readme_pre_commit_snippet_pins_a_release() -> None:
     readme = (REPO / "README.md").read_text()
     (snippet,) = [
         block for block in re.findall(r"```yaml\n(.*?)```", readme, re.S) if "repos:" in block
     ]
     (repo,) = yaml.safe_load(snippet)["repos"]
-    assert SHA.fullmatch(str(repo["rev"])), repo["rev"]
+    assert repo["rev"] == f"v{pytest_cleantree.__version__}", repo["rev"]
     assert [hook["id"] for hook in repo["hooks"]] == ["cleantree"]
-    assert "v0.1.0" not in readme
 
 
 def run_wrapper(
@@ -200,7 +193,7 @@ def test_the_workflow_uses_current_actions_with_the_permissions_upload_sarif_nee
     assert uses == {
         "actions/checkout": "v5",
         "actions/setup-python": "v6",
-        "OWNER/pytest-cleantree": uses["OWNER/pytest-cleantree"],  # a sha: the test above
+        "pytest-cleantree/pytest-cleantree": f"v{pytest_cleantree.__version__}",
     }
     assert workflow["permissions"] == {
         "contents": "read",
