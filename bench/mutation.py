@@ -152,8 +152,9 @@ def mutmut_config(target: Target) -> str:
     table = {
         "source_paths": ["pytest_cleantree"],
         "only_mutate": [target.path],
-        # the tests run inside mutants/ and read the docs and examples next to them
-        "also_copy": ["README.md", "docs", "examples"],
+        # the tests run inside mutants/ and read the docs next to them (the examples are
+        # package data, copied with the package)
+        "also_copy": ["README.md", "docs"],
         "pytest_add_cli_args": ["-p", "no:cacheprovider", "-p", "no:randomly", "-q"],
         "pytest_add_cli_args_test_selection": list(target.tests),
         "process_isolation": "forkserver",

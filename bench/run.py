@@ -46,7 +46,7 @@ CACHE_ENV = "CLEANTREE_CACHE_DIR"
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 WORK = BENCH / ".work"
-EXAMPLE = REPO / "examples" / "sm120" / "cleantree.toml"
+EXAMPLE = REPO / "pytest_cleantree" / "examples" / "sm120" / "cleantree.toml"
 
 TOOL_ORDER = ("cleantree", "pytest --cleantree", "rg", "ruff", "ast-grep", "semgrep")
 FULL_SIZES = (1_000, 10_000, 50_000)
@@ -461,7 +461,12 @@ def _pytest_overhead_example(env: dict[str, str], rounds: int) -> list[Extra]:
             times[key].append(run_measured(argv, cwd=WORK, env=run_env, timeout=120).wall)
     cli_s, py_s, alone_s = (median(times[key]) for key in ("cli", "pytest", "alone"))
     return [
-        Extra("example: cleantree check", cli_s, "s", "examples/sm120 (fails on purpose)"),
+        Extra(
+            "example: cleantree check",
+            cli_s,
+            "s",
+            "pytest_cleantree/examples/sm120 (fails on purpose)",
+        ),
         Extra("example: pytest --cleantree", py_s, "s", "same manifest, plugins autoloaded"),
         Extra(
             "example: pytest --cleantree minus CLI",

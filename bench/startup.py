@@ -2,13 +2,13 @@
 
     python bench/startup.py [--rounds 15]
 
-Issue 36's target: ``pytest --cleantree examples/sm120/cleantree.toml`` within 0.1 s of bare
-``pytest`` in an empty folder plus ``cleantree check`` on the same manifest (the plugin may
-cost no more than the two programs it joins).  The three run side by side, interleaved, the
-order rotated each round, in copies outside the repository (so that no ``pyproject.toml`` of
-ours configures them), every pytest plugin of this machine autoloaded as a user's pytest
-would.  Also: what a plain pytest session (no ``--cleantree``) imports of the package, from
-``-X importtime``.  Prints a Markdown table and writes bench/results-startup.md.
+Issue 36's target: ``pytest --cleantree`` on ``pytest_cleantree/examples/sm120/cleantree.toml``
+within 0.1 s of bare ``pytest`` in an empty folder plus ``cleantree check`` on the same manifest
+(the plugin may cost no more than the two programs it joins). The three run side by side,
+interleaved, the order rotated each round, in copies outside the repository (so that no
+``pyproject.toml`` of ours configures them), every pytest plugin of this machine autoloaded as a
+user's pytest would. Also: what a plain pytest session (no ``--cleantree``) imports of the
+package, from ``-X importtime``. Prints a Markdown table and writes bench/results-startup.md.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from measure import median, run_measured
 from tools import tool_env
 
 HERE = Path(__file__).resolve().parent
-EXAMPLE = HERE.parent / "examples" / "sm120"
+EXAMPLE = HERE.parent / "pytest_cleantree" / "examples" / "sm120"
 TARGET = 0.1  # seconds over bare pytest + the CLI
 _IMPORTTIME = re.compile(r"^import time:\s+(\d+) \|\s+(\d+) \|\s*(\S+)")
 

@@ -42,7 +42,7 @@ def _private_analysis_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterato
 
 
 #: The example the README tells: a manifest, a partially reverted tree and a fixed one.
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "sm120"
+EXAMPLE = Path(__file__).resolve().parent.parent / "pytest_cleantree" / "examples" / "sm120"
 
 #: The lines a complete revert must remove, as read from the example's partial-revert tree by
 #: hand (``grep -n sm120``): (path under the root, 1-based line, kinds as the report joins them).
@@ -77,7 +77,8 @@ def example_source() -> Path:
 
 @pytest.fixture
 def example_tree(tmp_path: Path, example_source: Path) -> Path:
-    """A fresh copy of ``examples/sm120``; the returned folder holds its ``cleantree.toml``."""
+    """A fresh copy of ``pytest_cleantree/examples/sm120``; the returned folder holds its
+    ``cleantree.toml``."""
     return Path(shutil.copytree(example_source, tmp_path / "sm120"))
 
 

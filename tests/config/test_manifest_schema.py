@@ -90,7 +90,7 @@ def iter_table_manifests() -> Iterator[tuple[str, str, str]]:
 
 def iter_example_manifests() -> Iterator[tuple[str, str, str]]:
     """The example manifests, and the manifests shown in the README and docs/manifest.md."""
-    for path in sorted((REPO / "examples").rglob(MANIFEST_NAME)):
+    for path in sorted((REPO / "pytest_cleantree" / "examples").rglob(MANIFEST_NAME)):
         yield str(path.relative_to(REPO)), path.read_text(encoding="utf-8"), MANIFEST_NAME
     for doc in (REPO / "README.md", REPO / "docs" / "manifest.md"):
         blocks = re.findall(r"```toml\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)
@@ -128,7 +128,7 @@ def test_the_corpus_is_the_suite() -> None:
     names = [name for name, _, _ in CORPUS]
     assert len(names) == len(set(names))
     assert len(names) > 90
-    assert any(name.startswith("examples/") for name in names)
+    assert any(name.startswith("pytest_cleantree/examples/") for name in names)
     assert set(BEYOND_THE_SCHEMA) <= set(names), "a case named here is gone: update the list"
 
 
@@ -168,7 +168,7 @@ def test_the_schema_names_every_key_the_parser_accepts() -> None:
 def test_the_example_manifests_name_the_shipped_schema() -> None:
     """taplo (and Even Better TOML) read a ``#:schema PATH-OR-URL`` header comment; a relative
     path is relative to the manifest."""
-    examples = sorted((REPO / "examples").rglob(MANIFEST_NAME))
+    examples = sorted((REPO / "pytest_cleantree" / "examples").rglob(MANIFEST_NAME))
     assert examples
     for path in examples:
         first = path.read_text(encoding="utf-8").split("\n", 1)[0]

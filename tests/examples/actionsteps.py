@@ -94,7 +94,7 @@ def run_step(
 
 #: the action's step that runs the check (the others install and upload)
 CHECK_STEP = "Check the tree"
-#: ``uses: OWNER/pytest-cleantree@REF``: a workflow step that runs this repository's action
+#: ``uses: pytest-cleantree/pytest-cleantree@REF``: a step that runs this repository's action
 ACTION_USE = re.compile(r"(?P<owner>[^/@]+)/pytest-cleantree@(?P<ref>\S+)")
 
 

@@ -1,9 +1,9 @@
 """``action.yml``, run as the runner runs it: its own steps, from a copy of this checkout.
 
-The slow test does what a workflow's ``uses: OWNER/pytest-cleantree@REF`` does: a fresh venv
-stands for the job's Python, the install step installs the action's checkout into it (so the
-installed metadata is this version), and the check step runs against a tree with a leftover
-(exit 1, an annotation, a valid SARIF file) and a clean one (exit 0). The upload step is a
+The slow test does what a workflow's ``uses: pytest-cleantree/pytest-cleantree@REF`` does: a
+fresh venv stands for the job's Python, the install step installs the action's checkout into it
+(so the installed metadata is this version), and the check step runs against a tree with a
+leftover (exit 1, an annotation, a valid SARIF file) and a clean one (exit 0). The upload step is a
 ``uses:`` step the runner alone can run: only its condition and inputs are checked.
 """
 
@@ -189,7 +189,9 @@ def test_the_readme_pre_commit_snippet_names_a_hook_and_flags_that_exist() -> No
 
 
 def test_the_readme_and_the_workflow_give_the_action_only_inputs_and_flags_it_has() -> None:
-    workflow = yaml.safe_load((REPO / "examples" / "ci" / "cleantree.yml").read_text())
+    workflow = yaml.safe_load(
+        (REPO / "pytest_cleantree" / "examples" / "ci" / "cleantree.yml").read_text()
+    )
     uses = [action_use(workflow["jobs"]["cleantree"]["steps"])]
     for block in readme_yaml_blocks():
         if isinstance(block, list):

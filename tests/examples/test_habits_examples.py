@@ -14,11 +14,11 @@ import pytest
 import yaml
 from actionsteps import ACTION_USE, action_use, load_action, run_action_check
 
+import pytest_cleantree
 from pytest_cleantree.frontends.options import PYTEST_OPTIONS
 
 REPO = Path(__file__).resolve().parents[2]
-WORKFLOW = REPO / "examples" / "ci" / "cleantree.yml"
-SHA = re.compile(r"[0-9a-f]{40}")
+WORKFLOW = REPO / "pytest_cleantree" / "examples" / "ci" / "cleantree.yml"
 
 
 def workflow_steps() -> list[dict[str, str]]:
@@ -27,33 +27,25 @@ def workflow_steps() -> list[dict[str, str]]:
     return steps
 
 
-def test_the_workflow_uses_the_action_pinned_to_a_commit() -> None:
+def test_the_workflow_uses_the_action_pinned_to_a_release() -> None:
     """The action installs the package from its own checkout: the ref it names is the version,
-    a full sha (a tag or branch can move), one that holds ``action.yml``."""
+    this release's tag (test_pins.py holds it to the repository's tags and the tag's tree)."""
     use = action_use(workflow_steps())
     match = ACTION_USE.fullmatch(use["uses"])
     assert match is not None
-    assert match["owner"] == "OWNER"  # the comment says to replace it
-    rev = match["ref"]
-    assert SHA.fullmatch(rev), f"not pinned to a full commit sha: {use['uses']}"
-    assert "replace" in WORKFLOW.read_text().lower()  # the comment says what to replace
+    assert match["owner"] == "pytest-cleantree"
+    assert match["ref"] == f"v{pytest_cleantree.__version__}", use["uses"]
     assert set(use.get("with", {})) <= set(load_action()["inputs"])
-    if (REPO / ".git").exists():  # a checkout (not an unpacked archive): the commit is real
-        shown = subprocess.run(
-            ["git", "cat-file", "-e", f"{rev}:action.yml"], cwd=REPO, check=False, timeout=60
-        )
-        assert shown.returncode == 0, f"{rev} is no commit of this repository with action.yml"
 
 
-def test_the_readme_pre_commit_snippet_pins_a_commit() -> None:
+def test_the_readme_pre_commit_snippet_pins_a_release() -> None:
     readme = (REPO / "README.md").read_text()
     (snippet,) = [
         block for block in re.findall(r"```yaml\n(.*?)```", readme, re.S) if "repos:" in block
     ]
     (repo,) = yaml.safe_load(snippet)["repos"]
-    assert SHA.fullmatch(str(repo["rev"])), repo["rev"]
+    assert repo["rev"] == f"v{pytest_cleantree.__version__}", repo["rev"]
     assert [hook["id"] for hook in repo["hooks"]] == ["cleantree"]
-    assert "v0.1.0" not in readme
 
 
 def run_wrapper(
@@ -61,7 +53,12 @@ def run_wrapper(
 ) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "CLEANTREE_MANIFEST": manifest, "PYTHON": sys.executable}
     return subprocess.run(
-        ["sh", str(REPO / "examples" / "prelaunch" / "launch_server.sh"), "--tp", "8"],
+        [
+            "sh",
+            str(REPO / "pytest_cleantree" / "examples" / "prelaunch" / "launch_server.sh"),
+            "--tp",
+            "8",
+        ],
         capture_output=True,
         text=True,
         cwd=tmp_path,
@@ -197,7 +194,7 @@ def test_the_workflow_uses_current_actions_with_the_permissions_upload_sarif_nee
     assert uses == {
         "actions/checkout": "v5",
         "actions/setup-python": "v6",
-        "OWNER/pytest-cleantree": uses["OWNER/pytest-cleantree"],  # a sha: the test above
+        "pytest-cleantree/pytest-cleantree": f"v{pytest_cleantree.__version__}",
     }
     assert workflow["permissions"] == {
         "contents": "read",
@@ -254,14 +251,18 @@ def test_the_readme_links_the_references_and_they_document_every_flag() -> None:
 @pytest.mark.slow
 def test_the_readme_shows_what_pytest_prints() -> None:
     readme = (REPO / "README.md").read_text()
-    shown = [line for line in readme.splitlines() if line.startswith("examples/sm120/partial")]
+    shown = [
+        line
+        for line in readme.splitlines()
+        if line.startswith("pytest_cleantree/examples/sm120/partial")
+    ]
     completed = subprocess.run(
         [
             sys.executable,
             "-m",
             "pytest",
             "--cleantree",
-            "examples/sm120/cleantree.toml",
+            "pytest_cleantree/examples/sm120/cleantree.toml",
             "-p",
             "no:cacheprovider",
             "--rootdir",

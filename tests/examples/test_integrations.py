@@ -17,7 +17,7 @@ import yaml
 from actionsteps import action_use, run_action_check
 
 REPO = Path(__file__).resolve().parents[2]
-WRAPPER = REPO / "examples" / "prelaunch" / "launch_server.sh"
+WRAPPER = REPO / "pytest_cleantree" / "examples" / "prelaunch" / "launch_server.sh"
 PARTIAL = "partial-revert/python/sglang"
 REVERTED = "reverted/python/sglang"
 
@@ -130,7 +130,9 @@ def test_pre_commit_hook_runs_the_check(example_tree: Path, root: str, code: int
 
 def workflow_check_step() -> dict[str, object]:
     """The workflow's check: the step that uses this repository's action."""
-    workflow = yaml.safe_load((REPO / "examples" / "ci" / "cleantree.yml").read_text())
+    workflow = yaml.safe_load(
+        (REPO / "pytest_cleantree" / "examples" / "ci" / "cleantree.yml").read_text()
+    )
     return action_use(workflow["jobs"]["cleantree"]["steps"])
 
 

@@ -10,10 +10,16 @@ The installed metadata itself (``importlib.metadata.version`` in a fresh venv) i
 from __future__ import annotations
 
 import importlib.metadata
+import os
 import re
+import shutil
 import subprocess
 import sys
+import tarfile
+import zipfile
 from pathlib import Path
+
+import pytest
 
 import pytest_cleantree
 
@@ -70,7 +76,9 @@ def test_the_built_metadata_the_package_and_the_changelog_agree(tmp_path: Path) 
 
 def test_the_licence_is_the_one_pyproject_names() -> None:
     project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
-    assert project["project"]["license"] == {"text": "MIT"}
+    assert project["project"]["license"] == "MIT"  # an SPDX expression (PEP 639)
+    assert project["project"]["license-files"] == ["LICENSE"]
+    assert not [c for c in project["project"]["classifiers"] if c.startswith("License ::")]
     licence = (REPO / "LICENSE").read_text(encoding="utf-8")
     assert licence.startswith("MIT License\n")
     assert "Copyright (c) 2026 the pytest-cleantree authors" in licence
@@ -86,3 +94,132 @@ def test_the_cli_reports_the_version() -> None:
     )
     assert completed.returncode == 0, completed.stderr
     assert pytest_cleantree.__version__ in completed.stdout
+
+
+# ---------------------------------------------------------------- what the release carries
+
+#: what a user of the wheel runs, and what its commands write out (issue 36)
+RUNNABLE = (
+    "pytest_cleantree/examples/sm120/cleantree.toml",
+    "pytest_cleantree/examples/sm120/partial-revert/python/sglang/srt/layers/communicator.py",
+    "pytest_cleantree/examples/sm120/partial-revert/python/sglang/srt/server_args.py",
+    "pytest_cleantree/examples/sm120/partial-revert/python/sglang/sitecustomize.py",
+    "pytest_cleantree/examples/sm120/reverted/python/sglang/srt/layers/communicator.py",
+    "pytest_cleantree/examples/sm120/reverted/python/sglang/srt/server_args.py",
+    "pytest_cleantree/examples/sm120/reverted/python/sglang/sitecustomize.py",
+    "pytest_cleantree/examples/prelaunch/launch_server.sh",
+    "pytest_cleantree/examples/ansible/cleantree.yml",
+    "pytest_cleantree/examples/ci/cleantree.yml",
+    "pytest_cleantree/schemas/manifest-v1.json",
+    "pytest_cleantree/schemas/report-v1.json",
+    "pytest_cleantree/py.typed",
+)
+#: what the sdist carries beyond the package
+READING = ("CHANGELOG.md", "LICENSE", "README.md", "action.yml", "pyproject.toml")
+
+BUILD = """
+import setuptools.build_meta as backend, sys
+out = sys.argv[1]
+print(backend.build_sdist(out))
+print(backend.build_wheel(out))
+"""
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
+    """The sdist, the wheel, and the build's output, built as ``python -m build
+    --no-isolation`` would (the PEP 517 hooks) from a copy of the files git knows, as a clean
+    clone has them: the checkout itself gets no ``build/`` or ``.egg-info``."""
+    source, out = tmp_path_factory.mktemp("source"), tmp_path_factory.mktemp("dist")
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=REPO,
+        capture_output=True,
+        check=True,
+    ).stdout.decode()
+    for name in filter(None, listed.split("\0")):
+        if (REPO / name).is_file():
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / name, source / name)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    done = subprocess.run(
+        [sys.executable, "-W", "always", "-c", BUILD, str(out)],
+        cwd=source,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    built = sorted(out.iterdir(), key=lambda path: path.suffix)
+    assert [path.suffix for path in built] == [".gz", ".whl"], done.stdout + done.stderr
+    sdist, wheel = built
+    return sdist, wheel, done.stdout + done.stderr
+
+
+def test_the_build_does_not_warn(built: tuple[Path, Path, str]) -> None:
+    """A deprecated setting (the TOML-table licence) warns here before it breaks a release."""
+    _, _, output = built
+    assert [line for line in output.splitlines() if "warn" in line.lower()] == []
+
+
+def test_the_wheel_carries_the_runnable_material(built: tuple[Path, Path, str]) -> None:
+    _, wheel, _ = built
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        mode = archive.getinfo("pytest_cleantree/examples/prelaunch/launch_server.sh")
+        info = next(n for n in names if n.endswith(".dist-info/METADATA"))
+        metadata = archive.read(info).decode()
+    assert set(RUNNABLE) <= names, sorted(set(RUNNABLE) - names)
+    assert not [name for name in names if "__pycache__" in name or name.endswith(".pyc")]
+    assert mode.external_attr >> 16 & 0o111, "launch_server.sh is not executable in the wheel"
+    assert "License-Expression: MIT" in metadata.splitlines()
+    assert any(line.startswith("License-File: LICENSE") for line in metadata.splitlines())
+    for classifier in ("Framework :: Pytest", "Typing :: Typed", "Environment :: Console"):
+        assert f"Classifier: {classifier}" in metadata.splitlines()
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    homepage = project["project"]["urls"]["Homepage"]
+    assert f"Project-URL: Homepage, {homepage}" in metadata.splitlines()
+
+
+def test_the_sdist_carries_the_docs_and_the_changelog(built: tuple[Path, Path, str]) -> None:
+    sdist, _, _ = built
+    with tarfile.open(sdist) as archive:
+        top = archive.getnames()[0].split("/")[0]
+        names = {name.removeprefix(f"{top}/") for name in archive.getnames()}
+    docs = {f"docs/{p.name}" for p in (REPO / "docs").glob("*.md")}
+    assert "docs/releasing.md" in docs
+    assert docs <= names, sorted(docs - names)
+    assert set(READING) <= names
+    assert set(RUNNABLE) <= names, sorted(set(RUNNABLE) - names)
+
+
+# ---------------------------------------------------------------- how a release is made
+
+
+def test_the_release_workflow_builds_runs_the_quick_start_and_publishes() -> None:
+    import yaml
+
+    workflow = yaml.safe_load((REPO / ".github" / "workflows" / "release.yml").read_text())
+    assert workflow.get("on", workflow.get(True)) == {"push": {"tags": ["v*"]}}  # YAML 1.1: on
+    assert workflow["permissions"] == {"contents": "read"}
+    build, release, pypi = (workflow["jobs"][job] for job in ("build", "github-release", "pypi"))
+    runs = [str(step.get("run", "")) for step in build["steps"]]
+    built = next(i for i, run in enumerate(runs) if "python -m build" in run)
+    smoke = next(i for i, run in enumerate(runs) if "bash .ci/wheel-smoke dist/*.whl" in run)
+    assert built < smoke
+    assert any('"v${version}"' in run and "cat-file -t" in run for run in runs[:built])
+    assert release["needs"] == pypi["needs"] == "build"
+    assert release["permissions"] == {"contents": "write"}
+    assert any("gh release create" in str(step.get("run", "")) for step in release["steps"])
+    assert pypi["permissions"] == {"id-token": "write"}  # trusted publishing, nothing else
+    assert pypi["environment"]["name"] == "pypi"
+    assert pypi["steps"][-1] == {"uses": "pypa/gh-action-pypi-publish@release/v1"}
+
+
+def test_ci_runs_the_same_wheel_smoke_after_lint_and_before_the_tests() -> None:
+    script = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    lint, smoke = script.index("\nlint-imports\n"), script.index("\nbash .ci/wheel-smoke ")
+    assert lint < smoke < script.index("\npython3 -m pytest ")
+    assert os.access(REPO / ".ci" / "wheel-smoke", os.X_OK)

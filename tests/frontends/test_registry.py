@@ -68,7 +68,8 @@ def run_and_list_report_modules(*args: str) -> set[str]:
     code = (
         "import sys\n"
         "from pytest_cleantree.frontends.cli.main import main\n"
-        f"main(['check', '--manifest', 'examples/sm120/cleantree.toml', '--no-cache', *{args!r}])\n"
+        "main(['check', '--manifest', 'pytest_cleantree/examples/sm120/cleantree.toml',\n"
+        f"      '--no-cache', *{args!r}])\n"
         "print(repr(sorted(m for m in sys.modules if m.startswith('pytest_cleantree.report'))))\n"
     )
     completed = subprocess.run(

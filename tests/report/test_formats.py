@@ -20,8 +20,8 @@ from pytest_cleantree.report.sarif import render_sarif
 from pytest_cleantree.run.check import check_all
 from pytest_cleantree.sources.local import LocalSource
 
-EXAMPLE = Path(__file__).parents[2] / "examples" / "sm120"
-ROOT = "examples/sm120/partial-revert/python/sglang"
+EXAMPLE = Path(__file__).parents[2] / "pytest_cleantree" / "examples" / "sm120"
+ROOT = "pytest_cleantree/examples/sm120/partial-revert/python/sglang"
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,7 @@
 
 One inventory, as a user keeps it: two healthy hosts (real sshd on loopback), one
 whose tree is missing, one that cannot be reached.  ``ansible-playbook -i inventory
-examples/ansible/cleantree.yml`` runs the check on each host with the host's own
+pytest_cleantree/examples/ansible/cleantree.yml`` runs the check on each host with the host's own
 Python and gathers one summary with each host's exit status; ``cleantree check
 --inventory inventory --group gpu`` reads the same file for its own fan-out.
 """
@@ -26,7 +26,7 @@ from runs import cleantree
 pytestmark = pytest.mark.ssh
 SSHServer = Any  # tests/integration/conftest.py's SSHServer
 REPO = Path(__file__).resolve().parents[2]
-PLAYBOOK = REPO / "examples" / "ansible" / "cleantree.yml"
+PLAYBOOK = REPO / "pytest_cleantree" / "examples" / "ansible" / "cleantree.yml"
 
 
 def ansible_playbook() -> str:

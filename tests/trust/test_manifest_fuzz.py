@@ -40,7 +40,13 @@ from pytest_cleantree.config.manifest import load_manifest, parse_manifest
 from pytest_cleantree.core.errors import ManifestError
 from pytest_cleantree.core.model import DEFAULT_KINDS, SELECTABLE_KINDS, Kind, Manifest
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "sm120" / "cleantree.toml"
+EXAMPLE = (
+    Path(__file__).resolve().parents[2]
+    / "pytest_cleantree"
+    / "examples"
+    / "sm120"
+    / "cleantree.toml"
+)
 EXAMPLE_TEXT = EXAMPLE.read_text(encoding="utf-8")
 
 VARIANTS = (

@@ -120,6 +120,9 @@ def _selected_manifest(config: pytest.Config, *, required: bool = True) -> Path 
             raise pytest.UsageError(f"--cleantree-manifest: no such file: {explicit}")
         return path
     named = [_arg_path(config, arg) for arg in config.args]
+    for arg, path in zip(config.args, named, strict=True):
+        if path.suffix == ".toml" and not path.exists():  # else: "none in <cwd>", misleading
+            raise pytest.UsageError(f"--cleantree: {arg.split('::', 1)[0]}: no such file")
     if any(path.suffix == ".toml" and path.is_file() for path in named):
         return None  # manifests named on the command line are collected as given
     found = discover_manifest(invocation)
