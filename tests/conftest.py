@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import pytest
+from needs import in_ci
 
 from pytest_cleantree.run.cache import CACHE_ENV
 
@@ -17,8 +18,13 @@ from pytest_cleantree.run.cache import CACHE_ENV
 TIERS = ("trust", "integration", "examples", "oracle")
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark each test with its tier (``pytest -m integration``), from its folder alone."""
+#: ``CLEANTREE_SLOW=1`` runs the slow tier in a plain ``pytest`` (CI always runs it)
+SLOW_ENV = "CLEANTREE_SLOW"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark each test with its tier (``pytest -m integration``), from its folder alone; leave
+    the slow tier out of a plain run (see :func:`runs_slow`), deselected out loud."""
     here = Path(__file__).parent
     for item in items:
         try:
@@ -27,6 +33,28 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             continue
         if folder in TIERS:
             item.add_marker(folder)
+    if runs_slow(config):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not item.get_closest_marker("slow")]
+
+
+def runs_slow(config: pytest.Config) -> bool:
+    """Does this run include the slow tier?  Under CI always; else with ``CLEANTREE_SLOW=1``,
+    or when ``-m`` chooses the tests itself (``-m slow`` runs exactly them)."""
+    return in_ci() or os.environ.get(SLOW_ENV) == "1" or bool(config.option.markexpr)
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    """Say which tiers this run holds: a left-out tier is never silent."""
+    if runs_slow(config):
+        return "cleantree tests: every tier (slow included)"
+    return (
+        f"cleantree tests: the slow tier is left out (deselected below); {SLOW_ENV}=1 or "
+        "CI=true runs it, -m slow runs only it"
+    )
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -406,6 +406,7 @@ def _walrus_declared_global(scope: ScopeBindings, table: symtable.SymbolTable) -
     return {name for name in walrus if table.lookup(name).is_declared_global()}
 
 
+@pytest.mark.slow
 def test_module_scopes_bind_what_symtable_says_on_the_whole_standard_library() -> None:
     disagreements = {}
     checked = 0

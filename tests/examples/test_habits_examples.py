@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 from actionsteps import ACTION_USE, action_use, load_action, run_action_check
+from needs import need_module
 
 import pytest_cleantree
 from pytest_cleantree.frontends.options import PYTEST_OPTIONS
@@ -143,6 +144,7 @@ def git(*args: str, cwd: Path) -> None:
 @pytest.fixture(scope="module")
 def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """pre-commit's own cache: the hook's environment is installed once for this module."""
+    need_module("pre_commit")
     return tmp_path_factory.mktemp("pre-commit-home")
 
 

@@ -84,6 +84,7 @@ def ast_imports(data: bytes) -> tuple[set[str], bool] | None:
     return parts, star
 
 
+@pytest.mark.slow
 def test_what_the_server_keeps_back_imports_no_word_in_the_standard_library() -> None:
     """Every module of the running Python: a file kept back imports none of the words
     and no star, by :mod:`ast` and by the graph's own summary."""
