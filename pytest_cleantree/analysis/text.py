@@ -405,7 +405,6 @@ def present_patterns(
     patterns are a list many files share, see there).
     """
     derived = views.derived_may_spell(patterns.needle_strings, together=together)
-    text, norm = views.text, views.norm
     words: set[str] | None = None
     every_word: set[str] | None = None
     kept: dict[Pattern, None] = {}  # (a pattern with several needles is kept once)
@@ -425,13 +424,19 @@ def present_patterns(
                     kept[pattern] = None
             elif needle in words or (derived and views.spelt_across_breaks(needle)):
                 kept[pattern] = None
-        elif (
-            needle in text  # :meth:`TextViews.spells`, inlined: it runs per needle per file
-            or (norm is not text and needle in norm)
-            or (derived and (views.makes(needle) or views.contains(needle)))
-        ):
+        elif _spelt(views, needle, derived):
             kept[pattern] = None
     return list(kept)
+
+
+def _spelt(views: TextViews, needle: str, derived: bool) -> bool:
+    """Is ``needle`` in the text or its NFKC form, or (``derived``) made by a derived view?"""
+    text, norm = views.text, views.norm  # :meth:`TextViews.spells`, inlined: a needle a file
+    return (
+        needle in text
+        or (norm is not text and needle in norm)
+        or (derived and (views.makes(needle) or views.contains(needle)))
+    )
 
 
 def spelling_lines(views: TextViews, patterns: PatternSet) -> set[int] | None:

@@ -304,14 +304,7 @@ def grow_chains(
             unbound.update((path, words) for path in still)
             asked = set(stale)
             unread = [path for path in unread if path in still or path not in asked]
-        admitted = [
-            m
-            for m in left
-            if m.path not in tried
-            and m.module not in parsed
-            and m.path in summaries
-            and summaries[m.path].may_spell(words)
-        ]
+        admitted = _admitted(left, tried, parsed, summaries, words)
         if not admitted:
             break
         for module in admitted:
@@ -320,6 +313,24 @@ def grow_chains(
         _parse(source, admitted, held, parsed, texts, store)
         emap = ExportMap(parsed, meter=meter)
     return emap, _reach(summaries.values(), parsed.values())
+
+
+def _admitted(
+    left: Sequence[TreeModule],
+    tried: set[str],
+    parsed: Mapping[str, ModuleExports],
+    summaries: Mapping[str, ImportSummary],
+    words: frozenset[str],
+) -> list[TreeModule]:
+    """The modules this round parses: not yet tried, and whose imports take one of ``words``."""
+    return [
+        m
+        for m in left
+        if m.path not in tried
+        and m.module not in parsed
+        and m.path in summaries
+        and summaries[m.path].may_spell(words)
+    ]
 
 
 def _reach(summaries: Iterable[ImportSummary], parsed: Iterable[ModuleExports]) -> Reach:

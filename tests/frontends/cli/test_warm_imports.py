@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from pytest_cleantree.report.registry import DEFAULT_FORMAT, FORMATS
+
 #: run the CLI's check in this process, then print every module it imported
 PROBE = """
 import sys
@@ -91,7 +93,7 @@ def test_a_warm_run_imports_no_analysis(tree: Path, tmp_path: Path) -> None:
     assert imported(warm, NEVER_WARM_NAMES) == set()
     # text asked: no other renderer
     assert (
-        imported(warm, tuple(f"pytest_cleantree.report.{f}" for f in ("json", "github", "sarif")))
+        imported(warm, tuple(f.module for name, f in FORMATS.items() if name != DEFAULT_FORMAT))
         == set()
     )
 
