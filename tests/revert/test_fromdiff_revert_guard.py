@@ -174,7 +174,7 @@ def test_a_deleted_file_still_missing_is_a_violation(repo: Repo) -> None:
         "legacy.py  missing  expected '=OldKernel'\n"
         "legacy.py  missing  expected '=old_path'\n"
         "\n"
-        "cleantree: 3 expected patterns missing (1 rule, 0 files)\n"
+        "cleantree: 3 expected patterns missing in 1 file (1 rule checked)\n"
     )
     git(repo.path, "revert", "--no-edit", EXPERIMENT)
     assert repo.check() == (0, "cleantree: clean (1 rule, 1 file)\n", "")
@@ -187,7 +187,8 @@ def test_the_summary_counts_missing_names_as_names(repo: Repo) -> None:
     repo.commit("Bring some of it back", {"legacy.py": "LIMIT = 3\n"})
     code, out, _ = repo.check()
     assert code == 1
-    assert out.splitlines()[-1] == "cleantree: 2 expected patterns missing (1 rule, 1 file)"
+    last = out.splitlines()[-1]
+    assert last == "cleantree: 2 expected patterns missing in 1 file (1 rule checked)"
 
 
 # --------------------------------------------------------------------------- case 5
@@ -238,7 +239,7 @@ def test_an_experiment_that_only_removed_lines_must_have_them_back(repo: Repo) -
         "a complete revert brings it back\n"
         "m.py  missing  expected 'line:legacy_fusion()'\n"
         "\n"
-        "cleantree: 1 expected pattern missing (1 rule, 1 file)\n"
+        "cleantree: 1 expected pattern missing in 1 file (1 rule checked)\n"
     )
     git(repo.path, "revert", "--no-edit", EXPERIMENT)
     assert repo.check() == (0, "cleantree: clean (1 rule, 1 file)\n", "")

@@ -173,5 +173,5 @@ def test_pytest_items_of_healthy_hosts_pass_beside_a_hung_one(
         *[arg for spec in fleet.specs(HOSTS) for arg in ("--cleantree-host", spec)],
         *renamed,
     )
-    result.assert_outcomes(passed=2, failed=1)
+    result.assert_outcomes(passed=2, errors=1)  # the hung host's item errs: no rule failed
     result.stdout.fnmatch_lines(["*sm120*[[]*.py@hung[]]*", "*hung*within 2 s*"])

@@ -584,9 +584,10 @@ def test_pytest_fails_the_items_of_a_faulty_host(line: Line, fleet: Fleet) -> No
     assert completed.returncode == 1, completed.stdout + completed.stderr
     out = completed.stdout
     # the node id is relative to a rootdir pytest may find above the test's folder
-    node = r"^FAILED (?:\S*/)?cleantree.toml::no-sm120\[\*\*/\*\.py@{}\]"
-    assert re.search(node.format("faulty"), out, re.M), out
-    assert re.search(node.format("healthy"), out, re.M), out
+    node = r"^{} (?:\S*/)?cleantree.toml::no-sm120\[\*\*/\*\.py@{}\]"
+    # the host that failed is an error (its tree was not read), the dirty healthy one a failure
+    assert re.search(node.format("ERROR", "faulty"), out, re.M), out
+    assert re.search(node.format("FAILED", "healthy"), out, re.M), out
     assert "connection lost twice in a row" in out
     assert "Traceback" not in out
     assert not re.search(r"^PASSED", out, re.M)
