@@ -15,14 +15,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from pytest_cleantree.config.starter import SCHEMA_FILE, SCHEMA_NAME, SCHEMA_REFERENCE
 from pytest_cleantree.core.errors import CleanTreeError
 
 __all__ = ["BUNDLES", "EXAMPLES", "Bundle", "BundleError", "iter_bundle", "write_bundle"]
 
 #: the shipped material, inside the installed package
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-#: the manifest's JSON Schema, which a written example's ``#:schema`` comment names
-_SCHEMA = EXAMPLES.parent / "schemas" / "manifest-v1.json"
 _SCHEMA_COMMENT = "#:schema "
 
 
@@ -49,7 +48,9 @@ class BundleError(CleanTreeError):
 
 def iter_bundle(name: str) -> Iterator[tuple[Path, Path]]:
     """``(shipped file, path relative to the destination)`` for each file of a bundle, sorted;
-    caches Python left beside the example trees (``__pycache__``) are not material."""
+    caches Python left beside the example trees (``__pycache__``) are not material. A manifest
+    that names a schema gets the schema beside it, as ``cleantree init`` writes it, so that the
+    written folder is whole wherever it is copied."""
     bundle = BUNDLES[name]
     for folder in bundle.folders:
         top = EXAMPLES / folder
@@ -57,6 +58,12 @@ def iter_bundle(name: str) -> Iterator[tuple[Path, Path]]:
             relative = path.relative_to(top if not bundle.nested else EXAMPLES)
             if path.is_file() and "__pycache__" not in relative.parts:
                 yield path, relative
+                if _names_a_schema(path):
+                    yield SCHEMA_FILE, relative.parent / SCHEMA_NAME
+
+
+def _names_a_schema(path: Path) -> bool:
+    return path.name == "cleantree.toml" and path.read_bytes().startswith(_SCHEMA_COMMENT.encode())
 
 
 def write_bundle(name: str, destination: Path) -> list[Path]:
@@ -106,9 +113,9 @@ def _claim(destination: Path) -> None:
 
 
 def _point_schema(data: bytes) -> bytes:
-    """The manifest's ``#:schema`` comment names the installed schema by its absolute path
-    (the shipped one is relative to the package, which the copy is not beside)."""
+    """The manifest's ``#:schema`` comment names the schema written beside it (the shipped
+    one's path is relative to the package, which the copy is not in)."""
     first, newline, rest = data.partition(b"\n")
     if not first.startswith(_SCHEMA_COMMENT.encode()):
         return data
-    return f"{_SCHEMA_COMMENT}{_SCHEMA}".encode() + newline + rest
+    return f"{_SCHEMA_COMMENT}{SCHEMA_REFERENCE}".encode() + newline + rest

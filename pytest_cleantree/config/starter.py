@@ -6,18 +6,36 @@ Module names come from the folder imports start from (see :mod:`.layout`), so th
 tree as it is (they name what an experiment might leave behind, which is not there yet), so
 ``cleantree check`` passes right after ``init``; the ``expect`` rule is written commented out,
 since only the user knows a name each file must hold.
+
+The schema is written beside the manifest (:data:`SCHEMA_NAME`) and named by a relative
+``#:schema`` line, so that the pair can be committed and works from any clone: a path into the
+venv that ran ``init`` would name a folder no teammate has.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["SCHEMA_FILE", "Starter", "detect_starter", "render_starter"]
+from pytest_cleantree.core.errors import CleanTreeError
+
+__all__ = [
+    "SCHEMA_FILE",
+    "SCHEMA_NAME",
+    "SCHEMA_REFERENCE",
+    "SchemaFileError",
+    "Starter",
+    "detect_starter",
+    "render_starter",
+    "schema_to_write",
+    "write_schema",
+]
 
 #: the manifest's JSON Schema, shipped in the package
 SCHEMA_FILE = Path(__file__).resolve().parent.parent / "schemas" / "manifest-v1.json"
+#: the copy written beside a manifest, and how the manifest's ``#:schema`` line names it
+SCHEMA_NAME = "cleantree.schema.json"
+SCHEMA_REFERENCE = f"./{SCHEMA_NAME}"
 
 #: folders that hold a tree's import root, in the order they are tried
 _IMPORT_FOLDERS = (("src", "a src/ layout"), ("python", "a python/<package> layout"))
@@ -62,16 +80,41 @@ def detect_starter(folder: Path) -> Starter:
     return Starter(".", "", "no package found: every Python file of the tree")
 
 
-def schema_reference(schema: Path, manifest_folder: Path) -> str:
-    """The ``#:schema`` path: relative to the manifest when the schema is under its folder (a
-    project's own venv), else absolute (this machine's installed copy)."""
-    absolute, folder = os.path.abspath(schema), os.path.abspath(manifest_folder)
-    if os.path.commonpath([absolute, folder]) == folder:
-        return "./" + Path(os.path.relpath(absolute, folder)).as_posix()
-    return Path(absolute).as_posix()
+class SchemaFileError(CleanTreeError):
+    """The schema beside a manifest could not be written; the message names the file."""
 
 
-def render_starter(starter: Starter, schema: str) -> str:
+def schema_to_write(folder: Path) -> bool:
+    """Whether :data:`SCHEMA_NAME` must be written in ``folder``: ``False`` when the file there
+    is this version's schema already (kept as it is). A different file is never overwritten
+    (it may be a newer version's, or the user's): :class:`SchemaFileError` names it."""
+    target = folder / SCHEMA_NAME
+    try:
+        existing = target.read_bytes()
+    except FileNotFoundError:
+        return True
+    except OSError as exc:
+        raise SchemaFileError(f"cannot read {target}: {exc.strerror or exc}") from None
+    if existing == SCHEMA_FILE.read_bytes():
+        return False
+    raise SchemaFileError(
+        f"{target} exists and is not this version's manifest schema: nothing written "
+        "(remove it, or rename it, to have it written again)"
+    )
+
+
+def write_schema(folder: Path) -> Path:
+    """Write this version's schema as :data:`SCHEMA_NAME` in ``folder``, never over a file."""
+    target = folder / SCHEMA_NAME
+    try:
+        with target.open("xb") as out:
+            out.write(SCHEMA_FILE.read_bytes())
+    except OSError as exc:
+        raise SchemaFileError(f"cannot write {target}: {exc.strerror or exc}") from None
+    return target
+
+
+def render_starter(starter: Starter, schema: str = SCHEMA_REFERENCE) -> str:
     """The commented starter manifest for ``starter``; ``schema`` is the ``#:schema`` path."""
     package = starter.package
     files = f'["{package}/**/*.py"]' if package else '["**/*.py"]'
@@ -82,7 +125,9 @@ def render_starter(starter: Starter, schema: str) -> str:
 #:schema {schema}
 # cleantree.toml: what must not remain in this tree once an experiment is reverted.
 # Written by `cleantree init`; `cleantree check` reads it from this folder or any below it.
-# Every key is described in pytest-cleantree's docs/manifest.md.
+# Every key is described in pytest-cleantree's docs/manifest.md; editors that read the
+# #:schema line above (taplo, Even Better TOML) check it with {SCHEMA_NAME}, written beside it:
+# commit both.
 # The rules below are examples, clean on this tree as it is: rename them, and name what
 # your experiment added.
 

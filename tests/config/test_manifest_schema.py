@@ -29,6 +29,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+import pytest_cleantree
 from pytest_cleantree.config import manifest as manifest_module
 from pytest_cleantree.config.manifest import MANIFEST_NAME, PYPROJECT_NAME, parse_manifest
 from pytest_cleantree.core.errors import ManifestError
@@ -157,12 +158,23 @@ def test_the_schema_names_every_key_the_parser_accepts() -> None:
     rule = document["definitions"]["rule"]
     assert sorted(document["properties"]) == sorted(manifest_module._TOP_KEYS)
     assert sorted(rule["properties"]) == sorted(manifest_module._RULE_KEYS)
-    assert document["additionalProperties"] is False
-    assert rule["additionalProperties"] is False
+    unknown = {"$ref": "#/definitions/unknown_key"}  # an error on the key's value: one line
+    assert document["additionalProperties"] == unknown
+    assert rule["additionalProperties"] == unknown
     kinds = rule["properties"]["kinds"]["items"]["enum"]
     assert sorted(kinds) == sorted(kind.value for kind in SELECTABLE_KINDS)
     for key, value in [*document["properties"].items(), *rule["properties"].items()]:
         assert value.get("description"), f"{key} has no description"
+
+
+def test_the_schema_id_is_the_release_url() -> None:
+    """``$id`` is where the schema of this version is published: the repository's URL
+    (``pyproject.toml``'s ``[project.urls]``, written once) at the release tag."""
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    homepage = project["project"]["urls"]["Homepage"]
+    tag = f"v{pytest_cleantree.__version__}"
+    path = SCHEMA_PATH.relative_to(REPO).as_posix()
+    assert schema()["$id"] == f"{homepage}/raw/{tag}/{path}"
 
 
 def test_the_example_manifests_name_the_shipped_schema() -> None:

@@ -41,16 +41,22 @@ def step_named(action: Mapping[str, Any], name: str) -> dict[str, Any]:
     return dict(step)
 
 
+#: where the install step makes its venv, under ``$RUNNER_TEMP``, and the check step runs it
+VENV = "cleantree-venv"
+
+
 def context_of(
-    action: Mapping[str, Any], action_path: Path, given: Mapping[str, str]
+    action: Mapping[str, Any], action_path: Path, given: Mapping[str, str], runner_temp: Path
 ) -> dict[str, str]:
-    """The expressions' values: each input given, else its default, and the action's path."""
+    """The expressions' values: each input given, else its default, the action's path and the
+    runner's temporary folder (a fresh one per job)."""
     declared = action["inputs"]
     unknown = set(given) - set(declared)
     assert not unknown, f"not inputs of action.yml: {sorted(unknown)}"
     context = {f"inputs.{name}": str(spec.get("default", "")) for name, spec in declared.items()}
     context.update({f"inputs.{name}": value for name, value in given.items()})
     context["github.action_path"] = str(action_path)
+    context["runner.temp"] = str(runner_temp)
     return context
 
 
@@ -77,6 +83,7 @@ def run_step(
         **{key: substitute(str(value), context) for key, value in step.get("env", {}).items()},
         "GITHUB_ACTIONS": "true",
         "GITHUB_WORKSPACE": str(workspace),
+        "RUNNER_TEMP": context["runner.temp"],
     }
     with tempfile.TemporaryDirectory() as folder:
         script = Path(folder) / "step.sh"
@@ -107,13 +114,27 @@ def action_use(steps: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 def run_action_check(
     use: Mapping[str, Any], workspace: Path, python: str = sys.executable
 ) -> subprocess.CompletedProcess[str]:
-    """The action's check step with a workflow step's ``with:`` inputs, run by ``python`` in
-    place of the workflow's (this one has this checkout's package; the install step is
-    ``test_action.py``'s)."""
+    """The action's check step with a workflow step's ``with:`` inputs, run from a venv over
+    ``python`` in place of the workflow's (this one has this checkout's package; the install
+    step is ``test_action.py``'s)."""
     action = load_action()
     given = {key: str(value) for key, value in use.get("with", {}).items()}
-    context = context_of(action, REPO, {**given, "python": python})
-    return run_step(step_named(action, CHECK_STEP), context, workspace)
+    with tempfile.TemporaryDirectory() as runner_temp:
+        make_venv(python, Path(runner_temp))
+        context = context_of(action, REPO, {**given, "python": python}, Path(runner_temp))
+        return run_step(step_named(action, CHECK_STEP), context, workspace)
+
+
+def make_venv(python: str, runner_temp: Path) -> Path:
+    """The install step's venv without the install: over ``python``, with its site-packages
+    (which hold this checkout's package), where the check step runs it."""
+    folder = runner_temp / VENV
+    subprocess.run(
+        [python, "-m", "venv", "--system-site-packages", "--without-pip", str(folder)],
+        check=True,
+        timeout=120,
+    )
+    return folder / "bin" / "python"
 
 
 def validate_sarif(document: dict[str, object]) -> None:

@@ -23,9 +23,11 @@ from actionsteps import (
     ACTION_USE,
     CHECK_STEP,
     REPO,
+    VENV,
     action_use,
     context_of,
     load_action,
+    make_venv,
     run_step,
     runner_environ,
     step_named,
@@ -56,22 +58,51 @@ def workspace(tmp_path: Path, name: str, body: str) -> Path:
 def check(
     tmp_path: Path, folder: Path, python: str, environ: dict[str, str] | None = None, **inputs: str
 ) -> subprocess.CompletedProcess[str]:
-    action = load_action()
-    context = context_of(action, tmp_path / "action", {"python": python, **inputs})
+    """The check step, from the venv the install step made under ``tmp_path/runner-temp``
+    (made here, without the install, when no install step ran)."""
+    action, runner_temp = load_action(), tmp_path / "runner-temp"
+    if not (runner_temp / VENV).exists():
+        runner_temp.mkdir(exist_ok=True)
+        make_venv(python, runner_temp)
+    context = context_of(action, tmp_path / "action", {"python": python, **inputs}, runner_temp)
     return run_step(step_named(action, CHECK_STEP), context, folder, environ=environ)
+
+
+#: a Debian-style Python (PEP 668): ``-m pip`` refused as the marker makes pip refuse it
+EXTERNALLY_MANAGED = """#!/bin/sh
+if [ "$1" = "-m" ] && [ "$2" = "pip" ]; then
+    echo "error: externally-managed-environment" >&2
+    exit 1
+fi
+exec {python} "$@"
+"""
+
+
+def externally_managed(python: str, folder: Path) -> str:
+    """An interpreter that runs as ``python`` but refuses ``pip install``, as Debian's does."""
+    wrapper = folder / "python3"
+    wrapper.write_text(EXTERNALLY_MANAGED.format(python=python), encoding="utf-8")
+    wrapper.chmod(0o755)
+    return str(wrapper)
 
 
 @pytest.mark.slow
 def test_the_action_installs_its_own_checkout_and_checks_the_tree(tmp_path: Path) -> None:
+    """With a Python that refuses ``pip install`` (externally managed): the action installs
+    into its own venv and runs from there."""
     action_path = Path(shutil.copytree(REPO, tmp_path / "action", ignore=NOT_CHECKED_OUT))
     venv.create(tmp_path / "venv", with_pip=True)
-    python = str(tmp_path / "venv" / "bin" / "python")
+    system = externally_managed(str(tmp_path / "venv" / "bin" / "python"), tmp_path)
+    refused = subprocess.run([system, "-m", "pip", "--version"], capture_output=True, text=True)
+    assert "externally-managed-environment" in refused.stderr  # the wrapper does refuse
     action, environ = load_action(), runner_environ()
+    (tmp_path / "runner-temp").mkdir()
 
-    context = context_of(action, action_path, {"python": python})
+    context = context_of(action, action_path, {"python": system}, tmp_path / "runner-temp")
     install = step_named(action, INSTALL)
     installed = run_step(install, context, tmp_path, timeout=600, environ=environ)
     assert installed.returncode == 0, installed.stdout + installed.stderr
+    python = str(tmp_path / "runner-temp" / VENV / "bin" / "python")
     assert f"(pytest-cleantree) {pytest_cleantree.__version__}" in installed.stdout
     probe = (
         "import importlib.metadata as m, importlib.resources as r, pytest_cleantree as p; "
@@ -82,11 +113,11 @@ def test_the_action_installs_its_own_checkout_and_checks_the_tree(tmp_path: Path
         [python, "-c", probe], capture_output=True, text=True, check=True, env=environ, cwd=tmp_path
     ).stdout.split()
     assert metadata == version == pytest_cleantree.__version__ == newest_changelog_version()
-    assert Path(where).is_relative_to(tmp_path / "venv"), where  # not this checkout's copy
+    assert Path(where).is_relative_to(tmp_path / "runner-temp" / VENV), where  # its own venv
     assert schema == "True"
 
     dirty = workspace(tmp_path, "dirty", "if is_sm120_supported():\n    pass\n")
-    completed = check(tmp_path, dirty, python, environ)
+    completed = check(tmp_path, dirty, system, environ)
     assert completed.returncode == 1, completed.stderr
     errors = [line for line in completed.stdout.splitlines() if line.startswith("::error ")]
     assert len(errors) == 1, completed.stdout
@@ -98,7 +129,7 @@ def test_the_action_installs_its_own_checkout_and_checks_the_tree(tmp_path: Path
     assert len(document["runs"][0]["results"]) == 1
 
     clean = workspace(tmp_path, "clean", "x = 1\n")
-    completed = check(tmp_path, clean, python, environ, manifest="cleantree.toml")
+    completed = check(tmp_path, clean, system, environ, manifest="cleantree.toml")
     assert completed.returncode == 0, completed.stdout + completed.stderr
     assert "::error" not in completed.stdout
     document = json.loads((clean / "cleantree.sarif").read_text())
@@ -125,6 +156,26 @@ def test_the_check_step_passes_the_manifest_and_the_extra_arguments(tmp_path: Pa
     assert "::error file=dirty/server_args.py,line=1,col=1," in extra.stdout
     clean = check(tmp_path, folder, sys.executable, manifest="ci/manifest.toml", args="--root .")
     assert clean.returncode == 0, clean.stdout + clean.stderr
+
+
+def test_pip_runs_only_in_the_actions_venv_and_its_downloads_are_cached() -> None:
+    """``inputs.python`` makes the venv and nothing else: pip never runs on it (a Debian-style
+    Python refuses), and the check runs the venv's Python; pip's cache is the cached folder."""
+    action = load_action()
+    install, run = step_named(action, INSTALL), step_named(action, CHECK_STEP)
+    pip_lines = [line for line in install["run"].splitlines() if "-m pip" in line]
+    assert pip_lines, install["run"]
+    assert all(line.strip().startswith('"$venv/bin/python" -m pip') for line in pip_lines)
+    assert '"$CLEANTREE_PYTHON" -m venv --system-site-packages' in install["run"]
+    assert "CLEANTREE_PYTHON" not in run["run"]
+    assert "CLEANTREE_PYTHON" not in run.get("env", {})
+    assert f'"$RUNNER_TEMP/{VENV}/bin/python" -m pytest_cleantree check' in run["run"]
+    cache = step_named(action, "Cache pip's downloads")
+    assert cache["uses"].startswith("actions/cache@")
+    assert cache["with"]["path"] == install["env"]["PIP_CACHE_DIR"]
+    assert "github.action_ref" in cache["with"]["key"]
+    steps = [step.get("name") for step in action["runs"]["steps"]]
+    assert steps.index("Cache pip's downloads") < steps.index(INSTALL)
 
 
 def test_the_upload_step_runs_when_asked_also_after_a_failed_check() -> None:

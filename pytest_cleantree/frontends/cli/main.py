@@ -53,8 +53,10 @@ def build_parser() -> argparse.ArgumentParser:
     init = commands.add_parser(
         "init",
         help="write a starter cleantree.toml for the tree in the current folder",
-        description="Exit codes: 0 written, 2 a cleantree.toml is already there (it is never "
-        "overwritten) or it could not be written.",
+        description="Writes cleantree.toml and, beside it, cleantree.schema.json (the schema "
+        "its #:schema line names, for editors; commit both). Exit codes: 0 written, 2 a "
+        "cleantree.toml is already there, or a cleantree.schema.json that is not this "
+        "version's schema (neither is ever overwritten), or a file could not be written.",
     )
     add_cli_options(init, "init")
     init.set_defaults(handler=_init)
@@ -288,22 +290,33 @@ def _explain_or_raise(args: argparse.Namespace) -> int:
 
 
 def _init(args: argparse.Namespace) -> int:
-    """``cleantree init``: a starter manifest for the tree here, never over an existing one."""
+    """``cleantree init``: a starter manifest for the tree here and the schema it names,
+    beside it (both meant to be committed); never over an existing manifest or a different
+    schema file, and nothing written when either is in the way."""
     from pytest_cleantree.config.manifest import MANIFEST_NAME
     from pytest_cleantree.config.starter import (
-        SCHEMA_FILE,
+        SCHEMA_NAME,
         detect_starter,
         render_starter,
-        schema_reference,
+        schema_to_write,
+        write_schema,
     )
 
     folder = Path.cwd()
     path = folder / MANIFEST_NAME
     starter = detect_starter(folder)
-    text = render_starter(starter, schema_reference(SCHEMA_FILE, folder))
     try:
+        if path.exists() or path.is_symlink():
+            raise FileExistsError
+        schema_wanted = schema_to_write(folder)  # before anything is written
         with path.open("x", encoding="utf-8") as out:  # "x": never over an existing file
-            out.write(text)
+            out.write(render_starter(starter))
+        if schema_wanted:
+            try:
+                write_schema(folder)
+            except CleanTreeError:
+                path.unlink()  # all or nothing: init can be run again
+                raise
     except FileExistsError:
         print(
             f"cleantree: error: {MANIFEST_NAME} already exists here: not overwritten "
@@ -311,13 +324,17 @@ def _init(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_INCOMPLETE
+    except CleanTreeError as exc:
+        print(f"cleantree: error: {exc}", file=sys.stderr)
+        return EXIT_INCOMPLETE
     except OSError as exc:
         print(f"cleantree: error: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_INCOMPLETE
     where = f"root {starter.root!r}" + (f", package {starter.package!r}" if starter.package else "")
+    schema = f"{SCHEMA_NAME} (its schema)" if schema_wanted else f"{SCHEMA_NAME} kept: the same"
     print(
-        f"cleantree: wrote {MANIFEST_NAME} ({where}): edit its example rules, then run "
-        "`cleantree check`"
+        f"cleantree: wrote {MANIFEST_NAME} ({where}) and {schema}; commit both, edit the "
+        "example rules, then run `cleantree check`"
     )
     return EXIT_CLEAN
 

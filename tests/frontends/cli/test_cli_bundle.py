@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from pytest_cleantree.config.bundle import BUNDLES, EXAMPLES, iter_bundle
+from pytest_cleantree.config.starter import SCHEMA_FILE
 
 #: the lines the partial revert leaves, as the README shows them (path after the folder)
 LEFTOVERS = (
@@ -40,7 +41,7 @@ def test_every_shipped_file_belongs_to_a_command() -> None:
     shipped = {p for p in EXAMPLES.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
     written = [source for name in BUNDLES for source, _ in iter_bundle(name)]
     assert len(written) == len(set(written))
-    assert set(written) == shipped
+    assert set(written) == shipped | {SCHEMA_FILE}  # the schema, beside the example's manifest
 
 
 def test_the_example_written_out_fails_then_its_revert_passes(tmp_path: Path) -> None:
@@ -66,13 +67,13 @@ def test_the_example_written_out_fails_then_its_revert_passes(tmp_path: Path) ->
     assert clean.returncode == 0, clean.stdout + clean.stderr
 
 
-def test_the_written_manifest_names_the_installed_schema(tmp_path: Path) -> None:
+def test_the_written_manifest_names_the_schema_written_beside_it(tmp_path: Path) -> None:
+    """As ``cleantree init`` does: the folder works wherever it is copied."""
     assert run("-m", "pytest_cleantree", "example", "ct", cwd=tmp_path).returncode == 0
     first = (tmp_path / "ct" / "cleantree.toml").read_text(encoding="utf-8").split("\n")[0]
-    schema = Path(first.removeprefix("#:schema "))
-    assert schema.is_absolute()
-    assert schema == EXAMPLES.parent / "schemas" / "manifest-v1.json"
-    assert schema.is_file()
+    assert first == "#:schema ./cleantree.schema.json"
+    shipped = EXAMPLES.parent / "schemas" / "manifest-v1.json"
+    assert (tmp_path / "ct" / "cleantree.schema.json").read_bytes() == shipped.read_bytes()
 
 
 def test_the_example_goes_to_a_default_folder(tmp_path: Path) -> None:

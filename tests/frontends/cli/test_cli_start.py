@@ -163,27 +163,87 @@ def _uncommented(text: str) -> str:
 
 def test_what_init_writes_parses_and_matches_the_schema(tmp_path: Path) -> None:
     _package(tmp_path / "src" / "demo")
-    assert cleantree("init", cwd=tmp_path).returncode == 0
+    done = cleantree("init", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "cleantree.schema.json" in done.stdout
     text = (tmp_path / "cleantree.toml").read_text(encoding="utf-8")
-    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    written = tmp_path / "cleantree.schema.json"
+    assert written.read_bytes() == SCHEMA.read_bytes()  # this version's schema, as shipped
+    schema = json.loads(written.read_text(encoding="utf-8"))
     for manifest in (text, _uncommented(text)):
         parsed = parse_manifest(manifest, str(tmp_path / "cleantree.toml"))
         jsonschema.validate(tomllib.loads(manifest), schema)
         assert parsed.root == "src"
     assert len(parse_manifest(_uncommented(text), "cleantree.toml").rules) == 4
-    first = text.splitlines()[0]
-    assert re.fullmatch(r"#:schema (\S+)", first)
-    assert Path(first.split()[1]).resolve() == SCHEMA  # the shipped schema, wherever it is
+    assert text.splitlines()[0] == "#:schema ./cleantree.schema.json"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "cleantree.schema.json",
+        "cleantree.toml",
+        "src",
+    ]  # nothing else written into the tree
 
 
-def test_init_names_the_schema_relative_to_a_project_venv(tmp_path: Path) -> None:
-    from pytest_cleantree.config.starter import schema_reference
+def _schema_target(manifest: Path) -> Path:
+    """The file a manifest's ``#:schema`` line names, resolved as taplo does: from the
+    manifest's folder."""
+    first = manifest.read_text(encoding="utf-8").split("\n", 1)[0]
+    match = re.fullmatch(r"#:schema (\S+)", first)
+    assert match, first
+    return manifest.parent / match[1]
 
-    schema = tmp_path / ".venv" / "lib" / "pytest_cleantree" / "schemas" / "manifest-v1.json"
-    assert (
-        schema_reference(schema, tmp_path)
-        == "./.venv/lib/pytest_cleantree/schemas/manifest-v1.json"
+
+def test_the_schema_line_resolves_in_a_clone_elsewhere(tmp_path: Path) -> None:
+    """A teammate's clone: the folder copied to another path (the venv that ran init gone)."""
+    _package(tmp_path / "mine" / "demo")
+    assert cleantree("init", cwd=tmp_path / "mine").returncode == 0
+    clone = Path(shutil.copytree(tmp_path / "mine", tmp_path / "elsewhere" / "clone"))
+    shutil.rmtree(tmp_path / "mine")
+    target = _schema_target(clone / "cleantree.toml")
+    assert not Path(target.name).is_absolute()
+    assert target.resolve().is_relative_to(clone)
+    assert target.read_bytes() == SCHEMA.read_bytes()
+
+
+def test_taplo_checks_the_starter_in_a_clone_through_its_schema_line(tmp_path: Path) -> None:
+    """taplo, reading only the ``#:schema`` line, finds the schema and accepts the starter; a
+    mistake then is reported (so the schema is really read)."""
+    taplo = shutil.which("taplo")
+    if taplo is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("taplo is not installed: .ci/run installs it (npm install -g @taplo/cli)")
+        pytest.skip("taplo is not installed (npm install -g @taplo/cli)")
+    _package(tmp_path / "mine" / "demo")
+    assert cleantree("init", cwd=tmp_path / "mine").returncode == 0
+    clone = Path(shutil.copytree(tmp_path / "mine", tmp_path / "clone"))
+    command = [taplo, "check", "--no-auto-config", "--colors", "never", "cleantree.toml"]
+    ok = subprocess.run(command, cwd=clone, capture_output=True, text=True, timeout=120)
+    assert ok.returncode == 0, ok.stderr
+    manifest = clone / "cleantree.toml"
+    manifest.write_text(manifest.read_text(encoding="utf-8") + "rooot = 1\n", encoding="utf-8")
+    bad = subprocess.run(command, cwd=clone, capture_output=True, text=True, timeout=120)
+    assert bad.returncode != 0
+    assert bad.stderr.count("error: ") == 1, bad.stderr
+
+
+def test_init_keeps_an_identical_schema_and_refuses_a_different_one(tmp_path: Path) -> None:
+    shutil.copyfile(SCHEMA, tmp_path / "cleantree.schema.json")
+    done = cleantree("init", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "cleantree.schema.json kept" in done.stdout
+    assert (tmp_path / "cleantree.schema.json").read_bytes() == SCHEMA.read_bytes()
+
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "cleantree.schema.json").write_text("{}\n", encoding="utf-8")
+    refused = cleantree("init", cwd=other)
+    assert refused.returncode == 2
+    assert refused.stderr == (
+        f"cleantree: error: {other / 'cleantree.schema.json'} exists and is not this "
+        "version's manifest schema: nothing written (remove it, or rename it, to have it "
+        "written again)\n"
     )
+    assert sorted(p.name for p in other.iterdir()) == ["cleantree.schema.json"]
+    assert (other / "cleantree.schema.json").read_text(encoding="utf-8") == "{}\n"
 
 
 def test_init_never_overwrites_a_manifest(tmp_path: Path) -> None:
