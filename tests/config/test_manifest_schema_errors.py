@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -23,6 +22,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from needs import missing
 
 from pytest_cleantree.config.manifest import parse_manifest
 from pytest_cleantree.core.errors import ManifestError
@@ -86,12 +86,8 @@ def schema() -> dict[str, object]:
 
 def need(tool: str, found: object) -> None:
     """A missing tool fails under CI (which installs it) and skips elsewhere."""
-    if found:
-        return
-    message = f"{tool} is not installed: .ci/run installs it"
-    if os.environ.get("CI") == "true":
-        pytest.fail(message)
-    pytest.skip(message)
+    if not found:
+        missing(tool, "pip install -e '.[test-tools]'; taplo: npm install -g @taplo/cli")
 
 
 @pytest.fixture
