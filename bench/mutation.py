@@ -82,7 +82,7 @@ TARGETS = (
     _t("checks", "core/checks.py", *NO_TESTS),
     _t("errors", "core/errors.py", *NO_TESTS),
     _t("manifest", "config/manifest.py", *_MANIFEST_TESTS),
-    _t("entries", "config/entries.py", *_MANIFEST_TESTS),
+    _t("entries", "config/entries.py", *_MANIFEST_TESTS, "tests/config/test_entries.py"),
     _t("exclusions", "config/exclusions.py", "tests/config/test_exclusions.py"),
     _t("hosts", "config/hosts.py", "tests/config/test_hosts.py"),
     _t("inventory", "config/inventory.py", "tests/config/test_inventory.py"),
