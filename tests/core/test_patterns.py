@@ -451,3 +451,19 @@ def test_a_regex_re2_refuses_is_reported_once_and_not_logged(
         parse_pattern("re:(?=only-here-1)")
     assert match_name(parse_pattern("re:only-here-2"), "x_only-here-2")
     assert capfd.readouterr().err == ""
+
+
+@pytest.mark.parametrize("code", [0xD800, 0xDBFF, 0xDC80, 0xDFFF], ids=hex)
+def test_a_lone_surrogate_reaches_re2_as_one_replacement_character(code: int) -> None:
+    lone = chr(code)  # "\ud800" is a valid literal: RE2 matches UTF-8, which cannot encode it
+    assert match_text(parse_pattern("re:^a.b$"), f"a{lone}b")
+    assert match_text(parse_pattern("re:^a\ufffdb$"), f"a{lone}b")
+    assert not match_text(parse_pattern("re:^ab$"), f"a{lone}b")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"), [("a\u00e9b", True), ("a-b", True), ("a\ud7ffb", True), ("ab", False)]
+)
+def test_text_without_a_surrogate_reaches_re2_as_it_is(text: str, expected: bool) -> None:
+    assert match_text(parse_pattern("re:^a.b$"), text) is expected
+    assert not match_text(parse_pattern("re:\ufffd"), text)
