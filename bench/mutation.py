@@ -158,6 +158,83 @@ TARGETS = (
 )
 
 
+def _outside(reason: str, *paths: str) -> dict[str, str]:
+    return {f"pytest_cleantree/{path}": reason for path in paths}
+
+
+#: every other module of the package, with why it is no target (a new module must be one or
+#: the other: ``bench/tests/test_mutation.py`` holds the two lists to the package)
+OUTSIDE = {
+    **_outside(
+        "a package's doc and re-exports",
+        "__init__.py",
+        "core/__init__.py",
+        "config/__init__.py",
+        "names/__init__.py",
+        "report/__init__.py",
+        "revert/__init__.py",
+        "run/__init__.py",
+        "frontends/__init__.py",
+    ),
+    **_outside("an entry point", "__main__.py", "plugin.py"),
+    **_outside(
+        "the engines' dispatch (fast or reference): its behaviour is the differential tests'",
+        "analysis/__init__.py",
+    ),
+    **_outside("a thread with a deep stack and a raised recursion limit", "analysis/deep.py"),
+    **_outside(
+        "I/O: the file system",
+        "agent/__init__.py",
+        "config/bundle.py",
+        "config/discovery.py",
+        "config/starter.py",
+        "sources/__init__.py",
+        "sources/base.py",
+        "sources/local.py",
+    ),
+    **_outside("I/O: stdin and stdout of the agent's process", "agent/serve.py"),
+    **_outside("I/O: git", "revert/git.py", "run/changed.py", "run/reverted.py"),
+    **_outside(
+        "I/O: the analysis store and the kept answers",
+        "run/analyses.py",
+        "run/answers.py",
+        "run/cache.py",
+        "run/graphstore.py",
+    ),
+    **_outside(
+        "orchestration over a source (plan, read, analyse, processes, hosts)",
+        "run/check.py",
+        "run/parallel.py",
+        "run/plan.py",
+        "run/runner.py",
+        "run/session.py",
+    ),
+    **_outside(
+        "I/O: SSH",
+        "sources/ssh/__init__.py",
+        "sources/ssh/connection.py",
+        "sources/ssh/helper.py",
+        "sources/ssh/protocol.py",
+        "sources/ssh/sftp.py",
+        "sources/ssh/source.py",
+    ),
+    **_outside(
+        "a front end (argument parsing, pytest hooks, the terminal), tested end to end",
+        "frontends/options.py",
+        "frontends/version.py",
+        "frontends/cli/__init__.py",
+        "frontends/cli/bundle.py",
+        "frontends/cli/fromdiff.py",
+        "frontends/cli/main.py",
+        "frontends/cli/progress.py",
+        "frontends/pytest/__init__.py",
+        "frontends/pytest/fixture.py",
+        "frontends/pytest/plugin.py",
+        "frontends/pytest/report.py",
+    ),
+}
+
+
 def sha256_of(root: Path, relative: str) -> str:
     """A file's SHA-256; a folder's over its files in sorted order (each name, then its bytes)."""
     path = root / relative

@@ -6,6 +6,7 @@ import ast
 from pathlib import Path
 
 from mutation import (
+    OUTSIDE,
     TARGETS,
     Mutant,
     Target,
@@ -51,6 +52,19 @@ def test_every_target_exists_with_its_tests() -> None:
         assert (REPO / target.path).is_file(), target.path
         assert all((REPO / test).exists() for test in target.tests), target.tests
     assert len({target.name for target in TARGETS}) == len(TARGETS)
+
+
+def test_every_module_of_the_package_is_a_target_or_says_why_not() -> None:
+    package = REPO / "pytest_cleantree"
+    modules = {
+        path.relative_to(REPO).as_posix()
+        for path in package.rglob("*.py")
+        if "examples" not in path.relative_to(package).parts
+    }
+    targets = {target.path for target in TARGETS}
+    assert not targets & set(OUTSIDE)
+    assert modules == targets | set(OUTSIDE)
+    assert all(reason.strip() for reason in OUTSIDE.values())
 
 
 def test_mutant_names_and_changed_lines() -> None:
