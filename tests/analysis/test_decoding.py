@@ -66,3 +66,12 @@ def test_over_the_parse_limit_a_coding_other_than_utf_8_is_refused(
     assert isinstance(caught.value.reason, SyntaxError)
     # a UTF-8 file that large needs no parse to be read
     assert decode_python(b"#" * (2**20 + 1)) == "#" * (2**20 + 1)
+
+
+def test_python_is_asked_to_parse_not_to_compile_and_names_no_file() -> None:
+    # 'return' outside a function parses (the analysis reads the tree) but does not compile
+    data = b"# coding: latin-1\nreturn '\xe9'\n"
+    assert decode_python(data) == "# coding: latin-1\nreturn '\u00e9'\n"
+    with pytest.raises(RefusedSource) as caught:
+        decode_python(b"# coding: latin-1\nx = (\n")
+    assert str(caught.value) == "'(' was never closed (<source>, line 2)"
