@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import ast
 import dataclasses
+import hashlib
 import json
 import os
 import platform
@@ -63,25 +64,235 @@ class Target:
 
 _MANIFEST_TESTS = ("tests/config/test_manifest.py", "tests/config/test_manifest_schema.py")
 _REPORT_TESTS = ("tests/report",)
+_ENGINE_TESTS = ("tests/analysis/test_analysis.py", "tests/analysis/test_soundness.py")
+#: a module no fast test calls directly: its row says so, and it is stale until one does
+NO_TESTS: tuple[str, ...] = ()
 
+
+def _t(name: str, path: str, *tests: str) -> Target:
+    return Target(name, f"pytest_cleantree/{path}", tests)
+
+
+#: every pure module (issue 37), each against the tests that call it directly; a name is the
+#: module's own unless two layers share it
 TARGETS = (
-    Target("patterns", "pytest_cleantree/core/patterns.py", ("tests/core/test_patterns.py",)),
-    Target("manifest", "pytest_cleantree/config/manifest.py", _MANIFEST_TESTS),
-    Target("entries", "pytest_cleantree/config/entries.py", _MANIFEST_TESTS),
-    Target("allows", "pytest_cleantree/run/allows.py", ("tests/run/test_allows.py",)),
-    Target(
-        "exclusions", "pytest_cleantree/config/exclusions.py", ("tests/config/test_exclusions.py",)
+    _t("patterns", "core/patterns.py", "tests/core/test_patterns.py"),
+    _t("model", "core/model.py", *NO_TESTS),
+    _t("findings", "core/findings.py", "tests/core/test_findings.py"),
+    _t("checks", "core/checks.py", "tests/core/test_checks.py"),
+    _t("errors", "core/errors.py", "tests/core/test_errors.py"),
+    _t("manifest", "config/manifest.py", *_MANIFEST_TESTS),
+    _t("entries", "config/entries.py", *_MANIFEST_TESTS, "tests/config/test_entries.py"),
+    _t("exclusions", "config/exclusions.py", "tests/config/test_exclusions.py"),
+    _t("hosts", "config/hosts.py", "tests/config/test_hosts.py"),
+    _t("inventory", "config/inventory.py", "tests/config/test_inventory.py"),
+    _t("layout", "config/layout.py", "tests/config/test_layout.py"),
+    _t("aliases", "analysis/aliases.py", "tests/analysis/test_aliases.py"),
+    _t(
+        "bindings",
+        "analysis/bindings.py",
+        "tests/analysis/test_bindings.py",
+        "tests/analysis/test_module_bindings.py",
     ),
-    Target("hosts", "pytest_cleantree/config/hosts.py", ("tests/config/test_hosts.py",)),
-    Target(
-        "inventory", "pytest_cleantree/config/inventory.py", ("tests/config/test_inventory.py",)
+    _t("breaks", "analysis/breaks.py", *NO_TESTS),
+    _t("codenames", "analysis/codenames.py", *NO_TESTS),
+    _t("decoding", "analysis/decoding.py", "tests/analysis/test_decoding.py"),
+    _t("fast", "analysis/fast.py", *_ENGINE_TESTS),
+    _t("lines", "analysis/lines.py", *NO_TESTS),
+    _t(
+        "pieces",
+        "analysis/pieces.py",
+        "tests/analysis/test_partial_parse.py",
+        "tests/analysis/test_soundness.py",
     ),
-    Target("text", "pytest_cleantree/report/text.py", _REPORT_TESTS),
-    Target("json", "pytest_cleantree/report/json.py", _REPORT_TESTS),
-    Target("sarif", "pytest_cleantree/report/sarif.py", _REPORT_TESTS),
-    Target("github", "pytest_cleantree/report/github.py", _REPORT_TESTS),
-    Target("context", "pytest_cleantree/report/context.py", _REPORT_TESTS),
+    _t("records", "analysis/records.py", "tests/analysis/test_records.py"),
+    _t("reference", "analysis/reference.py", *_ENGINE_TESTS),
+    _t("resolve", "analysis/resolve.py", "tests/analysis/test_resolution.py"),
+    _t("scan", "analysis/scan.py", "tests/analysis/test_analysis.py"),
+    _t(
+        "analysis.text",
+        "analysis/text.py",
+        "tests/analysis/test_partial_parse.py",
+        "tests/analysis/test_resolution.py",
+    ),
+    _t("textfiles", "analysis/textfiles.py", "tests/analysis/test_textfiles.py"),
+    _t("exports", "names/exports.py", "tests/names/test_exports.py"),
+    _t("graph", "names/graph.py", "tests/names/test_graph_prefilter.py"),
+    _t("modules", "names/modules.py", "tests/names/test_finite_graph.py"),
+    _t(
+        "spellings",
+        "names/spellings.py",
+        "tests/names/test_spellings.py",
+        "tests/names/test_star_imports.py",
+    ),
+    _t(
+        "symbols",
+        "names/symbols.py",
+        "tests/names/test_exports.py",
+        "tests/names/test_finite_graph.py",
+    ),
+    _t("diff", "revert/diff.py", "tests/revert/test_fromdiff_parse.py"),
+    _t("apply", "revert/apply.py", "tests/revert/test_fromdiff_apply.py"),
+    _t(
+        "revert.names",
+        "revert/names.py",
+        "tests/revert/test_fromdiff_names.py",
+        "tests/revert/test_fromdiff_tokens.py",
+    ),
+    _t("plan", "revert/plan.py", *NO_TESTS),
+    _t("revert.text", "revert/text.py", *NO_TESTS),
+    _t("toml", "revert/toml.py", "tests/revert/test_fromdiff_render.py"),
+    _t("text", "report/text.py", *_REPORT_TESTS),
+    _t("json", "report/json.py", *_REPORT_TESTS),
+    _t("sarif", "report/sarif.py", *_REPORT_TESTS),
+    _t("github", "report/github.py", *_REPORT_TESTS),
+    _t("context", "report/context.py", *_REPORT_TESTS),
+    _t("fleet", "report/fleet.py", *NO_TESTS),
+    _t("explain", "report/explain.py", *NO_TESTS),
+    _t("registry", "report/registry.py", "tests/frontends/test_registry.py"),
+    _t("allows", "run/allows.py", "tests/run/test_allows.py"),
+    _t("judge", "run/judge.py", *NO_TESTS),
+    _t("rewrite", "run/rewrite.py", *NO_TESTS),
+    _t("selection", "run/selection.py", "tests/run/test_selection.py"),
+    _t("wire", "agent/wire.py", "tests/sources/test_wire.py"),
 )
+
+
+def _outside(reason: str, *paths: str) -> dict[str, str]:
+    return {f"pytest_cleantree/{path}": reason for path in paths}
+
+
+#: every other module of the package, with why it is no target (a new module must be one or
+#: the other: ``bench/tests/test_mutation.py`` holds the two lists to the package)
+OUTSIDE = {
+    **_outside(
+        "a package's doc and re-exports",
+        "__init__.py",
+        "core/__init__.py",
+        "config/__init__.py",
+        "names/__init__.py",
+        "report/__init__.py",
+        "revert/__init__.py",
+        "run/__init__.py",
+        "frontends/__init__.py",
+    ),
+    **_outside("an entry point", "__main__.py", "plugin.py"),
+    **_outside(
+        "the engines' dispatch (fast or reference): its behaviour is the differential tests'",
+        "analysis/__init__.py",
+    ),
+    **_outside("a thread with a deep stack and a raised recursion limit", "analysis/deep.py"),
+    **_outside(
+        "I/O: the file system",
+        "agent/__init__.py",
+        "config/bundle.py",
+        "config/discovery.py",
+        "config/starter.py",
+        "sources/__init__.py",
+        "sources/base.py",
+        "sources/local.py",
+    ),
+    **_outside("I/O: stdin and stdout of the agent's process", "agent/serve.py"),
+    **_outside("I/O: git", "revert/git.py", "run/changed.py", "run/reverted.py"),
+    **_outside(
+        "I/O: the analysis store and the kept answers",
+        "run/analyses.py",
+        "run/answers.py",
+        "run/cache.py",
+        "run/graphstore.py",
+    ),
+    **_outside(
+        "orchestration over a source (plan, read, analyse, processes, hosts)",
+        "run/check.py",
+        "run/parallel.py",
+        "run/plan.py",
+        "run/runner.py",
+        "run/session.py",
+    ),
+    **_outside(
+        "I/O: SSH",
+        "sources/ssh/__init__.py",
+        "sources/ssh/connection.py",
+        "sources/ssh/helper.py",
+        "sources/ssh/protocol.py",
+        "sources/ssh/sftp.py",
+        "sources/ssh/source.py",
+    ),
+    **_outside(
+        "a front end (argument parsing, pytest hooks, the terminal), tested end to end",
+        "frontends/options.py",
+        "frontends/version.py",
+        "frontends/cli/__init__.py",
+        "frontends/cli/bundle.py",
+        "frontends/cli/fromdiff.py",
+        "frontends/cli/main.py",
+        "frontends/cli/progress.py",
+        "frontends/pytest/__init__.py",
+        "frontends/pytest/fixture.py",
+        "frontends/pytest/plugin.py",
+        "frontends/pytest/report.py",
+    ),
+}
+
+
+def sha256_of(root: Path, relative: str) -> str:
+    """A file's SHA-256; a folder's over its files in sorted order (each name, then its bytes)."""
+    path = root / relative
+    digest = hashlib.sha256()
+    if path.is_file():
+        digest.update(path.read_bytes())
+        return digest.hexdigest()
+    files = sorted(
+        p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.relative_to(path).parts
+    )
+    for file in files:
+        digest.update(file.relative_to(path).as_posix().encode() + b"\0")
+        digest.update(file.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def fingerprint(target: Target, root: Path = REPO) -> dict[str, object]:
+    """The SHA-256 of the module's text and of each of its direct tests, as they are in ``root``."""
+    return {
+        "module": sha256_of(root, target.path),
+        "tests": {test: sha256_of(root, test) for test in target.tests},
+    }
+
+
+def stale_rows(
+    record: dict[str, dict[str, object]],
+    targets: Sequence[Target] = TARGETS,
+    root: Path = REPO,
+) -> list[tuple[str, str]]:
+    """Each target whose row no longer measures ``root``'s text, with the reason."""
+    stale: list[tuple[str, str]] = []
+    for target in targets:
+        row = record.get(target.name)
+        if not target.tests:
+            stale.append((target.name, "no direct tests"))
+        elif row is None:
+            stale.append((target.name, "never measured"))
+        elif row.get("error"):
+            stale.append((target.name, f"its last run failed: {row['error']}"))
+        elif "sha256" not in row:
+            stale.append((target.name, f"measured at {str(row['commit'])[:12]} without hashes"))
+        else:
+            why = _changed(row["sha256"], fingerprint(target, root))  # type: ignore[arg-type]
+            if why:
+                stale.append((target.name, f"{why} since {str(row['commit'])[:12]}"))
+    return stale
+
+
+def _changed(then: dict[str, object], now: dict[str, object]) -> str:
+    if then["module"] != now["module"]:
+        return "module changed"
+    tests_then: dict[str, str] = then["tests"]  # type: ignore[assignment]
+    tests_now: dict[str, str] = now["tests"]  # type: ignore[assignment]
+    if set(tests_then) != set(tests_now):
+        return "other direct tests"
+    changed = sorted(test for test in tests_now if tests_now[test] != tests_then[test])
+    return "tests changed: " + ", ".join(changed) if changed else ""
+
 
 #: what mutmut's exit codes mean here: a mutant is killed when a test failed on it
 _KILLED = {"killed", "timeout", "caught by type check", "segfault"}
@@ -119,6 +330,8 @@ class Outcome:
     #: the commit the module's copy was taken from, and when
     commit: str = ""
     date: str = ""
+    #: the SHA-256 of the module and of each direct test, as run (see ``fingerprint``)
+    hashes: dict[str, object] = dataclasses.field(default_factory=dict)
 
     @property
     def survivors(self) -> list[Mutant]:
@@ -258,7 +471,11 @@ def run_target(target: Target, entries: Sequence[dict[str, object]], keep: bool)
     holder = Path(tempfile.mkdtemp(prefix=f"cleantree-mutation-{target.name}-"))
     workspace = holder / "tree"
     started = time.monotonic()
-    stamp = {"commit": _commit(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+    stamp: dict[str, object] = {
+        "commit": _commit(),
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "hashes": fingerprint(target),
+    }
     try:
         prepare(workspace, target)
         env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
@@ -276,7 +493,7 @@ def run_target(target: Target, entries: Sequence[dict[str, object]], keep: bool)
         if done.returncode != 0:
             tail = log.read_text(errors="replace").replace("\r", "\n").splitlines()[-5:]
             error = f"mutmut exited {done.returncode}: " + " / ".join(t.strip() for t in tail)
-            return Outcome(target, (), {}, time.monotonic() - started, error, **stamp)
+            return Outcome(target, (), {}, time.monotonic() - started, error, **stamp)  # type: ignore[arg-type]
         mutants = collect(workspace, target)
     finally:
         if keep:
@@ -288,7 +505,7 @@ def run_target(target: Target, entries: Sequence[dict[str, object]], keep: bool)
         tuple(mutants),
         match_equivalent(target, mutants, entries),
         time.monotonic() - started,
-        **stamp,
+        **stamp,  # type: ignore[arg-type]
     )
 
 
@@ -309,37 +526,45 @@ def _show(mutant: Mutant) -> str:
     )
 
 
-def render(outcomes: Sequence[Outcome], command: str) -> str:
-    """The Markdown record: the table, each module's survivors, and the equivalent mutants."""
+def render(outcomes: Sequence[Outcome], command: str, head: str) -> str:
+    """The Markdown record: a row per target (measured or not), the survivors, the equivalents."""
     commits = sorted({o.commit for o in outcomes})
+    by_target = {o.target.name: o for o in outcomes}
     lines = [
-        "# Mutation testing of the pure core (issue 26)",
+        "# Mutation testing of the pure modules (issues 26, 37)",
         "",
         f"- commit: {', '.join(commits)}" + (" (per module below)" if len(commits) > 1 else ""),
         f"- mutmut {MUTMUT_VERSION}, forkserver isolation, one worker; Python "
         f"{platform.python_version()}",
         f"- last command: `{command}`",
+        "- `python bench/mutation.py --stale` lists the rows whose module or direct tests "
+        "changed since their run (the hashes below, in full in `results-mutation.json`)",
         "",
         "Each module is mutated alone (its `lru_cache` functions included) and run against its "
         "direct tests only. The kill rate is over the mutants that some input can tell apart "
-        "from the original; the equivalent ones are listed below with the reason.",
+        "from the original; the equivalent ones are listed below with the reason. A module "
+        "without a row of numbers was not measured: its line says so.",
         "",
-        "| module | tests | mutants | killed | equivalent | survived | kill rate | time | run |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+        "| module | tests | mutants | killed | equivalent | survived | kill rate | time | run "
+        "| sha256 module; tests |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |",
     ]
-    for o in outcomes:
-        killed = sum(m.killed for m in o.mutants)
-        run = f"{o.commit[:12]}{' +' if ' ' in o.commit else ''}, {o.date}"
-        if o.error:
-            lines.append(
-                f"| `{o.target.path}` | {', '.join(o.target.tests)} | failed: {o.error} "
-                f"| | | | | | {run} |"
-            )
+    for target in TARGETS:
+        tests = ", ".join(target.tests) or "no direct tests"
+        o = by_target.get(target.name)
+        if o is None:
+            lines.append(f"| `{target.path}` | {tests} | not measured at {head[:12]} |||||||")
             continue
+        run = f"{o.commit[:12]}{' +' if ' ' in o.commit else ''}, {o.date}"
+        sha = _short(o.hashes)
+        if o.error:
+            lines.append(f"| `{target.path}` | {tests} | failed: {o.error} ||||||| {run} | {sha} |")
+            continue
+        killed = sum(m.killed for m in o.mutants)
         lines.append(
-            f"| `{o.target.path}` | {', '.join(o.target.tests)} | {len(o.mutants)} | {killed} "
+            f"| `{target.path}` | {tests} | {len(o.mutants)} | {killed} "
             f"| {len(o.equivalent)} | {len(o.survivors)} | {o.rate:.1f}% | {o.seconds:.0f} s "
-            f"| {run} |"
+            f"| {run} | {sha} |"
         )
     lines += ["", "## Survivors", ""]
     for o in outcomes:
@@ -350,6 +575,13 @@ def render(outcomes: Sequence[Outcome], command: str) -> str:
         by_name = {m.name: m for m in o.mutants}
         lines += [f"- {_show(by_name[n])}: {reason}" for n, reason in o.equivalent.items()]
     return "\n".join(lines) + "\n"
+
+
+def _short(hashes: dict[str, object]) -> str:
+    if not hashes:
+        return "not recorded"
+    tests: dict[str, str] = hashes["tests"]  # type: ignore[assignment]
+    return f"{str(hashes['module'])[:12]}; " + " ".join(h[:12] for h in tests.values())
 
 
 def save(outcomes: Sequence[Outcome], command: str) -> None:
@@ -366,11 +598,12 @@ def save(outcomes: Sequence[Outcome], command: str) -> None:
             "error": o.error,
             "commit": o.commit,
             "date": o.date,
+            "sha256": o.hashes,
         }
     RECORD.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n")
     entries = load_equivalent()  # the list as it is now: a reason added later counts at once
     every = [_outcome(t, record[t.name], entries) for t in TARGETS if t.name in record]
-    RESULTS.write_text(render(every, command))
+    RESULTS.write_text(render(every, command, _commit()))
 
 
 def _outcome(
@@ -393,7 +626,18 @@ def _outcome(
         str(row["error"]),
         str(row["commit"]),
         str(row["date"]),
+        dict(row.get("sha256", {})),  # type: ignore[call-overload]
     )
+
+
+def print_stale() -> int:
+    """Print each stale row with the reason; 1 when any is stale."""
+    record = json.loads(RECORD.read_text()) if RECORD.exists() else {}
+    stale = stale_rows(record)
+    for name, why in stale:
+        print(f"{name}: {why}")
+    print(f"{len(stale)} of {len(TARGETS)} rows stale" if stale else "no row is stale")
+    return 1 if stale else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -402,7 +646,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--modules", help=f"comma-separated, of: {known}")
     parser.add_argument("--keep", action="store_true", help="keep each workspace")
     parser.add_argument("--no-write", action="store_true", help=f"do not write {RESULTS.name}")
+    parser.add_argument(
+        "--stale",
+        action="store_true",
+        help="list the rows whose module or direct tests changed since their run (exit 1 if any)",
+    )
     args = parser.parse_args(argv)
+    if args.stale:
+        return print_stale()
     chosen: tuple[Target, ...] = TARGETS
     if args.modules:
         names = set(args.modules.split(","))
@@ -416,6 +667,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = "python bench/mutation.py" + (f" --modules {args.modules}" if args.modules else "")
     outcomes: list[Outcome] = []
     for target in chosen:
+        if not target.tests:
+            print(f"{target.name}: {target.path} has no direct tests: not run", flush=True)
+            continue
         print(f"{target.name}: {target.path} against {' '.join(target.tests)}", flush=True)
         outcome = run_target(target, entries, args.keep)
         outcomes.append(outcome)

@@ -67,6 +67,33 @@ CASES = [
         "os.path.join",
         {1: {"import"}, 3: {"reference"}, 25: {"condition"}},
     ),
+    # a parameter's default is an alias inside its function (issue 37: ``_defaults``)
+    (
+        "a-parameter-default-alias-used-in-its-function",
+        "import warnings\n" + FILLER + "\n\ndef f(x, _warn=warnings.warn):\n    _warn(x)\n",
+        "warnings.warn",
+        {24: {"reference"}, 25: {"call"}},
+    ),
+    (
+        "defaults-belong-to-the-last-positional-parameters-positional-only-too",
+        "import warnings\n\n\ndef f(a, b=warnings.warn, /, c=0, d=warnings.warn):\n"
+        "    a()\n    b()\n    c()\n    d()\n",
+        "warnings.warn",
+        {4: {"reference"}, 6: {"call"}, 8: {"call"}},
+    ),
+    (
+        "keyword-only-defaults-and-one-without-a-default",
+        "import warnings\n\n\nasync def f(*, m, w=warnings.warn, n=None):\n"
+        "    m()\n    w()\n    n()\n",
+        "warnings.warn",
+        {4: {"reference"}, 6: {"call"}},
+    ),
+    (
+        "a-default-alias-is-not-seen-outside-its-function",
+        "import warnings\n\n\ndef f(_warn=warnings.warn):\n    pass\n\n\n_warn('x')\n",
+        "warnings.warn",
+        {4: {"reference"}},
+    ),
 ]
 
 

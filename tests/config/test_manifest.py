@@ -188,6 +188,17 @@ def test_forbid_lines_are_line_patterns_of_forbid() -> None:
     assert rule.must_exist
 
 
+def test_unless_lines_are_kept_on_the_rule() -> None:
+    unless = 'unless_lines = ["  keep()  "]\nunless_lines_escaped = ["k\\\\xff"]\n'
+    text = "[[rule]]\n" + OK + unless
+    (rule,) = parse_manifest(text, MANIFEST_NAME).rules
+    assert rule.unless == (
+        Pattern("line:keep()", PatternTier.LINE, "keep()"),
+        Pattern("line:k\udcff", PatternTier.LINE, "k\udcff"),
+    )
+    assert rule.forbid == (Pattern("x", PatternTier.SUBSTRING, "x"),)
+
+
 def test_default_kinds() -> None:
     rule = parse_manifest("[[rule]]\n" + OK, MANIFEST_NAME).rules[0]
     assert rule.kinds == DEFAULT_KINDS

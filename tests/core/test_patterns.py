@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
 
 from pytest_cleantree.core.model import Pattern, PatternTier
 from pytest_cleantree.core.patterns import (
+    as_name,
     compile_path_glob,
     glob_base,
     is_path_glob,
@@ -16,6 +18,8 @@ from pytest_cleantree.core.patterns import (
     match_text,
     parse_pattern,
     prefilter_needle,
+    prefilter_needles,
+    written,
 )
 
 SUBSTRING = PatternTier.SUBSTRING
@@ -451,3 +455,71 @@ def test_a_regex_re2_refuses_is_reported_once_and_not_logged(
         parse_pattern("re:(?=only-here-1)")
     assert match_name(parse_pattern("re:only-here-2"), "x_only-here-2")
     assert capfd.readouterr().err == ""
+
+
+@pytest.mark.parametrize("code", [0xD800, 0xDBFF, 0xDC80, 0xDFFF], ids=hex)
+def test_a_lone_surrogate_reaches_re2_as_one_replacement_character(code: int) -> None:
+    lone = chr(code)  # "\ud800" is a valid literal: RE2 matches UTF-8, which cannot encode it
+    assert match_text(parse_pattern("re:^a.b$"), f"a{lone}b")
+    assert match_text(parse_pattern("re:^a\ufffdb$"), f"a{lone}b")
+    assert not match_text(parse_pattern("re:^ab$"), f"a{lone}b")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"), [("a\u00e9b", True), ("a-b", True), ("a\ud7ffb", True), ("ab", False)]
+)
+def test_text_without_a_surrogate_reaches_re2_as_it_is(text: str, expected: bool) -> None:
+    assert match_text(parse_pattern("re:^a.b$"), text) is expected
+    assert not match_text(parse_pattern("re:\ufffd"), text)
+
+
+@pytest.mark.parametrize(
+    ("text", "body", "as_written"),
+    [
+        ("ab\u2070", "ab0", "ab\u2070"),  # superscript zero: NFKC makes it a digit
+        ("=\ufb01le", "file", "\ufb01le"),  # the fi ligature; '=' is not written text
+        ("m.\ufb01*", "m.fi*", "m.\ufb01*"),
+        ("=plain", "plain", "plain"),
+        ("os.path", "os.path", "os.path"),
+    ],
+)
+def test_a_name_pattern_is_read_as_python_reads_a_name_and_kept_as_written(
+    text: str, body: str, as_written: str
+) -> None:
+    pattern = parse_pattern(text)
+    assert (pattern.body, written(pattern)) == (body, as_written)
+    assert as_name(as_written) == body.removeprefix("=")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("x = 'ab\u2070'", True),  # free text holds the pattern as written
+        ("x = ab0", True),  # and as Python reads the name
+        ("x = '\u00e9'", False),  # text that is not ASCII holds neither
+        ("x = 'ab'", False),
+    ],
+)
+def test_free_text_matches_a_pattern_as_written_or_as_read(text: str, expected: bool) -> None:
+    assert match_text(parse_pattern("ab\u2070"), text) is expected
+
+
+@pytest.mark.parametrize(
+    ("pattern", "needles"),
+    [
+        (parse_pattern("foo"), ("foo",)),
+        (parse_pattern("a.b.c"), ("c",)),
+        (parse_pattern("re:fo+"), (None,)),
+        (parse_pattern("ab\u2070"), ("ab0", "ab\u2070")),  # as read, and as written
+        (parse_pattern("=ab\u2070"), ("ab0", "ab\u2070")),
+        (parse_pattern("*ab\u2070*"), ("ab0", "ab\u2070")),
+        # a qualified name spelt through a module alias: the last names it may be used by
+        (dataclasses.replace(parse_pattern("a.b.c"), needles=("c", "alias")), ("c", "alias")),
+        # only a qualified pattern has such needles
+        (dataclasses.replace(parse_pattern("foo"), needles=("x",)), ("foo",)),
+    ],
+)
+def test_prefilter_needles_as_read_and_as_written(
+    pattern: Pattern, needles: tuple[str | None, ...]
+) -> None:
+    assert prefilter_needles(pattern) == needles

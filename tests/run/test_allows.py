@@ -7,6 +7,8 @@ import dataclasses
 
 import pytest
 
+from pytest_cleantree.core.errors import SourceError
+from pytest_cleantree.core.findings import FileAnalysis
 from pytest_cleantree.core.model import Hit, Kind, Result, Rule, Suppressed
 from pytest_cleantree.run.allows import Allow, apply_allows, parse_allow
 
@@ -112,3 +114,33 @@ def test_every_result_is_judged_and_a_result_without_hits_is_kept_as_it_is() -> 
 
 def test_an_empty_mapping_gives_an_empty_mapping() -> None:
     assert apply_allows({}, IDS) == {}
+
+
+def test_an_unknown_id_near_a_rule_id_says_which_one_was_meant() -> None:
+    far = Hit("a.py", 6, (Kind.CALL,), "sm120()  # cleantree: allow zzz -- typo")
+    applied = apply_allows({"k": Result(RULE, "a.py", hits=(UNKNOWN, far))}, IDS)["k"]
+    assert [hit.note for hit in applied.hits] == [
+        "the allow names 'no-sm12', which is no rule of the manifest (did you mean 'no-sm120'?)",
+        # nothing near: no suffix, and not the list of every rule id either
+        "the allow names 'zzz', which is no rule of the manifest",
+    ]
+
+
+def test_an_allow_is_read_from_the_files_comments_when_its_analysis_is_given() -> None:
+    in_string = Hit("a.py", 1, (Kind.CALL,), "f('# cleantree: allow no-sm120 -- in a string')")
+    in_comment = Hit("a.py", 2, (Kind.CALL,), "sm120(")  # the comment closes the call below
+    analysis = FileAnalysis(
+        "a.py",
+        (in_string.source, in_comment.source),
+        (),
+        allows=((2, "# cleantree: allow no-sm120 -- the comment of line 2"),),
+    )
+    result = Result(RULE, "a.py", hits=(in_string, in_comment))
+    applied = apply_allows({"k": result}, IDS, {"a.py": analysis})["k"]
+    assert applied.hits == (in_string,)
+    assert applied.suppressed == (Suppressed(in_comment, "the comment of line 2"),)
+    # without the analysis, or with a file that could not be read, the line is read as it is
+    for analyses in (None, {"a.py": SourceError("a.py: gone")}, {"b.py": analysis}):
+        applied = apply_allows({"k": result}, IDS, analyses)["k"]
+        assert applied.hits == (in_comment,)
+        assert applied.suppressed == (Suppressed(in_string, "in a string')"),)
