@@ -408,6 +408,8 @@ def present_patterns(
     words: set[str] | None = None
     every_word: set[str] | None = None
     kept: dict[Pattern, None] = {}  # (a pattern with several needles is kept once)
+    #: each needle searched once: the ways to a target share its last names as needles
+    spelt: dict[str, bool] = {}
     for pattern, needle, whole_word in patterns.needles:
         if pattern in kept:
             continue
@@ -424,8 +426,12 @@ def present_patterns(
                     kept[pattern] = None
             elif needle in words or (derived and views.spelt_across_breaks(needle)):
                 kept[pattern] = None
-        elif _spelt(views, needle, derived):
-            kept[pattern] = None
+        else:
+            found = spelt.get(needle)
+            if found is None:
+                found = spelt[needle] = _spelt(views, needle, derived)
+            if found:
+                kept[pattern] = None
     return list(kept)
 
 
