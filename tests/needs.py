@@ -17,12 +17,16 @@ def in_ci() -> bool:
     return os.environ.get("CI", "").lower() in ("true", "1", "yes")
 
 
-def missing(what: str, install: str) -> None:
-    """``what`` is not installed: fail under CI, else skip saying how to install it."""
-    message = f"{what} is not installed ({install})"
+def unavailable(message: str) -> None:
+    """What the test needs is not here: fail under CI, else skip saying ``message``."""
     if in_ci():
         pytest.fail(message + "; CI=true: refusing to pass having run nothing")
     pytest.skip(message)
+
+
+def missing(what: str, install: str) -> None:
+    """``what`` is not installed: fail under CI, else skip saying how to install it."""
+    unavailable(f"{what} is not installed ({install})")
 
 
 def need_module(module: str, extra: str = "test-tools") -> None:

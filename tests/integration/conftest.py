@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from needs import unavailable
 
 from pytest_cleantree.config.hosts import parse_host_spec
 from pytest_cleantree.sources import RemoteOptions
@@ -73,10 +74,7 @@ class SSHClientSetup:
 def _need(program: str) -> str:
     found = shutil.which(program, path=_SSHD_PATH)
     if found is None:
-        message = f"{program} is not installed: the SSH source cannot be tested"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(message + " (CI=true: refusing to pass having run nothing)")
-        pytest.skip(message)
+        unavailable(f"{program} is not installed: the SSH source cannot be tested")
     return found
 
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from needs import unavailable
 
 
 def run_module(
@@ -83,8 +83,5 @@ def unprivileged() -> list[str]:
         return []
     setpriv = shutil.which("setpriv")
     if setpriv is None:
-        message = "root needs setpriv (util-linux) to make a folder unreadable"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message + " (CI=true: refusing to pass having run nothing)")
-        pytest.skip(message)
+        unavailable("root needs setpriv (util-linux) to make a folder unreadable")
     return [setpriv, "--bounding-set=-dac_override,-dac_read_search", "--"]

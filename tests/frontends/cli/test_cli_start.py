@@ -13,6 +13,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from needs import missing
 
 import pytest_cleantree
 from pytest_cleantree.config.manifest import parse_manifest
@@ -209,9 +210,7 @@ def test_taplo_checks_the_starter_in_a_clone_through_its_schema_line(tmp_path: P
     mistake then is reported (so the schema is really read)."""
     taplo = shutil.which("taplo")
     if taplo is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("taplo is not installed: .ci/run installs it (npm install -g @taplo/cli)")
-        pytest.skip("taplo is not installed (npm install -g @taplo/cli)")
+        missing("taplo", "npm install -g @taplo/cli; .ci/run installs it")
     _package(tmp_path / "mine" / "demo")
     assert cleantree("init", cwd=tmp_path / "mine").returncode == 0
     clone = Path(shutil.copytree(tmp_path / "mine", tmp_path / "clone"))
