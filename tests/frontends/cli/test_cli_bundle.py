@@ -54,7 +54,9 @@ def test_the_example_written_out_fails_then_its_revert_passes(tmp_path: Path) ->
         if relative.name != "cleantree.toml":
             assert (tmp_path / "ct" / relative).read_bytes() == source.read_bytes()
     manifest = str(tmp_path / "ct" / "cleantree.toml")
-    checked = run("-m", "pytest", "-p", "no:cacheprovider", "--cleantree", manifest, cwd=work)
+    # -rN: no short summary (under CI=true pytest repeats each whole message there)
+    pytest_args = ("-p", "no:cacheprovider", "-rN", "--cleantree", manifest)
+    checked = run("-m", "pytest", *pytest_args, cwd=work)
     assert checked.returncode == 1, checked.stdout
     remaining = [line for line in checked.stdout.splitlines() if "/partial-revert/" in line]
     assert len(remaining) == 5, checked.stdout
