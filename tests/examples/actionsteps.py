@@ -101,6 +101,10 @@ def run_step(
 
 #: the action's step that runs the check (the others install and upload)
 CHECK_STEP = "Check the tree"
+#: the action's step that makes its venv over the given Python
+VENV_STEP = "Make the action's venv over the given Python"
+#: the action's step, after the install, that lets its venv import what the given Python does
+BRIDGE_STEP = "Let the venv import what the given Python imports"
 #: ``uses: pytest-cleantree/pytest-cleantree@REF``: a step that runs this repository's action
 ACTION_USE = re.compile(r"(?P<owner>[^/@]+)/pytest-cleantree@(?P<ref>\S+)")
 
@@ -126,15 +130,15 @@ def run_action_check(
 
 
 def make_venv(python: str, runner_temp: Path) -> Path:
-    """The install step's venv without the install: over ``python``, with its site-packages
-    (which hold this checkout's package), where the check step runs it."""
-    folder = runner_temp / VENV
-    subprocess.run(
-        [python, "-m", "venv", "--system-site-packages", "--without-pip", str(folder)],
-        check=True,
-        timeout=120,
-    )
-    return folder / "bin" / "python"
+    """The action's own venv steps over ``python``, without the install step between them
+    (``python`` has this checkout's package, which the venv sees as it sees everything
+    ``python`` imports); the check step runs the venv's Python."""
+    action = load_action()
+    context = context_of(action, REPO, {"python": python}, runner_temp)
+    for name in (VENV_STEP, BRIDGE_STEP):
+        made = run_step(step_named(action, name), context, runner_temp, timeout=120)
+        assert made.returncode == 0, made.stdout + made.stderr
+    return runner_temp / VENV / "bin" / "python"
 
 
 def validate_sarif(document: dict[str, object]) -> None:

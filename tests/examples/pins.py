@@ -4,14 +4,16 @@ A user copies ``uses: pytest-cleantree/pytest-cleantree@v0.3.0``, ``rev: v0.3.0`
 ``git+https://github.com/pytest-cleantree/pytest-cleantree@v0.3.0`` as written: each ref must
 be an annotated tag of the repository (what a release is), and what the example passes with it
 (the action's inputs, ``--flags``, hook ids) must exist in *that tag's* tree, read with
-``git show TAG:path`` and ``git grep``, not in the checkout's.
+``git show TAG:path`` and ``git grep``, not in the checkout's. A clone of the branch alone
+(CI's) has no tags: there the release record in ``docs/releasing.md`` names each tag's commit,
+and the record is held to the tags wherever both exist.
 """
 
 from __future__ import annotations
 
 import re
 import subprocess
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -136,36 +138,69 @@ def _walk(node: object) -> Iterator[dict[str, Any]]:
             yield from _walk(value)
 
 
-def check_pins(repo_dir: Path, files: Iterable[Path], slug: str) -> list[Problem]:
-    """Every problem with the pins of ``slug`` in ``files`` (paths under ``repo_dir``)."""
+#: a row of the release record: ``| vX.Y.Z | <full commit sha> | YYYY-MM-DD |``
+RELEASE_ROW = re.compile(r"^\|\s*(v\d+\.\d+\.\d+)\s*\|\s*([0-9a-f]{40})\s*\|", re.M)
+
+
+def recorded_releases(text: str) -> dict[str, str]:
+    """The release record (``docs/releasing.md``): each release tag and the commit it tags.
+    A clone of the branch alone carries no tags; the record, in the tree, does."""
+    return dict(RELEASE_ROW.findall(text))
+
+
+def check_pins(
+    repo_dir: Path, files: Iterable[Path], slug: str, recorded: Mapping[str, str] | None = None
+) -> list[Problem]:
+    """Every problem with the pins of ``slug`` in ``files`` (paths under ``repo_dir``);
+    ``recorded``: the release record, which names a tag's commit where the tag is not here."""
     problems: list[Problem] = []
     for pin in iter_pins(files, repo_dir, slug):
         if isinstance(pin, Problem):
             problems.append(pin)
         else:
-            problems += _check_pin(repo_dir, pin)
+            problems += _check_pin(repo_dir, pin, recorded or {})
     return problems
 
 
-def _check_pin(repo: Path, pin: Pin) -> list[Problem]:
+def _release_tree(repo: Path, pin: Pin, recorded: Mapping[str, str]) -> tuple[str, list[Problem]]:
+    """What to read the pin's tree from: its annotated tag (which must tag the recorded
+    commit), else, in a clone without tags, the recorded commit if this history holds it."""
     kind = git(repo, "cat-file", "-t", f"refs/tags/{pin.ref}").stdout.strip()
-    if not kind:
-        why = f"pins {pin.ref}, which is no tag of this repository (`git tag -a {pin.ref}`)"
-        return [Problem(pin.file, pin.ref, why, missing_tag=True)]
-    if kind != "tag":
-        return [Problem(pin.file, pin.ref, f"pins {pin.ref}, a lightweight tag: not a release")]
-    problems = []
+    commit = recorded.get(pin.ref, "")
+    if kind == "tag":
+        tagged = git(repo, "rev-parse", f"refs/tags/{pin.ref}^{{commit}}").stdout.strip()
+        if commit and tagged != commit:
+            why = f"tag {pin.ref} tags {tagged}, the release record says {commit}"
+            return "", [Problem(pin.file, pin.ref, why)]
+        return pin.ref, []
+    if kind:
+        return "", [Problem(pin.file, pin.ref, f"pins {pin.ref}, a lightweight tag: not a release")]
+    if commit:
+        if git(repo, "merge-base", "--is-ancestor", commit, "HEAD").returncode == 0:
+            return commit, []
+        why = f"pins {pin.ref}, recorded at {commit}, which this history does not hold"
+        if git(repo, "rev-parse", "--is-shallow-repository").stdout.strip() == "true":
+            why += " (a shallow clone: `git fetch --unshallow`)"
+        return "", [Problem(pin.file, pin.ref, why)]
+    why = f"pins {pin.ref}, which is no tag of this repository (`git tag -a {pin.ref}`)"
+    return "", [Problem(pin.file, pin.ref, why, missing_tag=True)]
+
+
+def _check_pin(repo: Path, pin: Pin, recorded: Mapping[str, str]) -> list[Problem]:
+    tree, problems = _release_tree(repo, pin, recorded)
+    if not tree:
+        return problems
     if pin.inputs:
-        action = yaml.safe_load(git(repo, "show", f"{pin.ref}:action.yml").stdout or "{}")
+        action = yaml.safe_load(git(repo, "show", f"{tree}:action.yml").stdout or "{}")
         for key in sorted(set(pin.inputs) - set(action.get("inputs") or {})):
             problems.append(Problem(pin.file, pin.ref, f"input {key!r}: not in {pin.ref}"))
     if pin.hooks:
-        defined = yaml.safe_load(git(repo, "show", f"{pin.ref}:.pre-commit-hooks.yaml").stdout)
+        defined = yaml.safe_load(git(repo, "show", f"{tree}:.pre-commit-hooks.yaml").stdout)
         ids = {str(hook.get("id")) for hook in defined or []}
         for hook in sorted(set(pin.hooks) - ids):
             problems.append(Problem(pin.file, pin.ref, f"hook {hook!r}: not in {pin.ref}"))
     for flag in sorted(set(pin.flags)):
-        found = git(repo, "grep", "-q", "-F", "-e", f'"{flag}"', pin.ref, "--", "pytest_cleantree")
+        found = git(repo, "grep", "-q", "-F", "-e", f'"{flag}"', tree, "--", "pytest_cleantree")
         if found.returncode != 0:
             problems.append(Problem(pin.file, pin.ref, f"{flag}: no such option in {pin.ref}"))
     return problems

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import site
 import subprocess
 import sys
 import venv
@@ -21,9 +22,11 @@ import pytest
 import yaml
 from actionsteps import (
     ACTION_USE,
+    BRIDGE_STEP,
     CHECK_STEP,
     REPO,
     VENV,
+    VENV_STEP,
     action_use,
     context_of,
     load_action,
@@ -99,9 +102,13 @@ def test_the_action_installs_its_own_checkout_and_checks_the_tree(tmp_path: Path
     (tmp_path / "runner-temp").mkdir()
 
     context = context_of(action, action_path, {"python": system}, tmp_path / "runner-temp")
+    made = run_step(step_named(action, VENV_STEP), context, tmp_path, environ=environ)
+    assert made.returncode == 0, made.stdout + made.stderr
     install = step_named(action, INSTALL)
     installed = run_step(install, context, tmp_path, timeout=600, environ=environ)
     assert installed.returncode == 0, installed.stdout + installed.stderr
+    bridged = run_step(step_named(action, BRIDGE_STEP), context, tmp_path, environ=environ)
+    assert bridged.returncode == 0, bridged.stdout + bridged.stderr
     python = str(tmp_path / "runner-temp" / VENV / "bin" / "python")
     assert f"(pytest-cleantree) {pytest_cleantree.__version__}" in installed.stdout
     probe = (
@@ -163,10 +170,13 @@ def test_pip_runs_only_in_the_actions_venv_and_its_downloads_are_cached() -> Non
     Python refuses), and the check runs the venv's Python; pip's cache is the cached folder."""
     action = load_action()
     install, run = step_named(action, INSTALL), step_named(action, CHECK_STEP)
+    made, bridge = step_named(action, VENV_STEP), step_named(action, BRIDGE_STEP)
     pip_lines = [line for line in install["run"].splitlines() if "-m pip" in line]
     assert pip_lines, install["run"]
     assert all(line.strip().startswith('"$venv/bin/python" -m pip') for line in pip_lines)
-    assert '"$CLEANTREE_PYTHON" -m venv --system-site-packages' in install["run"]
+    assert "CLEANTREE_PYTHON" not in install["run"]
+    assert "-m pip" not in made["run"] + bridge["run"]
+    assert '"$CLEANTREE_PYTHON" -m venv --system-site-packages' in made["run"]
     assert "CLEANTREE_PYTHON" not in run["run"]
     assert "CLEANTREE_PYTHON" not in run.get("env", {})
     assert f'"$RUNNER_TEMP/{VENV}/bin/python" -m pytest_cleantree check' in run["run"]
@@ -175,7 +185,48 @@ def test_pip_runs_only_in_the_actions_venv_and_its_downloads_are_cached() -> Non
     assert cache["with"]["path"] == install["env"]["PIP_CACHE_DIR"]
     assert "github.action_ref" in cache["with"]["key"]
     steps = [step.get("name") for step in action["runs"]["steps"]]
-    assert steps.index("Cache pip's downloads") < steps.index(INSTALL)
+    order = ["Cache pip's downloads", VENV_STEP, INSTALL, BRIDGE_STEP, CHECK_STEP]
+    assert [steps.index(name) for name in order] == sorted(steps.index(name) for name in order)
+
+
+def editable_in_new_venv(tmp_path: Path, package: str, body: str) -> str:
+    """A user's venv (made from this process's Python, without its system site-packages) where
+    ``package`` is an editable install, as ``pip install -e`` leaves one: a ``.pth`` file naming
+    a source folder. What this process imports (pytest_cleantree) is another ``.pth`` there."""
+    source = tmp_path / "src" / package
+    source.mkdir(parents=True)
+    (source / "__init__.py").write_text("")
+    (source / "server_args.py").write_text(body)
+    folder = tmp_path / "user-venv"
+    venv.create(folder, with_pip=False)
+    python = str(folder / "bin" / "python")
+    purelib = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=runner_environ(),
+    ).stdout.strip()
+    here = "; ".join(f"site.addsitedir({d!r})" for d in site.getsitepackages())
+    (Path(purelib) / "this-checkout.pth").write_text(f"import site; {here}\n")
+    (Path(purelib) / f"__editable__.{package}.pth").write_text(f"{tmp_path / 'src'}\n")
+    return python
+
+
+def test_a_module_root_in_the_given_pythons_venv_resolves_in_the_actions_venv(
+    tmp_path: Path,
+) -> None:
+    """The given Python is a venv's (``python: .venv/bin/python``, the project installed in it
+    editable): the action's venv, made from it, imports what it imports, so ``module:`` names
+    the editable source folder (a venv made from a venv's Python alone sees the base's)."""
+    python = editable_in_new_venv(tmp_path, "leftover_pkg", "use_sm120 = True\n")
+    folder = workspace(tmp_path, "checkout", "x = 1\n")
+    manifest = MANIFEST.replace("[[rule]]", 'root = "module:leftover_pkg"\n[[rule]]')
+    (folder / "cleantree.toml").write_text(manifest)
+    completed = check(tmp_path, folder, python, runner_environ())
+    assert completed.returncode == 1, completed.stdout + completed.stderr
+    (error,) = [line for line in completed.stdout.splitlines() if line.startswith("::error ")]
+    assert "file=../src/leftover_pkg/server_args.py,line=1," in error  # as the workspace sees it
 
 
 def test_the_upload_step_runs_when_asked_also_after_a_failed_check() -> None:

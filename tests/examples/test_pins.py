@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from needs import unavailable
-from pins import Pin, check_pins, iter_pins
+from pins import Pin, check_pins, iter_pins, recorded_releases
 
 import pytest_cleantree
 
@@ -66,10 +66,12 @@ def project(tmp_path: Path) -> Path:
     return repo
 
 
-def check(project: Path, text: str, name: str = "README.md") -> list[str]:
+def check(
+    project: Path, text: str, name: str = "README.md", recorded: dict[str, str] | None = None
+) -> list[str]:
     path = project / name
     path.write_text(text)
-    return [str(problem) for problem in check_pins(project, [path], SLUG)]
+    return [str(problem) for problem in check_pins(project, [path], SLUG, recorded)]
 
 
 def step(ref: str, with_: str = "") -> str:
@@ -107,6 +109,32 @@ def test_what_the_example_uses_is_read_from_the_tags_tree(project: Path) -> None
     assert check(project, text) == [
         "README.md: input 'python': not in v1.0.0",
         "README.md: --changed-since: no such option in v1.0.0",
+    ]
+
+
+def test_without_the_tag_the_recorded_commit_is_what_runs(project: Path) -> None:
+    """A clone of the branch alone has no tags: the release record names the tag's commit,
+    and what the example uses is read from that commit's tree."""
+    one = git(project, "rev-parse", "v1.0.0^{commit}")
+    git(project, "tag", "-d", "v1.0.0")
+    text = step("v1.0.0", "  with:\n    args: --exclude x --changed-since main\n")
+    assert check(project, text, recorded={"v1.0.0": one}) == [
+        "README.md: --changed-since: no such option in v1.0.0",
+    ]
+    (unrecorded,) = check(project, text)
+    assert unrecorded.startswith("README.md: pins v1.0.0, which is no tag")
+    foreign = "0" * 40
+    assert check(project, step("v1.0.0"), recorded={"v1.0.0": foreign}) == [
+        f"README.md: pins v1.0.0, recorded at {foreign}, which this history does not hold"
+    ]
+
+
+def test_a_record_that_disagrees_with_the_tag_is_named(project: Path) -> None:
+    head = git(project, "rev-parse", "HEAD")
+    one = git(project, "rev-parse", "v1.0.0^{commit}")
+    assert check(project, step("v1.0.0"), recorded={"v1.0.0": one}) == []
+    assert check(project, step("v1.0.0"), recorded={"v1.0.0": head}) == [
+        f"README.md: tag v1.0.0 tags {one}, the release record says {head}"
     ]
 
 
@@ -165,13 +193,29 @@ def test_every_pin_is_a_release_tag_with_what_the_example_uses() -> None:
     slug = repository_slug()
     if not (REPO / ".git").exists():
         unavailable("not a git checkout (an unpacked sdist): no tags to hold the pins to")
-    problems = check_pins(REPO, pinned_files(), slug)
+    problems = check_pins(REPO, pinned_files(), slug, release_record())
     missing = sorted({p.ref for p in problems if p.missing_tag})
     others = [str(p) for p in problems if not p.missing_tag]
     assert others == []
     if missing:
         how = "; ".join(f"git tag -a {ref} -m 'pytest-cleantree {ref}' <commit>" for ref in missing)
-        unavailable(f"the pinned tags {missing} do not exist yet: {how} (docs/releasing.md)")
+        unavailable(
+            f"the pinned releases {missing} are neither tags here nor in the release record: "
+            f"{how}, then record it (docs/releasing.md)"
+        )
+
+
+def release_record() -> dict[str, str]:
+    return recorded_releases((REPO / "docs" / "releasing.md").read_text(encoding="utf-8"))
+
+
+def test_the_release_record_names_changelog_versions() -> None:
+    """Each recorded tag is a version with a CHANGELOG section (the record is not free text)."""
+    record = release_record()
+    assert f"v{pytest_cleantree.__version__}" in record
+    changelog = (REPO / "CHANGELOG.md").read_text(encoding="utf-8")
+    for tag in record:
+        assert f"## [{tag.removeprefix('v')}] - " in changelog, tag
 
 
 def test_the_pins_name_the_current_version() -> None:
