@@ -25,8 +25,8 @@ _BREAK = (
 )
 
 
-def _broken(needle: str) -> bytes:
-    """RE2 for ``needle`` with at least one break between its characters.
+def _broken(needle: str) -> list[bytes]:
+    """RE2 for ``needle`` with at least one break between its characters, as alternatives.
 
     Nested on the first break (``n(?:B+eedle|e(?:B+edle|...))``, breaks optional after
     it), so that a plain occurrence never matches: one search answers.  The expression
@@ -40,8 +40,8 @@ def _broken(needle: str) -> bytes:
     ]
     if len(chars) > _WINDOW:
         starts = range(0, len(chars) - 1, _WINDOW - 1)
-        return b"|".join(_broken_chars(chars[start : start + _WINDOW]) for start in starts)
-    return _broken_chars(chars)
+        return [_broken_chars(chars[start : start + _WINDOW]) for start in starts]
+    return [_broken_chars(chars)]
 
 
 def _broken_chars(chars: list[bytes]) -> bytes:
@@ -65,6 +65,12 @@ class _Span(Protocol):
     def span(self) -> tuple[int, int]: ...
 
 
+#: the most expression text one RE2 program is compiled from: RE2 refuses a union of about
+#: 3 MB at ``max_mem`` 64 MiB ("pattern too large"), some 300 needles of 24 characters; a
+#: larger union is searched in parts (one alternative is at most :data:`_WINDOW` characters)
+_PART_BYTES = 1 << 20
+
+
 @functools.lru_cache(maxsize=1024)
 def breaks_search(needles: frozenset[str]) -> _BreakSearch | None:
     """The search for any of ``needles`` spelt across breaks (``None``: none can be).
@@ -72,8 +78,13 @@ def breaks_search(needles: frozenset[str]) -> _BreakSearch | None:
     Matched on the text's UTF-8 bytes, one byte a character (RE2's Latin-1 mode), each
     needle's characters kept whole.  A needle of one character holds no break.
     """
-    spellings = [_broken(needle) for needle in sorted(needles) if len(needle) > 1]
-    if not spellings:
+    alternatives = [
+        alternative
+        for needle in sorted(needles)
+        if len(needle) > 1
+        for alternative in _broken(needle)
+    ]
+    if not alternatives:
         return None
     import re2  # here: a run that searches nothing does not load it
 
@@ -82,4 +93,29 @@ def breaks_search(needles: frozenset[str]) -> _BreakSearch | None:
     options.never_capture = True
     options.log_errors = False  # a large union may outgrow RE2's DFA: it then runs slower, as right
     options.max_mem = 64 << 20
-    return cast(_BreakSearch, re2.compile(b"|".join(spellings), options))
+    parts = [re2.compile(b"|".join(part), options) for part in _parts(alternatives)]
+    return cast(_BreakSearch, parts[0]) if len(parts) == 1 else _Union(tuple(parts))
+
+
+def _parts(alternatives: list[bytes]) -> list[list[bytes]]:
+    """``alternatives`` in order, cut where a part's text would pass :data:`_PART_BYTES`."""
+    parts: list[list[bytes]] = [[]]
+    size = 0
+    for alternative in alternatives:
+        if parts[-1] and size + len(alternative) > _PART_BYTES:
+            parts.append([])
+            size = 0
+        parts[-1].append(alternative)
+        size += len(alternative) + 1
+    return parts
+
+
+class _Union:
+    """A union searched part by part: the earliest match of any part."""
+
+    def __init__(self, parts: tuple[_BreakSearch, ...]) -> None:
+        self._parts = parts
+
+    def search(self, text: bytes, pos: int = 0) -> _Span | None:
+        spans = [found for part in self._parts if (found := part.search(text, pos)) is not None]
+        return min(spans, key=lambda span: span.span()) if spans else None

@@ -22,10 +22,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from runs import check_tree
 from test_differential import placed
 
 from pytest_cleantree.agent import unescape as _unescape
-from pytest_cleantree.analysis import analyze_fast, analyze_reference
+from pytest_cleantree.analysis import analyze_fast, analyze_reference, breaks
 from pytest_cleantree.analysis.decoding import DECODE_ERRORS, decode_python
 from pytest_cleantree.analysis.text import (
     _ADJACENT,
@@ -242,3 +243,51 @@ def test_an_escape_that_decodes_to_a_needle_character_leaves_the_answer_to_the_v
     fast, _ = views_of('x = "\\x73m120"\n')
     assert fast.derived_may_spell(frozenset({"sm120"}))
     assert not fast.derived_may_spell(frozenset({"zzz"}))
+
+
+def many_names(count: int, length: int = 24) -> list[str]:
+    """``count`` distinct lowercase names of ``length`` characters, the same on every run."""
+    alphabet = "abcdefghijklmnopqrstuvwxyz"
+    return [
+        "".join(
+            alphabet[(index * 7 + position * (index % 5 + 1)) % 26] for position in range(length)
+        )
+        + f"_{index}"
+        for index in range(count)
+    ]
+
+
+def test_a_union_too_large_for_one_program_is_searched_in_parts() -> None:
+    """400 names of 24 characters make about 4 MB of expression, past what RE2 compiles as one
+    program ("pattern too large"): the search is cut in parts and finds what one would."""
+    names = many_names(400)
+    search = breaks.breaks_search(frozenset(names))
+    assert isinstance(search, breaks._Union)  # more than one part: what this test is about
+
+    def broken(name: str) -> str:
+        return f'"{name[:9]}" "{name[9:]}"'
+
+    for name in (names[0], names[199], names[-1]):
+        assert search.search(f"x = {broken(name)}\n".encode()) is not None, name
+        assert search.search(f'x = "{name}"\n'.encode()) is None  # unbroken: no break to find
+    for first, second in ((names[0], names[-1]), (names[-1], names[0])):
+        text = f"x = {broken(first)}\ny = {broken(second)}\n".encode()
+        found = search.search(text)
+        assert found is not None
+        assert found.span()[0] == text.index(first[:9].encode())  # the earliest, of any part
+    assert search.search(b'x = "sm" "120"\n') is None
+
+
+def test_four_hundred_forbidden_names_are_checked_not_refused(tmp_path: Path) -> None:
+    """A manifest listing 400 names, one spelt across two string literals in the file: the
+    line is found (the check stopped with an internal error and 277 lines of RE2's log)."""
+    names = many_names(400)
+    forbid = ", ".join(f'"{name}"' for name in names)
+    manifest = f'root = "."\n[[rule]]\nid = "gone"\nfiles = ["m.py"]\nforbid = [{forbid}]\n'
+    name = names[200]
+    source = f'x = 1\ny = "{name[:7]}" "{name[7:]}"\n'.encode()
+    for engine in ("fast", "reference"):
+        completed = check_tree(tmp_path, manifest, {"m.py": source}, engine=engine)
+        assert completed.returncode == 1, completed.stdout + completed.stderr
+        assert "m.py:2:5  string" in completed.stdout, engine
+        assert completed.stderr == "", completed.stderr[:500]
