@@ -68,6 +68,7 @@ def test_a_check_on_a_file_reports_each_forbidden_line_once_with_all_its_kinds()
     analysis = _analysis(
         "a.py",
         ("import sm120", "  x = sm120(fp8)  ", "y = 1", "fp8"),
+        _at("sm120", 1, Kind.CALL, 9),
         _at("sm120", 1, Kind.IMPORT, 7),
         _at("sm120", 2, Kind.CALL, 6),
         _at("fp8", 2, Kind.REFERENCE, 12),
@@ -76,12 +77,13 @@ def test_a_check_on_a_file_reports_each_forbidden_line_once_with_all_its_kinds()
     )
     check = Check(rule, "a.py")
     found = Found({"a.py": analysis}, {("a.py", ()): ("a.py",)})
+    assert judge(check, SOURCE, ("a.py",), found).files == ("a.py",)
     assert judge(check, SOURCE, ("a.py",), found) == Result(
         rule,
         "a.py",
         "gpu-1",
         hits=(
-            Hit("a.py", 1, (Kind.IMPORT,), "import sm120", 7, ("sm120",)),
+            Hit("a.py", 1, (Kind.IMPORT, Kind.CALL), "import sm120", 7, ("sm120",)),
             Hit(
                 "a.py",
                 2,
@@ -115,15 +117,15 @@ def test_a_line_holding_an_unless_pattern_is_not_reported() -> None:
     rule = Rule("r", ("a.py",), forbid=(SM,), unless=(KEEP,))
     analysis = _analysis(
         "a.py",
-        ("sm120()", "sm120(keep)", "keep"),
+        ("sm120(keep)", "sm120()", "keep"),
+        _at("keep", 1, Kind.REFERENCE),
         _at("sm120", 1),
         _at("sm120", 2),
-        _at("keep", 2, Kind.REFERENCE),
         _at("keep", 3, Kind.REFERENCE),
     )
     found = Found({"a.py": analysis}, {("a.py", ()): ("a.py",)})
     result = judge(Check(rule, "a.py"), SOURCE, ("a.py",), found)
-    assert [hit.line for hit in result.hits] == [1]
+    assert [hit.line for hit in result.hits] == [2]
 
 
 def test_an_expected_pattern_found_nowhere_of_an_allowed_kind_is_missing_per_file() -> None:
@@ -211,6 +213,8 @@ def test_an_absent_entry_reports_what_is_present() -> None:
         present=("old/a.py", "old"),
         files=("old/a.py", "old"),
     )
+    old = judge(Check(rule, "old", absent=True), SOURCE, ("old/a.py", "old"), found)
+    assert old.files == ("old/a.py", "old")  # files are no part of a result's equality
     assert judge(Check(rule, "gone", absent=True), SOURCE, (), found) == Result(
         rule, "absent:gone", "gpu-1"
     )
@@ -335,3 +339,16 @@ def test_judge_all_applies_inline_allows_naming_any_rule_of_the_manifest() -> No
     own = judge_all(checks, SOURCE, plan, analyses, {})  # only the checks' rules are known
     assert own[checks[0]].suppressed == ()
     assert own[checks[0]].hits[0].note.startswith("the allow names 'other', which is no rule")
+
+
+def test_an_allow_is_read_from_a_python_files_comments_not_from_a_string() -> None:
+    rule = Rule("r", ("a.py",), forbid=(SM,))
+    checks = [Check(rule, "a.py")]
+    plan = _plan(checks, named={"a.py": ("a.py",)})
+    line = 'sm120("# cleantree: allow r -- not a comment")'
+    analyses: dict[str, FileAnalysis | SourceError] = {
+        "a.py": _analysis("a.py", (line,), _at("sm120", 1), allows=())
+    }
+    judged = judge_all(checks, SOURCE, plan, analyses, {})
+    assert judged[checks[0]].hits == (Hit("a.py", 1, (Kind.CALL,), line, 0, ("sm120",)),)
+    assert judged[checks[0]].suppressed == ()
