@@ -3,7 +3,9 @@ file, and what a spelling found is reported under the patterns the manifest wrot
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from pytest_cleantree.core.checks import Check
 from pytest_cleantree.core.errors import SourceError
@@ -20,6 +22,7 @@ from pytest_cleantree.run.rewrite import (
     spell,
     with_spellings,
 )
+from pytest_cleantree.sources.base import FileStat
 from pytest_cleantree.sources.local import LocalSource
 
 P = "posixpath.join"
@@ -95,6 +98,16 @@ def test_without_spellings_nothing_is_added() -> None:
     assert (back, ways) == ({}, {})
 
 
+def test_a_way_of_a_pattern_without_known_spellings_or_words_is_asked_without_needles() -> None:
+    asked: Asked = (PatternList((_q("m.f"),)), False)
+    grown, back, ways = with_spellings(
+        {"a.py": asked}, Spellings({}, {}, ways={"m.f": frozenset({"m"})})
+    )
+    assert grown == {"a.py": (PatternList((_q("m.f"), _q("m"))), False)}
+    assert back == {"m": {"m.f"}}
+    assert ways == {"m": {"m.f"}}
+
+
 def test_a_spellings_findings_are_reported_under_the_patterns_it_stands_for() -> None:
     one, two = _at(1), _at(2)
     analyses: Analyses = {
@@ -122,11 +135,12 @@ def test_a_use_through_a_way_counts_for_the_patterns_it_leads_to_only() -> None:
     analyses: Analyses = {
         "a.py": FileAnalysis(
             "a.py",
-            ("os.path.join(x)", "lib.g()", '"os.path"'),
+            ("os.path.join(x)", "lib.g()", '"os.path"', "f()"),
             (
                 Finding("os.path", _at(1, "posixpath.join")),
                 Finding("lib.g", _at(2, "lib.g")),
                 Finding("os.path", _at(3, kind=Kind.STRING)),
+                Finding(Q, _at(4, Q)),
             ),
         )
     }
@@ -138,6 +152,7 @@ def test_a_use_through_a_way_counts_for_the_patterns_it_leads_to_only() -> None:
     assert _findings(written, "a.py") == (
         Finding(P, _at(1, "posixpath.join")),
         Finding(R, _at(2, "lib.g")),
+        Finding(Q, _at(4, Q)),
     )
     # without a way, each spelling stands for all its patterns
     assert _findings(as_written(analyses, BACK), "a.py") == (
@@ -147,6 +162,7 @@ def test_a_use_through_a_way_counts_for_the_patterns_it_leads_to_only() -> None:
         Finding(P, _at(2, "lib.g")),
         Finding(R, _at(3, kind=Kind.STRING)),
         Finding(P, _at(3, kind=Kind.STRING)),
+        Finding(Q, _at(4, Q)),
     )
 
 
@@ -207,3 +223,57 @@ def test_a_qualified_pattern_is_asked_by_its_re_exported_spelling_too(tmp_path: 
     assert spelt.modules == {"pkg/mod.py": "pkg.mod"}
     assert spelt.spellings is not None
     assert spelt.spellings.names == {"pkg.mod.run": {"pkg.mod.run", "pkg.run"}}
+
+
+class _Memory:
+    """A store of analyses in memory, keeping the symbol graph's parts it is given."""
+
+    def __init__(self) -> None:
+        self.graph: dict[str, Any] = {}
+
+    def get(self, pack: str, path: str, digest: str) -> FileAnalysis | None:
+        return None
+
+    def put(self, pack: str, path: str, digest: str, analysis: FileAnalysis) -> None:
+        pass
+
+    def known_digests(self, root: str, stats: Mapping[str, FileStat]) -> dict[str, str]:
+        return {}
+
+    def see_digests(self, root: str, seen: Mapping[str, tuple[FileStat, str]], since: int) -> None:
+        pass
+
+    def get_graph(self, key: str) -> Any:
+        return self.graph.get(key)
+
+    def put_graph(self, key: str, entry: Any) -> None:
+        self.graph[key] = entry
+
+    def flush(self) -> None:
+        pass
+
+    def forget(self) -> None:
+        pass
+
+
+def test_a_re_export_in_any_package_of_the_tree_is_a_spelling_and_the_graph_is_stored(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "mod.py").write_text("def run():\n    pass\n")
+    (tmp_path / "api").mkdir()
+    (tmp_path / "api" / "__init__.py").write_text("from pkg.mod import run\n")
+    (tmp_path / "other.py").write_text("import api\napi.run()\n")
+    rule = Rule("r", ("*.py",), forbid=(_q("pkg.mod.run"),))
+    asked: Asked = (PatternList(rule.forbid), False)
+    plan = Plan({}, {}, {}, {"other.py": asked}, None)
+    store = _Memory()
+    _, spelt = spell([Check(rule, "*.py")], plan, LocalSource(tmp_path), (), store)
+    assert spelt.spellings is not None
+    # api is on no chain of the pattern's: its re-export is found among the tree's modules
+    assert spelt.spellings.names == {"pkg.mod.run": {"pkg.mod.run", "api.run"}}
+    assert spelt.back["api.run"] == {"pkg.mod.run"}
+    kept = sorted(key.rpartition(":")[2] for key in store.graph)
+    assert "api/__init__.py" in kept
+    assert "pkg/mod.py" in kept
