@@ -188,9 +188,9 @@ def test_a_glob_that_cannot_be_listed_is_kept_whole_beside_the_others() -> None:
 
 def test_folders_where_absent_entries_are_checked_count_without_files() -> None:
     given = Rule("r", (), absent=("src/k", "src/j"))
-    selection = select_paths([given], [named("src"), named("docs")], expand)
-    (narrowed,) = selection.rules
-    assert narrowed.absent == ("src/k", "src/j")
+    other = Rule("s", (), absent=("src/m",))
+    selection = select_paths([given, other], [named("src"), named("docs")], expand)
+    assert [narrowed.absent for narrowed in selection.rules] == [("src/k", "src/j"), ("src/m",)]
     assert selection.folders == ("docs",)
 
 
@@ -249,3 +249,22 @@ def test_a_path_through_links_is_placed_in_the_tree_the_last_part_kept(tmp_path:
         NamedPath("tree/lnk", "lnk", True),
     ]
     assert os.path.islink(real / "lnk")
+
+
+def test_a_folder_inside_the_root_is_taken_as_written_even_when_it_leads_out(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "tree"
+    root.mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "f.py").write_text("")
+    (root / "out").symlink_to(tmp_path / "elsewhere")
+    assert place_named(["out/f.py"], str(root), root) == [NamedPath("out/f.py", "out/f.py", False)]
+
+
+def test_a_path_outside_the_root_is_placed_from_the_roots_real_folder(tmp_path: Path) -> None:
+    real = tmp_path / "a" / "real"
+    real.mkdir(parents=True)
+    (tmp_path / "tree").symlink_to(real)
+    placed = place_named(["."], str(tmp_path / "tree"), tmp_path)
+    assert placed == [NamedPath(".", "../..", True)]
