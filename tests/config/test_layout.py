@@ -241,6 +241,8 @@ def test_pyproject_settings_give_each_folder_its_package() -> None:
         "src/lone/mod": "lone.mod",
     }
     assert pyproject_package_dirs('[tool.setuptools]\npackages = ["a.b"]\n') == {"a/b": "a.b"}
+    dotted = '[tool.setuptools]\npackages = ["pkg.sub.x"]\npackage-dir = {"pkg.sub" = "there"}\n'
+    assert pyproject_package_dirs(dotted) == {"there": "pkg.sub", "there/x": "pkg.sub.x"}
     assert pyproject_package_dirs('[tool.setuptools.packages.find]\nwhere = ["src"]\n') == {
         "src": ""
     }
@@ -273,9 +275,9 @@ def test_paths_for_prefers_a_source_then_the_shallowest_file() -> None:
 
 
 def test_a_folder_below_a_root_is_named_as_written() -> None:
-    layout = parse_layout(["src/X/a.py", "src/ sp/a.py"], import_roots=["src"])
+    layout = parse_layout(["src/X/a.py", "src/sp /a.py"], import_roots=["src"])
     assert layout.module_name("src/X/a.py") == "X.a"
-    assert layout.module_name("src/ sp/a.py") is None  # " sp" is no identifier
+    assert layout.module_name("src/sp /a.py") is None  # "sp " is no identifier
 
 
 def test_the_layout_decides_a_name_under_a_package_or_a_root_and_knows_packages() -> None:
