@@ -154,7 +154,7 @@ TARGETS = (
     _t("judge", "run/judge.py", "tests/run/test_judge.py"),
     _t("rewrite", "run/rewrite.py", "tests/run/test_rewrite.py"),
     _t("selection", "run/selection.py", "tests/run/test_selection.py"),
-    _t("wire", "agent/wire.py", "tests/sources/test_wire.py"),
+    _t("wire", "agent/wire.py", "tests/sources/test_wire_codec.py"),
 )
 
 
