@@ -97,9 +97,18 @@ def test_without_the_handshake_of_this_request_there_is_no_answer() -> None:
     assert wire.decode(HELLO[:-1], NONCE) is None  # the line is not finished
     long = b"\0CLEANTREE" + b"0" * 60 + b"2 " + NONCE.encode() + b"\n"
     assert wire.decode(long + END, NONCE) is None  # a handshake line is short
+    # the nonce may be long, up to what fits the 64 bytes after the mark
+    assert wire.decode(wire.hello("n" * 61) + b"Y\n" + END, "n" * 61) == [wire.Exists()]
+    assert wire.decode(wire.hello("n" * 62) + b"Y\n" + END, "n" * 62) is None
     # a mark in the noise, then the handshake
     assert wire.decode(b"\0CLEANTREE junk\n" + HELLO + b"Y\n" + END, NONCE) == [wire.Exists()]
     assert wire.decode(b"\0CLEANTREE" + HELLO + b"Y\n" + END, NONCE) == [wire.Exists()]
+    # a file's content that holds the mark is content: the first handshake counts
+    marked = wire.encode(wire.Content(wire.MARK + b"3 x\n"))
+    for noise in (b"", b"\0CLEANTREE junk\n"):
+        assert wire.decode(noise + HELLO + marked + END, NONCE) == [
+            wire.Content(wire.MARK + b"3 x\n")
+        ]
 
 
 def test_a_peer_of_another_version_is_refused_naming_both() -> None:
@@ -121,6 +130,10 @@ def test_a_peer_of_another_version_is_refused_naming_both() -> None:
         (b"", "0 records, then 0 stray bytes"),
         (b"Y\nZ\nM", "2 records, then 1 stray bytes"),
         (b"Y\n" + b"R " + b"1" * 70 + b"\n", "1 records, then 73 stray bytes"),
+        (b"R " + b"1" * 62 + b"\n", "0 records, then 65 stray bytes"),  # 64 bytes: too long
+        (b"R " + b"0" * 61 + b"\n", "1 records, then 0 stray bytes"),  # 63: read
+        (b"R\t1\nx", "garbled header after 0 records"),
+        (b"R  1\nx", "garbled header after 0 records"),
         (b"W\n", "garbled header after 0 records"),
         (b"Y\nR\n", "garbled header after 1 records"),
         (b"R 1 1\nab", "garbled header after 0 records"),
@@ -152,6 +165,8 @@ def test_records_are_equal_by_type_and_values() -> None:
     assert wire.Missing() != wire.Folder()
     assert wire.Listed("a") != "a"
     assert hash(wire.Listed("a")) == hash(wire.Listed("a"))
+    assert hash(wire.Listed("a")) != hash(wire.Listed("b"))
+    assert hash(wire.Listed("a")) != hash(wire.Other("a"))
     assert len({wire.Listed("a"), wire.Other("a"), wire.Listed("a")}) == 2
     assert wire.Unlisted("p", "w").values() == ("p", "w")
     assert repr(wire.Unlisted("p", "w")) == "Unlisted('p', 'w')"
@@ -162,3 +177,27 @@ def test_text_keeps_bytes_that_are_not_utf8() -> None:
     assert wire.text(b"a\xff") == "a\udcff"
     assert wire.text(b"\xc3\xa9") == "\u00e9"
     assert wire.text("x") == "x"
+
+
+def test_every_record_with_fields_decodes_to_its_values() -> None:
+    records = [
+        wire.NoRoot("no such folder"),
+        wire.Unknown("timed out"),
+        wire.Other("d"),
+        wire.Outside("/etc/x"),
+        wire.LinkOut("l", "/out"),
+        wire.Unlisted("u", "denied"),
+        wire.Failed("I/O error"),
+    ]
+    decoded = wire.decode(HELLO + wire.encode_all(records) + END, NONCE)
+    assert decoded == records
+    assert decoded is not None
+    assert [record.values() for record in decoded] == [
+        ("no such folder",),
+        ("timed out",),
+        ("d",),
+        ("/etc/x",),
+        ("l", "/out"),
+        ("u", "denied"),
+        ("I/O error",),
+    ]
