@@ -1168,3 +1168,8 @@ def test_an_unknown_key_is_placed_in_the_manifests_own_table_only() -> None:
     assert problems_of(other_first + OK, "pyproject.toml") == (f"{ZZZ} (at line 4)",)
     inline = '[tool]\ncleantree = { zzz = 1, rule = [{ files = ["a.py"], forbid = ["x"] }] }\n'
     assert problems_of(inline, "pyproject.toml") == (ZZZ,)  # no line of its own: none said
+    indented = (
+        '[tool.cleantree]\nroot = "."\n  [tool.other]\nzzz = 1\n[tool.cleantree.zzz]\n'
+        "[[tool.cleantree.rule]]\n"
+    )
+    assert problems_of(indented + OK, "pyproject.toml") == (f"{ZZZ} (at line 5)",)
