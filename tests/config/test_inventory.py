@@ -554,3 +554,14 @@ def test_a_bad_second_range_is_named_with_its_file_and_line() -> None:
     with pytest.raises(InventoryError) as raised:
         parse_inventory("[g]\nn[1:2]x[3:1]\n", "hosts")
     assert str(raised.value) == "hosts:2: empty host range in 'n1x[3:1]'"
+
+
+def test_a_private_key_file_is_read_by_either_of_its_names() -> None:
+    hosts = parse_inventory(
+        "a ansible_ssh_private_key_file=~/.ssh/a\nb ansible_private_key_file=/k/b\nc\n", "hosts"
+    )
+    assert {name: host.key_file for name, host in hosts.items()} == {
+        "a": "~/.ssh/a",
+        "b": "/k/b",
+        "c": None,
+    }

@@ -130,7 +130,8 @@ def test_pyproject_in_a_subfolder_is_relative_to_it() -> None:
         ("[tool]\nsetuptools = 1\n", "pyproject.toml: tool.setuptools: expected a table"),
         (
             '[tool.setuptools]\npackage-dir = {"" = "../elsewhere"}\n',
-            "pyproject.toml: tool.setuptools.package-dir.\"\": '../elsewhere' leaves the tree",
+            "pyproject.toml: tool.setuptools.package-dir.\"\": '../elsewhere' leaves the tree; "
+            "import roots are relative to the tree",
         ),
         (
             '[tool.setuptools]\npackages = ["a-b"]\n',
@@ -140,12 +141,64 @@ def test_pyproject_in_a_subfolder_is_relative_to_it() -> None:
             '[tool.setuptools.packages.find]\nwhere = "src"\n',
             "pyproject.toml: tool.setuptools.packages.find.where: expected a list",
         ),
+        ("tool = 1\n", "pyproject.toml: tool: expected a table"),
+        (
+            "[tool.setuptools]\npackage-dir = 1\n",
+            "pyproject.toml: tool.setuptools.package-dir: expected a table",
+        ),
+        (
+            '[tool.setuptools]\npackage-dir = {"a-b" = "src"}\n',
+            "pyproject.toml: tool.setuptools.package-dir.a-b: expected a dotted package name",
+        ),
+        (
+            '[tool.setuptools]\npackage-dir = {"a" = 1}\n',
+            "pyproject.toml: tool.setuptools.package-dir.a: expected a folder name",
+        ),
+        (
+            "[tool.setuptools.packages]\nfind = 1\n",
+            "pyproject.toml: tool.setuptools.packages.find: expected a table",
+        ),
+        (
+            "[tool.setuptools.packages.find]\nwhere = [1]\n",
+            "pyproject.toml: tool.setuptools.packages.find.where[0]: expected a folder name",
+        ),
+        (
+            "[tool.setuptools]\npackages = 1\n",
+            "pyproject.toml: tool.setuptools.packages: expected a list or a table",
+        ),
+        ("[tool]\nhatch = 1\n", "pyproject.toml: tool.hatch: expected a table"),
+        ("[tool.hatch]\nbuild = 1\n", "pyproject.toml: tool.hatch.build: expected a table"),
+        ("[tool.hatch.build]\ntargets = 1\n", "pyproject.toml: targets: expected a table"),
+        (
+            "[tool.hatch.build.targets]\nwheel = 1\n",
+            "pyproject.toml: tool.hatch.build.targets.wheel: expected a table",
+        ),
+        (
+            '[tool.hatch.build.targets.wheel]\npackages = "src/ns"\n',
+            "pyproject.toml: hatch wheel packages: expected a list",
+        ),
+        (
+            '[tool.hatch.build.targets.wheel]\npackages = ["src/ns", 1]\n',
+            "pyproject.toml: tool.hatch.build.targets.wheel.packages[1]: expected a folder name",
+        ),
+        ("[tool]\npoetry = 1\n", "pyproject.toml: tool.poetry: expected a table"),
+        (
+            '[tool.poetry]\npackages = "ns"\n',
+            "pyproject.toml: tool.poetry.packages: expected a list",
+        ),
+        (
+            '[tool.poetry]\npackages = [{include = "a"}, {include = "b", from = 1}]\n',
+            "pyproject.toml: tool.poetry.packages[1].from: expected a folder name",
+        ),
     ],
 )
 def test_bad_pyproject_names_the_key(pyproject: str, problem: str) -> None:
     with pytest.raises(LayoutError) as info:
         pyproject_package_dirs(pyproject)
-    assert str(info.value).startswith(problem)
+    if problem.endswith(": "):  # TOML's own words follow
+        assert str(info.value).startswith(problem)
+    else:
+        assert str(info.value) == problem
 
 
 @pytest.mark.parametrize("root", ["/abs", "../up", "a/../../b"])
@@ -172,3 +225,68 @@ def test_namespace_packages_are_the_folders_no_file_is() -> None:
     layout = parse_layout(NAMESPACE, import_roots=["python"])
     assert layout.namespace_packages() == {"google", "google.cloud"}
     assert layout.modules() == {"google.cloud.storage", "google.cloud.storage.blob"}
+
+
+def test_pyproject_settings_give_each_folder_its_package() -> None:
+    setuptools = (
+        "[tool.setuptools]\n"
+        'packages = ["pkg.sub", "other", "lone.mod"]\n'
+        'package-dir = {"pkg" = "lib/pkg", "" = "src"}\n'
+    )
+    assert pyproject_package_dirs(setuptools) == {
+        "lib/pkg": "pkg",
+        "src": "",
+        "lib/pkg/sub": "pkg.sub",
+        "src/other": "other",
+        "src/lone/mod": "lone.mod",
+    }
+    assert pyproject_package_dirs('[tool.setuptools]\npackages = ["a.b"]\n') == {"a/b": "a.b"}
+    dotted = '[tool.setuptools]\npackages = ["pkg.sub.x"]\npackage-dir = {"pkg.sub" = "there"}\n'
+    assert pyproject_package_dirs(dotted) == {"there": "pkg.sub", "there/x": "pkg.sub.x"}
+    assert pyproject_package_dirs('[tool.setuptools.packages.find]\nwhere = ["src"]\n') == {
+        "src": ""
+    }
+    assert pyproject_package_dirs("[tool.setuptools.packages.find]\n") == {}
+    assert pyproject_package_dirs("[tool.setuptools]\npackages = {}\n") == {}
+    hatch = '[tool.hatch.build.targets.wheel]\npackages = ["src/ns", "top"]\n'
+    assert pyproject_package_dirs(hatch) == {"src": "", "": ""}
+    poetry = '[tool.poetry]\npackages = [{include = "a"}, {include = "ns", from = "src"}]\n'
+    assert pyproject_package_dirs(poetry) == {"src": ""}
+    assert pyproject_package_dirs("") == {}
+
+
+def test_import_roots_and_package_dirs_are_the_layouts_mappings() -> None:
+    layout = parse_layout(
+        ["lib/x.py"],
+        import_roots=["./src/", "python\\pkgs", "a//b/."],
+        package_dirs={"lib": "my.pkg"},
+    )
+    assert layout.mapped == (("a/b", ""), ("lib", "my.pkg"), ("python/pkgs", ""), ("src", ""))
+    assert layout.module_name("lib/x.py") == "my.pkg.x"
+    with pytest.raises(LayoutError, match=r"^package 'a-b' \(for 'lib'\) is not a dotted name$"):
+        parse_layout([], package_dirs={"lib": "a-b"})
+
+
+def test_paths_for_prefers_a_source_then_the_shallowest_file() -> None:
+    layout = parse_layout(
+        ["z/x.pyi", "x.pyi", "a/x.py", "x.py", "z/x.py"], import_roots=["", "a", "z"]
+    )
+    assert layout.paths_for("x") == ("x.py", "a/x.py", "z/x.py", "x.pyi", "z/x.pyi")
+
+
+def test_a_folder_below_a_root_is_named_as_written() -> None:
+    layout = parse_layout(["src/X/a.py", "src/sp /a.py"], import_roots=["src"])
+    assert layout.module_name("src/X/a.py") == "X.a"
+    assert layout.module_name("src/sp /a.py") is None  # "sp " is no identifier
+
+
+def test_the_layout_decides_a_name_under_a_package_or_a_root_and_knows_packages() -> None:
+    layout = parse_layout([*SRC, "scripts/run.py"], import_roots=["tests"])
+    assert layout.decides("src/pkg/core.py")  # a package chain above it
+    assert layout.decides("tests/test_core.py")  # an import root holds it
+    assert not layout.decides("scripts/run.py")  # its file name only
+    assert not layout.decides("src/top.py")
+    assert layout.is_package("src/pkg/__init__.py")
+    assert layout.is_package("src/pkg/sub/__init__.pyi")
+    assert not layout.is_package("src/pkg/core.py")
+    assert not layout.is_package("README.md")

@@ -1145,3 +1145,31 @@ def test_the_line_of_an_invalid_utf8_byte(tmp_path: Path, data: bytes, where: st
     with pytest.raises(ManifestError) as info:
         load_manifest(path)
     assert info.value.problems == (f"not valid UTF-8 ({where}): save the manifest as UTF-8",)
+
+
+def test_a_bad_unless_line_and_a_rule_of_escaped_lines_alone_are_reported() -> None:
+    blank = "[[rule]]\n" + OK + 'unless_lines = ["  "]\n'
+    assert problems_of(blank) == (
+        "rule 1 (line 4): unless_lines[0]: a blank line cannot be told apart from any other",
+    )
+    escaped = '[[rule]]\nforbid_lines_escaped = ["x"]\n'
+    assert problems_of(escaped) == ("rule 1 (line 1): forbid_lines_escaped needs files to look in",)
+
+
+ZZZ = (
+    "unknown key 'tool.cleantree.zzz' (valid keys: tool.cleantree.allow_outside_root, "
+    "tool.cleantree.exclude, tool.cleantree.hosts, tool.cleantree.import_roots, "
+    "tool.cleantree.root, tool.cleantree.rule)"
+)
+
+
+def test_an_unknown_key_is_placed_in_the_manifests_own_table_only() -> None:
+    other_first = "[tool.other]\nzzz = 1\n[tool.cleantree]\nzzz = 2\n[[tool.cleantree.rule]]\n"
+    assert problems_of(other_first + OK, "pyproject.toml") == (f"{ZZZ} (at line 4)",)
+    inline = '[tool]\ncleantree = { zzz = 1, rule = [{ files = ["a.py"], forbid = ["x"] }] }\n'
+    assert problems_of(inline, "pyproject.toml") == (ZZZ,)  # no line of its own: none said
+    indented = (
+        '[tool.cleantree]\nroot = "."\n  [tool.other]\nzzz = 1\n[tool.cleantree.zzz]\n'
+        "[[tool.cleantree.rule]]\n"
+    )
+    assert problems_of(indented + OK, "pyproject.toml") == (f"{ZZZ} (at line 5)",)

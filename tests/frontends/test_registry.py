@@ -18,6 +18,7 @@ from pytest_cleantree.report.registry import (
     DEFAULT_FORMAT,
     FORMAT_NAMES,
     FORMATS,
+    describe_formats,
     render,
     render_error,
 )
@@ -66,9 +67,17 @@ def test_only_formats_that_can_report_an_error_render_one() -> None:
     )
 
 
-def test_an_unknown_format_is_named() -> None:
-    with pytest.raises(ValueError, match="unknown report format 'xml'"):
+def test_an_unknown_format_is_named_with_the_known_ones() -> None:
+    known = r"\(one of text, json, github, sarif\)"
+    with pytest.raises(ValueError, match=rf"^unknown report format 'xml' {known}$"):
         render("xml", [], RenderContext())
+
+
+def test_the_help_lists_each_format_with_its_summary_the_default_first() -> None:
+    assert describe_formats() == (
+        "text (default), json (schemas/report-v1.json), github (workflow annotations), "
+        "sarif (2.1.0, for code scanning)"
+    )
 
 
 def run_and_list_report_modules(*args: str) -> set[str]:
