@@ -140,7 +140,7 @@ TARGETS = (
         "tests/revert/test_fromdiff_tokens.py",
     ),
     _t("plan", "revert/plan.py", *NO_TESTS),
-    _t("revert.text", "revert/text.py", *NO_TESTS),
+    _t("revert.text", "revert/text.py", "tests/revert/test_text.py"),
     _t("toml", "revert/toml.py", "tests/revert/test_fromdiff_render.py"),
     _t("text", "report/text.py", *_REPORT_TESTS),
     _t("json", "report/json.py", *_REPORT_TESTS),
