@@ -139,7 +139,7 @@ TARGETS = (
         "tests/revert/test_fromdiff_names.py",
         "tests/revert/test_fromdiff_tokens.py",
     ),
-    _t("plan", "revert/plan.py", *NO_TESTS),
+    _t("plan", "revert/plan.py", "tests/revert/test_plan.py"),
     _t("revert.text", "revert/text.py", "tests/revert/test_text.py"),
     _t("toml", "revert/toml.py", "tests/revert/test_fromdiff_render.py"),
     _t("text", "report/text.py", *_REPORT_TESTS),
