@@ -131,7 +131,12 @@ TARGETS = (
         "tests/names/test_exports.py",
         "tests/names/test_finite_graph.py",
     ),
-    _t("diff", "revert/diff.py", "tests/revert/test_fromdiff_parse.py"),
+    _t(
+        "diff",
+        "revert/diff.py",
+        "tests/revert/test_fromdiff_parse.py",
+        "tests/revert/test_diff.py",
+    ),
     _t("apply", "revert/apply.py", "tests/revert/test_fromdiff_apply.py"),
     _t(
         "revert.names",
