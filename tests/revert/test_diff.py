@@ -99,6 +99,9 @@ def test_an_unquoted_git_header_splits_at_its_first_b_folder() -> None:
     assert paths(diff("diff --git a/x b/y b/z.py", "new file mode 100644")) == [
         ("added", None, "y b/z.py")
     ]
+    assert paths(diff("diff --git a/x b/y b/zzz", "new file mode 100644")) == [
+        ("added", None, "y b/zzz")
+    ]
     assert paths(diff("diff --git a/old.py b/new.py", "deleted file mode 100644")) == [
         ("deleted", "old.py", None)
     ]
@@ -119,6 +122,11 @@ def test_an_unquoted_git_header_splits_at_its_first_b_folder() -> None:
 def test_rename_and_copy_lines_name_the_two_paths(moved: tuple[str, str], status: str) -> None:
     text = diff("diff --git a/x b/y b/z", "similarity index 100%", *moved)
     assert paths(text) == [(status, "x b/y", "z")]
+
+
+def test_a_renamed_path_may_start_with_a_space() -> None:
+    text = diff("diff --git a/ x b/ y", "similarity index 100%", "rename from  x", "rename to  y")
+    assert paths(text) == [("renamed", " x", " y")]
 
 
 def test_quoted_paths_keep_bytes_that_are_not_utf8() -> None:
