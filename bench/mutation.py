@@ -137,7 +137,12 @@ TARGETS = (
         "tests/revert/test_fromdiff_parse.py",
         "tests/revert/test_diff.py",
     ),
-    _t("apply", "revert/apply.py", "tests/revert/test_fromdiff_apply.py"),
+    _t(
+        "apply",
+        "revert/apply.py",
+        "tests/revert/test_fromdiff_apply.py",
+        "tests/revert/test_apply.py",
+    ),
     _t(
         "revert.names",
         "revert/names.py",
