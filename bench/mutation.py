@@ -148,6 +148,7 @@ TARGETS = (
         "revert/names.py",
         "tests/revert/test_fromdiff_names.py",
         "tests/revert/test_fromdiff_tokens.py",
+        "tests/revert/test_names.py",
     ),
     _t("plan", "revert/plan.py", "tests/revert/test_plan.py"),
     _t("revert.text", "revert/text.py", "tests/revert/test_text.py"),
