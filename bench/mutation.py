@@ -152,7 +152,12 @@ TARGETS = (
     ),
     _t("plan", "revert/plan.py", "tests/revert/test_plan.py"),
     _t("revert.text", "revert/text.py", "tests/revert/test_text.py"),
-    _t("toml", "revert/toml.py", "tests/revert/test_fromdiff_render.py"),
+    _t(
+        "toml",
+        "revert/toml.py",
+        "tests/revert/test_fromdiff_render.py",
+        "tests/revert/test_toml.py",
+    ),
     _t("text", "report/text.py", *_REPORT_TESTS),
     _t("json", "report/json.py", *_REPORT_TESTS),
     _t("sarif", "report/sarif.py", *_REPORT_TESTS),
