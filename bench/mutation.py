@@ -118,7 +118,7 @@ TARGETS = (
     _t("textfiles", "analysis/textfiles.py", "tests/analysis/test_textfiles.py"),
     _t("exports", "names/exports.py", "tests/names/test_exports.py"),
     _t("graph", "names/graph.py", "tests/names/test_graph_prefilter.py"),
-    _t("modules", "names/modules.py", "tests/names/test_finite_graph.py"),
+    _t("modules", "names/modules.py", "tests/names/test_modules.py"),
     _t(
         "spellings",
         "names/spellings.py",
