@@ -64,6 +64,11 @@ def test_the_source_is_asked_for_every_init_above_the_files_in_one_round() -> No
     assert names == {"pkg/sub/mod.py": "pkg.sub.mod"}
 
 
+def test_a_file_in_no_package_does_not_stop_the_others_being_named() -> None:
+    _, names = module_names(Tree(*PACKAGE, "script.py"), ["script.py", "pkg/util.py"], [])
+    assert names == {"pkg/util.py": "pkg.util"}
+
+
 def test_an_init_among_the_files_is_not_asked_for_again() -> None:
     tree = Tree(*PACKAGE)
     _, names = module_names(tree, ["pkg/__init__.py", "pkg/util.py"], [])
@@ -142,4 +147,14 @@ def test_name_tree_gives_the_layout_the_modules_the_bases_and_the_tree() -> None
         TreeModule("python/pkg/__init__.py", "pkg", True),
         TreeModule("python/pkg/mod.py", "pkg.mod", False),
         TreeModule("tools/run.py", "tools.run", False),
+    ]
+
+
+def test_name_tree_asks_for_the_inits_once() -> None:
+    tree = Tree("pkg/__init__.py", "pkg/mod.py")
+    naming = name_tree(tree, ["pkg/__init__.py", "pkg/mod.py"], [])
+    assert tree.asked == [["__init__.py"], ["**/*.py"]]
+    assert naming.tree == [
+        TreeModule("pkg/__init__.py", "pkg", True),
+        TreeModule("pkg/mod.py", "pkg.mod", False),
     ]
