@@ -116,7 +116,12 @@ TARGETS = (
         "tests/analysis/test_resolution.py",
     ),
     _t("textfiles", "analysis/textfiles.py", "tests/analysis/test_textfiles.py"),
-    _t("exports", "names/exports.py", "tests/names/test_exports.py"),
+    _t(
+        "exports",
+        "names/exports.py",
+        "tests/names/test_exports.py",
+        "tests/names/test_module_exports.py",
+    ),
     _t("graph", "names/graph.py", "tests/names/test_graph_prefilter.py"),
     _t("modules", "names/modules.py", "tests/names/test_modules.py"),
     _t(
