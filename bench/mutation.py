@@ -129,6 +129,7 @@ TARGETS = (
         "names/spellings.py",
         "tests/names/test_spellings.py",
         "tests/names/test_star_imports.py",
+        "tests/names/test_pattern_spellings.py",
     ),
     _t(
         "symbols",
