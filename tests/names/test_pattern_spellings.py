@@ -5,15 +5,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import pytest
+
+from pytest_cleantree.config.layout import parse_layout
 from pytest_cleantree.core.errors import SourceError
+from pytest_cleantree.names.exports import ModuleExports
+from pytest_cleantree.names.graph import ImportSummary
 from pytest_cleantree.names.modules import name_tree
 from pytest_cleantree.names.spellings import (
     Spellings,
     StarSite,
     explain_name,
+    import_bases,
+    modules_to_read,
     pattern_spellings,
 )
-from pytest_cleantree.sources.base import Expansion, Needles, NoNeedle
+from pytest_cleantree.names.symbols import Budget, GraphBudgetError
+from pytest_cleantree.sources.base import Expansion, Needles, NoNeedle, Source
 
 
 class Tree:
@@ -32,6 +40,7 @@ class Tree:
         self.files = {p: t.encode() if isinstance(t, str) else t for p, t in files.items()}
         self.errors = dict(errors or {})
         self.read_errors = dict(read_errors or {})
+        self.asked: list[list[str]] = []
 
     def expand(
         self,
@@ -40,6 +49,7 @@ class Tree:
         any_kind: bool = False,
         read_ahead: Mapping[str, Sequence[str]] | None = None,
     ) -> Mapping[str, Expansion]:
+        self.asked.append(list(entries))
         answers: dict[str, Expansion] = {}
         for entry in entries:
             if entry in self.errors:
@@ -70,7 +80,7 @@ class Tree:
 FILES = {
     "python/sglang/__init__.py": "",
     "python/sglang/srt/__init__.py": "",
-    "python/sglang/srt/utils/__init__.py": "from .common import *\n",
+    "python/sglang/srt/utils/__init__.py": "import os\nfrom .common import *\n",
     "python/sglang/srt/utils/common.py": "import os\n\n\ndef is_sm120_supported():\n    return 1\n",
 }
 BASES = ["python", ""]
@@ -88,7 +98,7 @@ def test_a_star_re_export_is_a_spelling_of_the_definition() -> None:
     assert found.words["other.name"] == {"name"}
     assert DEFINED in found.targets[REEXPORTED]
     assert found.targets["other.name"] == {"other.name"}
-    star = StarSite(INIT, 1, "sglang.srt.utils.common", REEXPORTED, "from .common import *")
+    star = StarSite(INIT, 2, "sglang.srt.utils.common", REEXPORTED, "from .common import *")
     assert found.stars[DEFINED] == found.stars[REEXPORTED] == (star,)
     assert found.stars["other.name"] == ()
     assert found.binds == {
@@ -96,6 +106,7 @@ def test_a_star_re_export_is_a_spelling_of_the_definition() -> None:
         "sglang.srt.utils.common": {"is_sm120_supported"},
     }
     assert found.problems == {}
+    assert found.leads_to("zzz.q", "zzz.q")  # a pattern not planned leads to itself
     assert found.leads_to(REEXPORTED, DEFINED)
     assert found.leads_to(DEFINED, REEXPORTED)
     assert not found.leads_to("other.name", DEFINED)
@@ -147,7 +158,7 @@ def test_explain_follows_the_name_to_its_definition() -> None:
     assert explained.canonical == DEFINED
     assert explained.defined == (COMMON, 4)
     assert explained.others == ()
-    assert explained.spellings == ((DEFINED, COMMON, 4), (REEXPORTED, INIT, 1))
+    assert explained.spellings == ((DEFINED, COMMON, 4), (REEXPORTED, INIT, 2))
 
 
 def test_explain_a_name_that_leads_nowhere_known() -> None:
@@ -160,14 +171,126 @@ def test_explain_a_name_that_leads_nowhere_known() -> None:
 
 
 def test_the_tree_s_other_modules_add_the_re_exports_its_imports_reach() -> None:
-    app = {"python/app/__init__.py": "from sglang.srt.utils import is_sm120_supported\n"}
-    use = {"python/use.py": "import app\napp.is_sm120_supported()\n"}
+    app = {
+        "python/app/__init__.py": "from sglang.srt.utils import is_sm120_supported\n",
+        "python/api/__init__.py": "from sglang.srt.utils.common import *\n",
+        "python/mod/__init__.py": "from sglang.srt import utils\n",
+    }
+    use = {"python/use.py": "import app, api, mod\napp.is_sm120_supported()\n"}
     files = {**FILES, **app, **use}
     naming = name_tree(Tree(files), list(files), [])
     found = pattern_spellings(Tree(files), [DEFINED], naming.bases, naming.tree)
-    assert found.names[DEFINED] == {DEFINED, REEXPORTED, "app.is_sm120_supported"}
+    assert found.names[DEFINED] == {
+        DEFINED,
+        REEXPORTED,
+        "app.is_sm120_supported",
+        "api.is_sm120_supported",
+    }
+    assert [site.path for site in found.stars[DEFINED]] == ["python/api/__init__.py", INIT]
+    # mod imports a module on the way: a use may be spelt through it, then resolved
+    assert found.ways[DEFINED] == {"sglang.srt.utils", "sglang.srt.utils.common"}
     # no module imports app: its re-export is no way to the definition
     files = {**FILES, **app}
     naming = name_tree(Tree(files), list(files), [])
     found = pattern_spellings(Tree(files), [DEFINED], naming.bases, naming.tree)
     assert found.names[DEFINED] == {DEFINED, REEXPORTED}
+
+
+def test_a_relative_name_leads_to_the_pattern_when_it_completes_a_spelling() -> None:
+    spellings = Spellings({"a.b.c": frozenset({"a.b.c"})}, {})
+    assert spellings.leads_to(".b.c", "a.b.c")
+    assert not spellings.leads_to(".z.c", "a.b.c")
+    assert not spellings.leads_to(".b.c", "unknown.pattern")
+
+
+def test_a_relative_import_in_a_module_file_is_from_its_package() -> None:
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/impl.py": "from .other import fast\n",
+        "pkg/other.py": "def fast(): pass\n",
+    }
+    found = pattern_spellings(Tree(files), ["pkg.impl.fast"], [""])
+    assert found.names["pkg.impl.fast"] == {"pkg.impl.fast", "pkg.other.fast"}
+
+
+def test_the_first_round_asks_for_every_prefix_at_every_base() -> None:
+    tree = Tree(FILES)
+    pattern_spellings(tree, [DEFINED], BASES)
+    parts = DEFINED.split(".")
+    prefixes = [".".join(parts[:end]) for end in range(1, len(parts) + 1)]
+    expected = {
+        f"{base + '/' if base else ''}{prefix.replace('.', '/')}{tail}"
+        for prefix in prefixes
+        for base in BASES
+        for tail in (".py", "/__init__.py")
+    }
+    assert set(tree.asked[0]) == expected
+
+
+def test_modules_to_read_gives_one_file_per_prefix() -> None:
+    layout = parse_layout(FILES)
+    assert modules_to_read([REEXPORTED], layout) == {
+        "python/sglang/__init__.py",
+        "python/sglang/srt/__init__.py",
+        "python/sglang/srt/utils/__init__.py",
+    }
+
+
+def test_import_bases_are_the_roots_then_each_top_package_s_folder_then_the_root() -> None:
+    files = ["pkg/__init__.py", "src/app/__init__.py", "src/app/mod.py", "a/b/lib/__init__.py"]
+    layout = parse_layout(files)
+    named = {path: name for path in files if (name := layout.module_name(path))}
+    assert import_bases(layout, named, ["roots"]) == ["roots", "a/b", "", "src"]
+    assert import_bases(layout, {"src/app/mod.py": "app.mod"}, []) == ["src", ""]
+
+
+def test_a_budget_too_small_for_the_chains_ends_the_run() -> None:
+    with pytest.raises(GraphBudgetError):
+        pattern_spellings(Tree(FILES), [DEFINED], BASES, budget=Budget(nodes=2))
+    files = {**FILES, "python/use.py": "import sglang.srt.utils\n"}
+    naming = name_tree(Tree(files), list(files), [])
+    with pytest.raises(GraphBudgetError):
+        pattern_spellings(Tree(files), [DEFINED], BASES, naming.tree, budget=Budget(nodes=6))
+
+
+class Store:
+    """A summary store that keeps whole modules' exports by path and content."""
+
+    def __init__(self) -> None:
+        self.kept: dict[tuple[str, bytes], ModuleExports] = {}
+        self.asked: list[tuple[str, bytes, str, bool]] = []
+
+    def summaries(self, source: Source, paths: Sequence[str]) -> dict[str, ImportSummary]:
+        return {}
+
+    def keep(self, source: Source, path: str, data: bytes, summary: ImportSummary) -> None:
+        pass
+
+    def exports(self, path: str, module: str, is_package: bool) -> ModuleExports | None:
+        return None
+
+    def keep_exports(self, path: str, exports: ModuleExports) -> None:
+        pass
+
+    def whole(self, path: str, data: bytes, module: str, is_package: bool) -> ModuleExports | None:
+        self.asked.append((path, data, module, is_package))
+        return self.kept.get((path, data))
+
+    def keep_whole(self, path: str, data: bytes, exports: ModuleExports) -> None:
+        self.kept[(path, data)] = exports
+
+
+def test_modules_read_are_kept_in_the_store_and_taken_from_it() -> None:
+    store = Store()
+    first = pattern_spellings(Tree(FILES), [REEXPORTED], BASES, store=store)
+    assert sorted(path for path, _ in store.kept) == sorted(FILES)
+    kept = store.kept[(COMMON, FILES[COMMON].encode())]
+    assert (kept.name, kept.is_package) == ("sglang.srt.utils.common", False)
+    assert (COMMON, FILES[COMMON].encode(), "sglang.srt.utils.common", False) in store.asked
+    assert (INIT, FILES[INIT].encode(), "sglang.srt.utils", True) in store.asked
+    # a second run takes every module from the store and keeps none again
+    kept_before = dict(store.kept)
+    store.kept = {key: value for key, value in kept_before.items()}
+    again = pattern_spellings(Tree(FILES), [REEXPORTED], BASES, store=store)
+    assert again.names == first.names
+    assert store.kept == kept_before
