@@ -9,7 +9,7 @@ import pytest
 
 from pytest_cleantree.config.layout import parse_layout
 from pytest_cleantree.core.errors import SourceError
-from pytest_cleantree.names.exports import ModuleExports
+from pytest_cleantree.names.exports import ModuleExports, parse_module_exports
 from pytest_cleantree.names.graph import ImportSummary
 from pytest_cleantree.names.modules import name_tree
 from pytest_cleantree.names.spellings import (
@@ -18,9 +18,10 @@ from pytest_cleantree.names.spellings import (
     explain_name,
     import_bases,
     modules_to_read,
+    next_reads,
     pattern_spellings,
 )
-from pytest_cleantree.names.symbols import Budget, GraphBudgetError
+from pytest_cleantree.names.symbols import Budget, ExportMap, GraphBudgetError
 from pytest_cleantree.sources.base import Expansion, Needles, NoNeedle, Source
 
 
@@ -245,7 +246,7 @@ def test_import_bases_are_the_roots_then_each_top_package_s_folder_then_the_root
 
 
 def test_a_budget_too_small_for_the_chains_ends_the_run() -> None:
-    with pytest.raises(GraphBudgetError):
+    with pytest.raises(GraphBudgetError, match=r"at the module 'sglang\.srt\.utils'"):
         pattern_spellings(Tree(FILES), [DEFINED], BASES, budget=Budget(nodes=2))
     files = {**FILES, "python/use.py": "import sglang.srt.utils\n"}
     naming = name_tree(Tree(files), list(files), [])
@@ -294,3 +295,43 @@ def test_modules_read_are_kept_in_the_store_and_taken_from_it() -> None:
     again = pattern_spellings(Tree(FILES), [REEXPORTED], BASES, store=store)
     assert again.names == first.names
     assert store.kept == kept_before
+
+
+def test_next_reads_follow_the_map_one_hop_further() -> None:
+    layout = parse_layout(FILES)
+    read = {
+        name: parse_module_exports(name, "", is_package=True) for name in ("sglang", "sglang.srt")
+    }
+    assert next_reads(ExportMap(read), [DEFINED], layout) == {INIT}
+    read["sglang.srt.utils"] = parse_module_exports(
+        "sglang.srt.utils", FILES[INIT], is_package=True
+    )
+    read["sglang.srt.utils.common"] = parse_module_exports(
+        "sglang.srt.utils.common", FILES[COMMON], is_package=False
+    )
+    assert next_reads(ExportMap(read), [DEFINED, REEXPORTED], layout) == set()
+
+
+def test_explain_names_every_target_a_binding_may_reach() -> None:
+    files = {
+        "pkg/__init__.py": (
+            "try:\n    from .a import f\nexcept ImportError:\n    from .b import f\n"
+        ),
+        "pkg/a.py": "def f(): pass\n",
+        "pkg/b.py": "\ndef f(): pass\n",
+    }
+    explained = explain_name(Tree(files), "pkg.f", [""])
+    where = {"pkg.a.f": ("pkg/a.py", 1), "pkg.b.f": ("pkg/b.py", 2)}
+    assert explained.canonical in where
+    assert explained.defined == where[explained.canonical]
+    assert dict(explained.others) == {
+        other: spot for other, spot in where.items() if other != explained.canonical
+    }
+
+
+def test_explain_looks_through_the_tree() -> None:
+    app = {"python/app/__init__.py": "from sglang.srt.utils import is_sm120_supported\n"}
+    files = {**FILES, **app, "python/use.py": "import app\n"}
+    naming = name_tree(Tree(files), list(files), [])
+    explained = explain_name(Tree(files), DEFINED, naming.bases, naming.tree)
+    assert ("app.is_sm120_supported", "python/app/__init__.py", 1) in explained.spellings
