@@ -306,9 +306,12 @@ def _git_extended_header(section: _Section, line: str, fail: Fail, number: int) 
     elif line.startswith("new mode "):
         section.new_mode = line.split()[-1]
     elif line.startswith(("rename from ", "rename old ")):
-        section.status, section.moved_old = Status.RENAMED, _unquote(line[12:], fail, number)
+        # "rename old"/"rename new" (older git) are one letter shorter than "rename from"
+        moved = line.split(" ", 2)[2]
+        section.status, section.moved_old = Status.RENAMED, _unquote(moved, fail, number)
     elif line.startswith(("rename to ", "rename new ")):
-        section.status, section.moved_new = Status.RENAMED, _unquote(line[10:], fail, number)
+        moved = line.split(" ", 2)[2]
+        section.status, section.moved_new = Status.RENAMED, _unquote(moved, fail, number)
     elif line.startswith("copy from "):
         section.status, section.moved_old = Status.COPIED, _unquote(line[10:], fail, number)
     elif line.startswith("copy to "):
