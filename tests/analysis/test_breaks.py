@@ -70,6 +70,7 @@ def test_several_breaks_count() -> None:
         '"sm" "12"',
         '"s" "x" "m120"',
         '"sm\\n120"',
+        '"sm120XXXX"',
         "",
     ],
 )
@@ -136,3 +137,27 @@ def test_the_search_says_where_the_spelling_is() -> None:
     match = search.search(b'x = "sm" "120"')
     assert match is not None
     assert match.span() == (5, 13)
+
+
+def test_a_needle_of_two_characters_is_searched() -> None:
+    assert found({"ab"}, '"a" "b"')
+    assert not found({"ab"}, '"ab"')
+
+
+@pytest.mark.parametrize("length", range(11, 30))
+def test_a_long_needle_spelt_plain_is_not_found_whatever_its_length(length: int) -> None:
+    needle = LONG[:length] if length <= len(LONG) else LONG + LONG[: length - len(LONG)]
+
+    assert not found({needle}, f'x = "{needle}"')
+    assert found({needle}, f'x = "{needle[:-1]}" "{needle[-1]}"')
+
+
+def test_a_needle_holding_a_kept_byte_is_matched_on_its_bytes() -> None:
+    # a byte no codec read (``\udce9``, as surrogateescape keeps it) is a character of a
+    # pattern too (``forbid_lines_escaped``)
+    needle = "caf\udce9"
+    search = breaks_search(frozenset({needle}))
+    assert search is not None
+
+    assert search.search('"caf" "\udce9"'.encode("utf-8", "surrogatepass")) is not None
+    assert search.search('"caf\udce9"'.encode("utf-8", "surrogatepass")) is None

@@ -50,6 +50,12 @@ def test_a_line_matches_by_its_view_too_and_is_reported_as_written() -> None:
     assert list(text_findings(lines, [parse_pattern("sm120")])) == []
 
 
+def test_a_line_whose_view_differs_and_matches_neither_way_is_no_finding() -> None:
+    lines = ('"\\u0078"',)
+
+    assert list(text_findings(lines, [parse_pattern("sm120")], ('"x"',))) == []
+
+
 def test_a_line_like_its_view_is_reported_once() -> None:
     lines = ("sm120",)
 
@@ -85,8 +91,9 @@ def test_a_pinned_line_pattern_looks_at_its_line_only() -> None:
     assert list(line_findings(lines, [parse_pattern("line@2:import sm120")])) == []
 
 
-def test_a_pinned_line_past_the_end_matches_nothing() -> None:
-    assert list(line_findings(("import sm120",), [parse_pattern("line@2:import sm120")])) == []
+@pytest.mark.parametrize("body", ["import sm120", "XXXX", "x"])
+def test_a_pinned_line_past_the_end_matches_nothing_whatever_it_holds(body: str) -> None:
+    assert list(line_findings(("import sm120",), [parse_pattern(f"line@2:{body}")])) == []
 
 
 def test_every_line_pattern_is_tried() -> None:
