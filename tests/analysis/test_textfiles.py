@@ -211,6 +211,8 @@ def test_json_files_have_no_comment(path: str) -> None:
         ("\\# a # b", "# b"),
         ('"a\\" # b" # c', "# c"),
         ("x # ", "# "),
+        ("X # c", "# c"),  # only ' and " open a quote
+        ("`a # c", "# c"),
         ("", None),
     ],
 )
