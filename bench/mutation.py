@@ -102,6 +102,7 @@ TARGETS = (
     _t(
         "pieces",
         "analysis/pieces.py",
+        "tests/analysis/test_pieces.py",
         "tests/analysis/test_partial_parse.py",
         "tests/analysis/test_soundness.py",
     ),
