@@ -71,6 +71,12 @@ def test_a_class_at_the_end_and_at_the_start() -> None:
     assert layout(source) == Layout([1, 2, 3], [0, 0, 0], [None, "    ", "    "], (1,))
 
 
+def test_a_decorated_class_is_cut_at_its_members() -> None:
+    source = "@dataclass\n@frozen\nclass D:\n    def a(self): pass\n    def b(self): pass\n"
+
+    assert layout(source) == Layout([1, 4, 5], [0, 0, 0], [None, "    ", "    "], (3,))
+
+
 def test_only_a_class_is_cut_at_its_members() -> None:
     source = "class A:\n    pass\n\ndef f():\n    def inner(): pass\n    return inner\n"
 
