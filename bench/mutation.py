@@ -97,7 +97,7 @@ TARGETS = (
     _t("breaks", "analysis/breaks.py", "tests/analysis/test_breaks.py"),
     _t("codenames", "analysis/codenames.py", "tests/analysis/test_codenames.py"),
     _t("decoding", "analysis/decoding.py", "tests/analysis/test_decoding.py"),
-    _t("fast", "analysis/fast.py", *_ENGINE_TESTS),
+    _t("fast", "analysis/fast.py", "tests/analysis/test_fast.py"),
     _t("lines", "analysis/lines.py", "tests/analysis/test_lines.py"),
     _t(
         "pieces",
@@ -107,7 +107,7 @@ TARGETS = (
         "tests/analysis/test_soundness.py",
     ),
     _t("records", "analysis/records.py", "tests/analysis/test_records.py"),
-    _t("reference", "analysis/reference.py", *_ENGINE_TESTS),
+    _t("reference", "analysis/reference.py", "tests/analysis/test_reference.py"),
     _t("resolve", "analysis/resolve.py", "tests/analysis/test_resolution.py"),
     _t("scan", "analysis/scan.py", "tests/analysis/test_analysis.py"),
     _t(
