@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import codecs
+
 import pytest
 
 from pytest_cleantree.analysis.textfiles import (
@@ -11,6 +13,7 @@ from pytest_cleantree.analysis.textfiles import (
     text_comments,
     text_names,
 )
+from pytest_cleantree.core.model import Pattern, PatternTier
 from pytest_cleantree.core.patterns import parse_pattern
 
 
@@ -77,3 +80,147 @@ def test_text_names_are_the_words_exact_and_glob_patterns_see() -> None:
     notebook = b'{"source": ["\\tenable_y()\\n"]}\n'
     assert "enable_y" in text_names("n.ipynb", notebook)
     assert "is_z" in text_names("u.txt", "is_z\n".encode("utf-16"))
+
+
+# ---------------------------------------------------------------- each case, stated in full
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        codecs.BOM_UTF8 + "é\n".encode(),
+        codecs.BOM_UTF16_LE + "é\n".encode("utf-16-le"),
+        codecs.BOM_UTF16_BE + "é\n".encode("utf-16-be"),
+        codecs.BOM_UTF32_LE + "é\n".encode("utf-32-le"),
+        codecs.BOM_UTF32_BE + "é\n".encode("utf-32-be"),
+    ],
+    ids=["utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"],
+)
+def test_a_byte_order_mark_says_the_encoding_and_is_dropped(data: bytes) -> None:
+    assert decode_text(data) == ("é\n", None)
+
+
+@pytest.mark.parametrize(
+    ("data", "codec"),
+    [
+        (codecs.BOM_UTF8 + b"caf\xe9\n", "UTF-8-SIG"),
+        (codecs.BOM_UTF16_BE + b"\x00a\x00", "UTF-16"),
+        (codecs.BOM_UTF16_LE + b"\x00\xdc", "UTF-16"),
+    ],
+    ids=["utf-8", "utf-16-half-a-character", "utf-16-lone-surrogate"],
+)
+def test_a_byte_order_mark_then_bytes_it_cannot_decode_is_a_problem(
+    data: bytes, codec: str
+) -> None:
+    text, problem = decode_text(data)
+
+    assert text == data.decode("utf-8", errors="surrogateescape")
+    assert problem is not None
+    assert problem.startswith(f"starts with a {codec} byte-order mark but ")
+    assert problem != f"starts with a {codec} byte-order mark but "
+
+
+def test_nul_bytes_are_a_problem_whatever_the_patterns() -> None:
+    assert decode_text(b"a\x00b\xe9\n") == (
+        "a\x00b\udce9\n",
+        "cannot read as text: it holds NUL bytes: UTF-16 or UTF-32 without a byte-order mark, "
+        "or not text",
+    )
+
+
+def test_bytes_beyond_utf8_name_the_first_pattern_beyond_ascii_and_the_byte() -> None:
+    patterns = [parse_pattern("=caf"), parse_pattern("=née"), parse_pattern("=café")]
+
+    assert decode_text(b"ab caf\xe9\n", patterns) == (
+        "ab caf\udce9\n",
+        "cannot read as text: invalid continuation byte at byte 6 (not UTF-8, no UTF-16 or "
+        "UTF-32 byte-order mark), and pattern '=née' is not ASCII",
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "unsure"),
+    [
+        ("a\x7f", False),
+        ("a\x80", True),
+        ("caf" + chr(0xDC80), False),
+        ("caf" + chr(0xDCFF), False),
+        ("caf" + chr(0xDC7F), True),
+        ("caf" + chr(0xDD00), True),
+    ],
+    ids=["delete", "beyond-ascii", "first-kept-byte", "last-kept-byte", "below", "above"],
+)
+def test_a_kept_byte_in_a_pattern_is_no_character_beyond_ascii(body: str, unsure: bool) -> None:
+    pattern = Pattern(body, PatternTier.SUBSTRING, body)
+
+    assert (decode_text(b"caf\xe9\n", [pattern])[1] is not None) is unsure
+
+
+@pytest.mark.parametrize("path", ["a.json", "dir/A.JSON", "n.ipynb", "N.IPYNB"])
+def test_json_files_by_suffix_any_case(path: str) -> None:
+    assert json_views(path, ('"\\u0079"',)) == ('"y"',)
+
+
+@pytest.mark.parametrize("path", ["a.json5", "json", "a.js", "a.yaml"])
+def test_other_files_are_no_json(path: str) -> None:
+    assert json_views(path, ('"\\u0079"',)) is None
+
+
+def test_a_json_string_that_does_not_decode_is_kept_as_written() -> None:
+    lines = ('"\\x41" "\\u0041"', '"\\ud800"')
+
+    assert json_views("a.json", lines) == ('"\\x41" "A"', '"\ud800"')
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        *(f"x{suffix}" for suffix in (".sh", ".bash", ".zsh", ".yaml", ".yml", ".toml", ".cfg")),
+        *(f"x{suffix}" for suffix in (".ini", ".conf", ".r", ".rb", ".pl", ".mk", ".cmake")),
+        "X.YAML",
+        "dir/Makefile",
+        "Dockerfile",
+        "GNUmakefile",
+        "sub/CMakeLists.txt",
+    ],
+)
+def test_files_with_hash_comments(path: str) -> None:
+    lines = ("a: 1", "b: 2  # cleantree: allow r -- why", "# c")
+
+    assert text_comments(path, lines) == ((2, "# cleantree: allow r -- why"), (3, "# c"))
+
+
+@pytest.mark.parametrize("path", ["notes.md", "x.py.txt", "makefile.txt", "x.c", "README"])
+def test_files_of_no_known_comment_syntax(path: str) -> None:
+    assert text_comments(path, ("# c",)) is None
+
+
+@pytest.mark.parametrize("path", ["a.json", "n.IPYNB"])
+def test_json_files_have_no_comment(path: str) -> None:
+    assert text_comments(path, ('{"a": "# b"}', "# c")) == ()
+
+
+@pytest.mark.parametrize(
+    ("line", "comment"),
+    [
+        ("a\t# c", "# c"),
+        ("a #b #c", "#b #c"),
+        ("a#b #c", "#c"),
+        ("'a\\' # b", "# b"),  # no escape inside single quotes
+        ('"a\\" # b', None),
+        ("\\# a # b", "# b"),
+        ('"a\\" # b" # c', "# c"),
+        ("x # ", "# "),
+        ("X # c", "# c"),  # only ' and " open a quote
+        ("`a # c", "# c"),
+        ("", None),
+    ],
+)
+def test_hash_comment_words_quotes_and_escapes(line: str, comment: str | None) -> None:
+    assert hash_comment(line) == comment
+
+
+def test_text_names_hold_every_lines_words_and_the_json_views() -> None:
+    assert text_names("a.txt", b"alpha beta\ngamma\n") == {"alpha", "beta", "gamma"}
+    assert "delta" in text_names("a.json", b'{"k": "\\u0064elta"}\n')
+    assert "delta" not in text_names("a.txt", b'{"k": "\\u0064elta"}\n')

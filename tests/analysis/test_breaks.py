@@ -1,0 +1,163 @@
+"""The break search: a needle spelt with breaks between its characters, and only so.
+
+A *break* is what Python's tokenizer removes between two pieces of one string value:
+a backslash-newline inside a literal, or the end of one literal, separators and the
+start of the next (``"sm" "120"``), or the brace before an f-string's ``{x=}``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_cleantree.analysis.breaks import breaks_search
+
+
+def found(needles: set[str], text: str) -> bool:
+    search = breaks_search(frozenset(needles))
+    assert search is not None
+    return search.search(text.encode("utf-8")) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"sm" "120"',
+        "'sm''120'",
+        '"sm"\t"120"',
+        '"sm"\f"120"',
+        '("sm"\n "120")',
+        '("sm"\r\n "120")',
+        '"sm" \\\n"120"',
+        '"sm" \\\r\n"120"',
+        '("sm"  # the first half\n "120")',
+        '("sm"  # the first half\r\n "120")',
+        '"""sm""" """120"""',
+        '"sm" r"120"',
+        '"sm" f"120"',
+        '"sm" Rb"120"',
+        'b"sm" bR"120"',
+        '"sm\\\n120"',
+        '"sm\\\r\n120"',
+        '"sm\\\r120"',
+        'f"sm{120=}"',
+    ],
+)
+def test_a_needle_spelt_across_one_break_is_found(text: str) -> None:
+    assert found({"sm120"}, text)
+
+
+@pytest.mark.parametrize("at", range(1, 5))
+def test_a_break_between_any_two_characters_counts(at: int) -> None:
+    needle = "sm120"
+
+    assert found({needle}, f'x = "{needle[:at]}" "{needle[at:]}"')
+
+
+def test_several_breaks_count() -> None:
+    assert found({"sm120"}, '"s" "m" \'1\'"2" "0"')
+    assert found({"sm120"}, '"s\\\nm\\\n120"')
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"sm120"',
+        "sm120 = 1",
+        '"sm" + "120"',
+        '"sm"; "120"',
+        '"sm" x "120"',
+        '"sm" rbu"120"',
+        '"sm" "12"',
+        '"s" "x" "m120"',
+        '"sm\\n120"',
+        '"sm120XXXX"',
+        "",
+    ],
+)
+def test_a_plain_spelling_or_anything_else_is_not_found(text: str) -> None:
+    assert not found({"sm120"}, text)
+
+
+def test_any_of_several_needles_is_found() -> None:
+    needles = {"sm120", "hopper"}
+
+    assert found(needles, '"hop" "per"')
+    assert found(needles, '"sm" "120"')
+    assert not found(needles, '"hopper" "sm120"')
+
+
+def test_a_needle_of_one_character_holds_no_break() -> None:
+    assert breaks_search(frozenset({"x"})) is None
+    assert breaks_search(frozenset()) is None
+    assert not found({"x", "sm120"}, 'x = "x"')
+
+
+def test_a_needle_is_matched_character_by_character_on_utf8_bytes() -> None:
+    assert found({"caf\u00e9"}, '"caf" "\u00e9"')
+    assert found({"\u00e9t\u00e9"}, '"\u00e9" "t\u00e9"')
+    assert not found({"caf\u00e9"}, '"caf\u00e9"')
+    # the byte 0xe9 alone (Latin-1 é) is no é in UTF-8
+    search = breaks_search(frozenset({"caf\u00e9"}))
+    assert search is not None
+    assert search.search(b'"caf" "\xe9"') is None
+
+
+LONG = "abcdefghijklmnopqrstuvwxyz"  # longer than one window (10 characters)
+
+
+@pytest.mark.parametrize("at", range(1, len(LONG)))
+def test_a_long_needle_with_a_break_anywhere_is_found(at: int) -> None:
+    assert found({LONG}, f'"{LONG[:at]}" "{LONG[at:]}"')
+
+
+def test_a_long_needle_spelt_plain_is_not_found() -> None:
+    assert not found({LONG}, f'"{LONG}"')
+
+
+def test_in_a_long_needle_one_window_across_a_break_is_needed() -> None:
+    # windows of ten characters, each from the last character of the one before: here
+    # ``abcdefghij``, ``jklmnopqrs`` and the rest, ``stuvwxyz``
+    assert found({LONG}, '"jk" "lmnopqrs"')
+    assert found({LONG}, '"st" "uvwxyz"')
+    # nine characters are no window, nor ten that start elsewhere
+    assert not found({LONG}, '"jk" "lmnopqr"')
+    assert not found({LONG}, '"ij" "klmnopqr"')
+
+
+def test_an_eleven_character_needle_broken_before_its_last() -> None:
+    needle = "abcdefghijk"
+
+    assert found({needle}, '"abcdefghij" "k"')
+    assert not found({needle}, f'"{needle}"')
+
+
+def test_the_search_says_where_the_spelling_is() -> None:
+    search = breaks_search(frozenset({"sm120"}))
+    assert search is not None
+    match = search.search(b'x = "sm" "120"')
+    assert match is not None
+    assert match.span() == (5, 13)
+
+
+def test_a_needle_of_two_characters_is_searched() -> None:
+    assert found({"ab"}, '"a" "b"')
+    assert not found({"ab"}, '"ab"')
+
+
+@pytest.mark.parametrize("length", range(11, 30))
+def test_a_long_needle_spelt_plain_is_not_found_whatever_its_length(length: int) -> None:
+    needle = LONG[:length] if length <= len(LONG) else LONG + LONG[: length - len(LONG)]
+
+    assert not found({needle}, f'x = "{needle}"')
+    assert found({needle}, f'x = "{needle[:-1]}" "{needle[-1]}"')
+
+
+def test_a_needle_holding_a_kept_byte_is_matched_on_its_bytes() -> None:
+    # a byte no codec read (``\udce9``, as surrogateescape keeps it) is a character of a
+    # pattern too (``forbid_lines_escaped``)
+    needle = "caf\udce9"
+    search = breaks_search(frozenset({needle}))
+    assert search is not None
+
+    assert search.search('"caf" "\udce9"'.encode("utf-8", "surrogatepass")) is not None
+    assert search.search('"caf\udce9"'.encode("utf-8", "surrogatepass")) is None
