@@ -158,7 +158,7 @@ TARGETS = (
         "tests/revert/test_names.py",
     ),
     _t("plan", "revert/plan.py", "tests/revert/test_plan.py"),
-    _t("revert.text", "revert/text.py", "tests/revert/test_text.py"),
+    _t("revert.text", "revert/text.py", "tests/revert/test_revert_text.py"),
     _t(
         "toml",
         "revert/toml.py",
