@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from pytest_cleantree.analysis import breaks
 from pytest_cleantree.analysis.breaks import breaks_search
 
 
@@ -161,3 +162,37 @@ def test_a_needle_holding_a_kept_byte_is_matched_on_its_bytes() -> None:
 
     assert search.search('"caf" "\udce9"'.encode("utf-8", "surrogatepass")) is not None
     assert search.search('"caf\udce9"'.encode("utf-8", "surrogatepass")) is None
+
+
+def test_alternatives_are_cut_in_parts_at_the_byte_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A part's text (its alternatives joined by ``|``) reaches the bound but never passes it;
+    an alternative longer than the bound stands alone; nothing is lost or reordered."""
+    monkeypatch.setattr(breaks, "_PART_BYTES", 9)
+    assert breaks._parts([b"aaaa", b"bbbb"]) == [[b"aaaa", b"bbbb"]]  # "aaaa|bbbb": 9 bytes
+    assert breaks._parts([b"aaaa", b"bbbbb"]) == [[b"aaaa"], [b"bbbbb"]]  # 10 would pass it
+    assert breaks._parts([b"aaaa", b"bbbb", b"c"]) == [[b"aaaa", b"bbbb"], [b"c"]]
+    assert breaks._parts([b"a" * 20, b"b", b"c"]) == [[b"a" * 20], [b"b", b"c"]]
+    assert breaks._parts([b"x"]) == [[b"x"]]
+
+
+def test_a_search_in_parts_answers_as_one_program_would(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With parts of a few alternatives, each needle is still found, only broken, and the
+    span is the earliest in the text whichever part holds it; ``pos`` is honoured."""
+    needles = frozenset({"sm120", "flashinfer", "fused_moe"})
+    whole = breaks.breaks_search.__wrapped__(needles)
+    monkeypatch.setattr(breaks, "_PART_BYTES", 64)  # each alternative (some KB) a part alone
+    union = breaks.breaks_search.__wrapped__(needles)
+    assert isinstance(union, breaks._Union)  # more than one part: what this test is about
+    assert whole is not None
+    assert not isinstance(whole, breaks._Union)
+    texts = [
+        b'a = "fused" "_moe"; b = "sm" "120"',
+        b'a = "sm" "120"; b = "flash" "infer"',
+        b'a = "flashinfer"; b = "fused_moe"',
+        b'a = "sm12" "0"',
+    ]
+    for text in texts:
+        for pos in (0, 6, 20):
+            mine, theirs = union.search(text, pos), whole.search(text, pos)
+            assert (mine and mine.span()) == (theirs and theirs.span()), (text, pos)
+    assert union.search(texts[1], 0).span()[0] == 5  # type: ignore[union-attr]  # "sm", not "flash"
