@@ -7,6 +7,8 @@ start of the next (``"sm" "120"``), or the brace before an f-string's ``{x=}``.
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 
 from pytest_cleantree.analysis import breaks
@@ -171,6 +173,10 @@ def test_alternatives_are_cut_in_parts_at_the_byte_bound(monkeypatch: pytest.Mon
     assert breaks._parts([b"aaaa", b"bbbb"]) == [[b"aaaa", b"bbbb"]]  # "aaaa|bbbb": 9 bytes
     assert breaks._parts([b"aaaa", b"bbbbb"]) == [[b"aaaa"], [b"bbbbb"]]  # 10 would pass it
     assert breaks._parts([b"aaaa", b"bbbb", b"c"]) == [[b"aaaa", b"bbbb"], [b"c"]]
+    assert breaks._parts([b"aaaa", b"bbbb", b"cccc", b"dddd"]) == [  # a new part starts empty
+        [b"aaaa", b"bbbb"],
+        [b"cccc", b"dddd"],
+    ]
     assert breaks._parts([b"a" * 20, b"b", b"c"]) == [[b"a" * 20], [b"b", b"c"]]
     assert breaks._parts([b"x"]) == [[b"x"]]
 
@@ -179,9 +185,10 @@ def test_a_search_in_parts_answers_as_one_program_would(monkeypatch: pytest.Monk
     """With parts of a few alternatives, each needle is still found, only broken, and the
     span is the earliest in the text whichever part holds it; ``pos`` is honoured."""
     needles = frozenset({"sm120", "flashinfer", "fused_moe"})
-    whole = breaks.breaks_search.__wrapped__(needles)
+    uncached = inspect.unwrap(breaks.breaks_search)  # the bound is read at each call
+    whole = uncached(needles)
     monkeypatch.setattr(breaks, "_PART_BYTES", 64)  # each alternative (some KB) a part alone
-    union = breaks.breaks_search.__wrapped__(needles)
+    union = uncached(needles)
     assert isinstance(union, breaks._Union)  # more than one part: what this test is about
     assert whole is not None
     assert not isinstance(whole, breaks._Union)
@@ -195,4 +202,16 @@ def test_a_search_in_parts_answers_as_one_program_would(monkeypatch: pytest.Monk
         for pos in (0, 6, 20):
             mine, theirs = union.search(text, pos), whole.search(text, pos)
             assert (mine and mine.span()) == (theirs and theirs.span()), (text, pos)
+    assert union.search(texts[0]).span() == whole.search(texts[0]).span()  # type: ignore[union-attr]
     assert union.search(texts[1], 0).span()[0] == 5  # type: ignore[union-attr]  # "sm", not "flash"
+
+
+def test_a_part_of_the_largest_size_compiles() -> None:
+    """Parts are cut at :data:`breaks._PART_BYTES`; RE2 compiles one of that size within the
+    memory the search gives it (a smaller budget refuses it: "pattern too large")."""
+    names = [f"module_{index:04d}_feature_flag_x" for index in range(150)]
+    alternatives = [a for name in names for a in breaks._broken(name)]
+    assert sum(len(a) + 1 for a in alternatives) > breaks._PART_BYTES  # at least two parts
+    search = inspect.unwrap(breaks.breaks_search)(frozenset(names))
+    assert isinstance(search, breaks._Union)
+    assert search.search(f'"{names[-1][:5]}" "{names[-1][5:]}"'.encode()) is not None
