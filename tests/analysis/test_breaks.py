@@ -7,12 +7,21 @@ start of the next (``"sm" "120"``), or the brace before an f-string's ``{x=}``.
 
 from __future__ import annotations
 
-import inspect
-
 import pytest
 
 from pytest_cleantree.analysis import breaks
 from pytest_cleantree.analysis.breaks import breaks_search
+
+
+def uncached(needles: frozenset[str]) -> breaks._BreakSearch | None:
+    """The search built afresh: the part bound is read when it is built, not when cached.
+
+    Not ``inspect.unwrap``: under the mutation runner (no cache) that would skip the mutants'
+    trampoline and call the original."""
+    clear = getattr(breaks.breaks_search, "cache_clear", None)
+    if clear is not None:
+        clear()
+    return breaks.breaks_search(needles)
 
 
 def found(needles: set[str], text: str) -> bool:
@@ -185,7 +194,6 @@ def test_a_search_in_parts_answers_as_one_program_would(monkeypatch: pytest.Monk
     """With parts of a few alternatives, each needle is still found, only broken, and the
     span is the earliest in the text whichever part holds it; ``pos`` is honoured."""
     needles = frozenset({"sm120", "flashinfer", "fused_moe"})
-    uncached = inspect.unwrap(breaks.breaks_search)  # the bound is read at each call
     whole = uncached(needles)
     monkeypatch.setattr(breaks, "_PART_BYTES", 64)  # each alternative (some KB) a part alone
     union = uncached(needles)
@@ -212,6 +220,6 @@ def test_a_part_of_the_largest_size_compiles() -> None:
     names = [f"module_{index:04d}_feature_flag_x" for index in range(150)]
     alternatives = [a for name in names for a in breaks._broken(name)]
     assert sum(len(a) + 1 for a in alternatives) > breaks._PART_BYTES  # at least two parts
-    search = inspect.unwrap(breaks.breaks_search)(frozenset(names))
+    search = uncached(frozenset(names))
     assert isinstance(search, breaks._Union)
     assert search.search(f'"{names[-1][:5]}" "{names[-1][5:]}"'.encode()) is not None
