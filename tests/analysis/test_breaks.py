@@ -211,6 +211,8 @@ def test_a_search_in_parts_answers_as_one_program_would(monkeypatch: pytest.Monk
             mine, theirs = union.search(text, pos), whole.search(text, pos)
             assert (mine and mine.span()) == (theirs and theirs.span()), (text, pos)
     assert union.search(texts[0]).span() == whole.search(texts[0]).span()  # type: ignore[union-attr]
+    at_start = b'sm" "120"'  # a text whose first byte starts the match: pos 0 by default
+    assert union.search(at_start).span() == (0, 8)  # type: ignore[union-attr]
     assert union.search(texts[1], 0).span()[0] == 5  # type: ignore[union-attr]  # "sm", not "flash"
 
 
