@@ -40,9 +40,6 @@ from .text import (
 )
 
 
-@with_allows
-@with_line_patterns
-@deep_enough
 def analyze_fast(
     path: str,
     data: bytes,
@@ -56,6 +53,18 @@ def analyze_fast(
 
     ``stars`` as for :func:`.reference.analyze_reference`.
     """
+    return _ANALYZE(path, data, patterns, comments=comments, module=module, stars=stars)
+
+
+def _analyze(
+    path: str,
+    data: bytes,
+    patterns: Sequence[Pattern],
+    *,
+    comments: bool,
+    module: str | None,
+    stars: Mapping[str, frozenset[str]] | None,
+) -> FileAnalysis:
     prepared = prepare(path, data, patterns)
     if isinstance(prepared, FileAnalysis):
         return prepared
@@ -100,3 +109,8 @@ def analyze_fast(
         lines, spelt, module, resolved, candidates, is_package=is_package, stars=stars
     )
     return scan_file(scanner, path, text, tree, comments=comments, problem=unresolved)
+
+
+#: allow comments, whole-line patterns and deep nesting around the analysis, composed by call
+#: rather than with ``@``: mutmut mutates no decorated function (``bench/mutation.py``)
+_ANALYZE = with_allows(with_line_patterns(deep_enough(_analyze)))

@@ -158,9 +158,6 @@ def with_line_patterns(
     return wrapper
 
 
-@with_allows
-@with_line_patterns
-@deep_enough
 def analyze_reference(
     path: str,
     data: bytes,
@@ -175,6 +172,18 @@ def analyze_reference(
     ``stars``: per module of the tree, the names ``from M import *`` binds
     that patterns can end with (see :func:`.scan.star_bindings`).
     """
+    return _ANALYZE(path, data, patterns, comments=comments, module=module, stars=stars)
+
+
+def _analyze(
+    path: str,
+    data: bytes,
+    patterns: Sequence[Pattern],
+    *,
+    comments: bool,
+    module: str | None,
+    stars: Mapping[str, frozenset[str]] | None,
+) -> FileAnalysis:
     prepared = prepare(path, data, patterns)
     if isinstance(prepared, FileAnalysis):
         return prepared
@@ -195,6 +204,11 @@ def analyze_reference(
     )
     scanner = Scanner(lines, compiled, module, resolved, None, is_package=is_package, stars=stars)
     return scan_file(scanner, path, text, tree, comments=comments, problem=unresolved)
+
+
+#: allow comments, whole-line patterns and deep nesting around the analysis, composed by call
+#: rather than with ``@``: mutmut mutates no decorated function (``bench/mutation.py``)
+_ANALYZE = with_allows(with_line_patterns(deep_enough(_analyze)))
 
 
 def resolve_names(
