@@ -136,7 +136,7 @@ TARGETS = (
         "symbols",
         "names/symbols.py",
         "tests/names/test_exports.py",
-        "tests/names/test_finite_graph.py",
+        "tests/names/test_symbols.py",
     ),
     _t(
         "diff",
