@@ -123,7 +123,7 @@ TARGETS = (
         "tests/names/test_exports.py",
         "tests/names/test_module_exports.py",
     ),
-    _t("graph", "names/graph.py", "tests/names/test_graph_prefilter.py"),
+    _t("graph", "names/graph.py", "tests/names/test_graph.py"),
     _t("modules", "names/modules.py", "tests/names/test_modules.py"),
     _t(
         "spellings",
@@ -136,7 +136,7 @@ TARGETS = (
         "symbols",
         "names/symbols.py",
         "tests/names/test_exports.py",
-        "tests/names/test_finite_graph.py",
+        "tests/names/test_symbols.py",
     ),
     _t(
         "diff",
