@@ -458,6 +458,17 @@ def test_assignments_record_how_they_bind_and_where() -> None:
     )
 
 
+def test_a_starred_target_alone_binds_as_its_statement_unpacks() -> None:
+    # ``*a = v`` parses (the compiler, not the parser, refuses it), and the tool reads what
+    # parses: a starred target unpacks, for an assignment as inside a tuple
+    source = "*a = v\nfor *b in v:\n    pass\nwith v as *c:\n    pass\n"
+    assert _bindings(source) == (
+        Assignment("a", None, 1, 1, "unpack"),
+        Assignment("b", None, 2, 5, "for"),
+        Assignment("c", None, 4, 11, "with"),
+    )
+
+
 def test_the_value_is_the_node_a_name_takes_whole() -> None:
     tree = ast.parse("a = v\nb: T = w\nif (c := x):\n    pass\n(d): T = y\n")
     first, second, third, fourth = tree.body
@@ -690,21 +701,75 @@ def test_lines_keep_the_statements_that_span_one_of_them() -> None:
 
 # --------------------------------------------------------------------------- PEP 695
 
-needs_312 = pytest.mark.skipif(sys.version_info < (3, 12), reason="PEP 695: Python 3.12+")
+#: a def's and a class's type parameters, and a type alias
+PEP695 = "def f[T: int, *Ts, **P](a):\n    pass\nclass C[K]:\n    x = 1\ntype A[V] = list[V]\n"
+#: each statement's type parameters as 3.12's parser places them: (node, name, line, col)
+PEP695_PARAMS = [
+    [("TypeVar", "T", 1, 6), ("TypeVarTuple", "Ts", 1, 14), ("ParamSpec", "P", 1, 19)],
+    [("TypeVar", "K", 3, 8)],
+    [("TypeVar", "V", 5, 7)],
+]
 
 
-@needs_312
-def test_type_parameters_are_definitions_of_their_def_or_class() -> None:
-    tree = ast.parse("def f[T, *Ts, **P](a: T):\n    pass\nclass C[K]:\n    x = 1\ntype A[V] = V\n")
-    assert scope_bindings(tree.body[0]).bindings == (
-        Argument("a", 1, 19),
-        Definition("T", "typeparam", 1, 6),
-        Definition("Ts", "typeparam", 1, 9),
-        Definition("P", "typeparam", 1, 13),
+def _pep695_node(kind: str, base: type[ast.AST], **fields: object) -> ast.AST:
+    """3.12's node class of that name; before 3.12, a class of that name and those fields."""
+    made = getattr(ast, kind, None) or type(kind, (base,), {"_fields": tuple(fields)})
+    return made(**fields)  # type: ignore[no-any-return]
+
+
+def _pep695_tree() -> ast.Module:
+    """``PEP695``'s tree as 3.12 parses it, built by hand on the tree of the same code without
+    PEP 695 (only the nodes the model reads): older parsers know no PEP 695."""
+    tree = ast.parse("def f(a):\n    pass\nclass C:\n    x = 1\nA = list[V]\n")
+    for node, params in zip(tree.body, PEP695_PARAMS, strict=True):
+        node.type_params = [  # type: ignore[attr-defined]
+            _pep695_node(kind, ast.AST, name=name, lineno=line, col_offset=col)
+            for kind, name, line, col in params
+        ]
+    assignment = tree.body[2]
+    assert isinstance(assignment, ast.Assign)
+    name = ast.Name("A", ast.Store(), lineno=5, col_offset=5)
+    tree.body[2] = _pep695_node(  # type: ignore[assignment]
+        "TypeAlias",
+        ast.stmt,
+        name=name,
+        type_params=assignment.type_params,  # type: ignore[attr-defined]
+        value=assignment.value,
+        lineno=5,
+        col_offset=0,
     )
-    assert scope_bindings(tree.body[1]).bindings[0] == Definition("K", "typeparam", 3, 8)
-    assert scope_bindings(tree).bindings == (
-        Definition("f", "def", 1, 0),
-        Definition("C", "class", 3, 0),
-        Definition("A", "type", 5, 5),
-    )
+    return tree
+
+
+def _placed(tree: ast.Module) -> list[object]:
+    params = [
+        [(type(p).__name__, p.name, p.lineno, p.col_offset) for p in node.type_params]  # type: ignore[attr-defined]
+        for node in tree.body
+    ]
+    alias = tree.body[2]
+    return [params, type(alias).__name__, (alias.name.lineno, alias.name.col_offset)]  # type: ignore[attr-defined]
+
+
+def test_type_parameters_are_their_def_s_or_class_s_and_a_type_alias_its_scope_s() -> None:
+    trees = [_pep695_tree()]
+    if sys.version_info >= (3, 12):  # the hand-built tree is the parser's, where there is one
+        parsed = ast.parse(PEP695)
+        assert _placed(parsed) == _placed(trees[0]) == [PEP695_PARAMS, "TypeAlias", (5, 5)]
+        trees.append(parsed)
+    for tree in trees:
+        function, klass, _ = tree.body
+        assert [b for b in scope_bindings(function).bindings if isinstance(b, Definition)] == [
+            Definition("T", "typeparam", 1, 6),
+            Definition("Ts", "typeparam", 1, 14),
+            Definition("P", "typeparam", 1, 19),
+        ]
+        assert scope_bindings(function).names == {"a", "T", "Ts", "P"}
+        assert scope_bindings(klass).bindings == (
+            Definition("K", "typeparam", 3, 8),
+            Assignment("x", None, 4, 4),
+        )
+        assert scope_bindings(tree).bindings == (
+            Definition("f", "def", 1, 0),
+            Definition("C", "class", 3, 0),
+            Definition("A", "type", 5, 5),
+        )
