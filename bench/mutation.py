@@ -88,12 +88,7 @@ TARGETS = (
     _t("inventory", "config/inventory.py", "tests/config/test_inventory.py"),
     _t("layout", "config/layout.py", "tests/config/test_layout.py"),
     _t("aliases", "analysis/aliases.py", "tests/analysis/test_aliases.py"),
-    _t(
-        "bindings",
-        "analysis/bindings.py",
-        "tests/analysis/test_bindings.py",
-        "tests/analysis/test_module_bindings.py",
-    ),
+    _t("bindings", "analysis/bindings.py", "tests/analysis/test_binding_rules.py"),
     _t("breaks", "analysis/breaks.py", "tests/analysis/test_breaks.py"),
     _t("codenames", "analysis/codenames.py", "tests/analysis/test_codenames.py"),
     _t("decoding", "analysis/decoding.py", "tests/analysis/test_decoding.py"),
