@@ -74,7 +74,8 @@ def allow_comments(data: bytes) -> tuple[tuple[int, str], ...]:
             for token in tokens
             if token.type == tokenize.COMMENT and ALLOW_MARK in token.string
         )
-    except (tokenize.TokenError, SyntaxError):
+    except (tokenize.TokenError, SyntaxError, UnicodeEncodeError):
+        # UnicodeEncodeError: since 3.12 the C tokenizer refuses a byte kept as a surrogate
         spans = [(start, end) for start, end in lex(text)[0] if text[start] == "#"]
         spans = [(start, end) for start, end in spans if ALLOW_MARK in text[start:end]]
         numbers = line_numbers(text, [start for start, _ in spans])
