@@ -110,6 +110,7 @@ RUNNABLE = (
     "pytest_cleantree/examples/prelaunch/launch_server.sh",
     "pytest_cleantree/examples/ansible/cleantree.yml",
     "pytest_cleantree/examples/ci/cleantree.yml",
+    "pytest_cleantree/examples/ci/cleantree-pip.yml",
     "pytest_cleantree/schemas/manifest-v1.json",
     "pytest_cleantree/schemas/report-v1.json",
     "pytest_cleantree/py.typed",

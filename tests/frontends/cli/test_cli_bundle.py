@@ -114,7 +114,12 @@ def test_the_scripts_written_out_are_the_shipped_ones(tmp_path: Path) -> None:
     done = run("-m", "pytest_cleantree", "scripts", "out", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     files = sorted(str(p.relative_to(tmp_path / "out")) for p in (tmp_path / "out").rglob("*.*"))
-    assert files == ["ansible/cleantree.yml", "ci/cleantree.yml", "prelaunch/launch_server.sh"]
+    assert files == [
+        "ansible/cleantree.yml",
+        "ci/cleantree-pip.yml",
+        "ci/cleantree.yml",
+        "prelaunch/launch_server.sh",
+    ]
     for name in files:
         shipped = (EXAMPLES / name).read_bytes().replace(b"pytest_cleantree/examples/", b"out/")
         assert (tmp_path / "out" / name).read_bytes() == shipped
