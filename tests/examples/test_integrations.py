@@ -151,7 +151,9 @@ def test_wrapper_with_nothing_after_the_separator_is_an_error(
 ) -> None:
     completed = run_wrapper(["--"], example_tree, fake_sglang)
     assert completed.returncode == 2
-    assert completed.stderr == "launch_server.sh: nothing to launch: give the server command after --\n"
+    assert completed.stderr.splitlines() == [
+        "launch_server.sh: nothing to launch: give the server command after --"
+    ]
 
 
 def test_wrapper_finds_the_manifest_from_a_subfolder_as_check_does(
