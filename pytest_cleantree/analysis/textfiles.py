@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from pytest_cleantree.core.model import Pattern
 from pytest_cleantree.core.patterns import text_words
 
+from .records import byte_place
 from .text import split_lines
 
 __all__ = ["decode_text", "hash_comment", "json_views", "text_comments", "text_names"]
@@ -76,7 +77,8 @@ def decode_text(data: bytes, patterns: Sequence[Pattern] = ()) -> tuple[str, str
         if not unsure:
             return text, None
         problem = (
-            f"cannot read as text: {exc.reason} at byte {exc.start} (not UTF-8, no UTF-16 or "
+            f"cannot read as text: {exc.reason} {byte_place(data, exc.start)} (not UTF-8, no "
+            "UTF-16 or "
             f"UTF-32 byte-order mark), and pattern {unsure[0]!r} is not ASCII"
         )
         return text, problem

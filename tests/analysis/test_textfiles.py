@@ -131,10 +131,11 @@ def test_nul_bytes_are_a_problem_whatever_the_patterns() -> None:
 def test_bytes_beyond_utf8_name_the_first_pattern_beyond_ascii_and_the_byte() -> None:
     patterns = [parse_pattern("=caf"), parse_pattern("=née"), parse_pattern("=café")]
 
-    assert decode_text(b"ab caf\xe9\n", patterns) == (
-        "ab caf\udce9\n",
-        "cannot read as text: invalid continuation byte at byte 6 (not UTF-8, no UTF-16 or "
-        "UTF-32 byte-order mark), and pattern '=née' is not ASCII",
+    assert decode_text(b"x\nab caf\xe9\n", patterns) == (
+        "x\nab caf\udce9\n",
+        "cannot read as text: invalid continuation byte at line 2 (byte 0xe9 at offset 8 of "
+        "the file) (not UTF-8, no UTF-16 or UTF-32 byte-order mark), and pattern '=née' is "
+        "not ASCII",
     )
 
 
