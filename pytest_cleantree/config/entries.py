@@ -248,11 +248,17 @@ def read_optional(
     return default
 
 
+def nearest(word: str, valid: Sequence[str]) -> str | None:
+    """The valid word ``word`` most likely misspells (difflib), if one is near."""
+    close = difflib.get_close_matches(word, valid, n=1)
+    return close[0] if close else None
+
+
 def suggest(word: str, valid: Sequence[str], what: str, prefix: str = "") -> str:
     """The nearest valid word (difflib), or the list of valid ones when none is near."""
-    close = difflib.get_close_matches(word, valid, n=1)
+    close = nearest(word, valid)
     if close:
-        return f"did you mean '{prefix}{close[0]}'?"
+        return f"did you mean '{prefix}{close}'?"
     return f"valid {what}: " + ", ".join(f"{prefix}{name}" for name in sorted(valid))
 
 
