@@ -182,17 +182,18 @@ _DOCUMENT = re.compile(r"(?:---|\.\.\.)(?:\s|$)")
 
 def _yaml(text: _Text) -> None:
     src, pos = text.src, 0
-    block: int | None = None  # inside a block scalar: the indentation its lines go deeper than
+    # inside a block scalar: the indentation its lines go deeper than, and theirs once known
+    block: tuple[int, int | None] | None = None
     for start in text.starts:
         end = text.eol(start)
         if pos > end:  # the whole line inside a quoted scalar begun on an earlier one
             continue
         line = src[start:end]
         if pos <= start:
-            indent = len(line) - len(line.lstrip(" "))
-            inside = block is not None and (not line.strip() or indent > block)
-            if inside and not _DOCUMENT.match(line):
-                continue
+            if block is not None and not _DOCUMENT.match(line):
+                block = _in_block(line, *block)
+                if block is not None:
+                    continue
             block, pos = None, start
         code_end = end
         while (found := _YAML.search(src, pos, end)) is not None:
@@ -201,9 +202,23 @@ def _yaml(text: _Text) -> None:
                 text.comment(code_end)
                 break
             pos = text.after(_YAML_CLOSE[found["q"]], found.end())
-        if pos <= end and _BLOCK_HEADER.search(src[max(pos, start) : code_end]):
-            block = _block_indent(line)
+        header = _BLOCK_HEADER.search(src[max(pos, start) : code_end]) if pos <= end else None
+        if header is not None:
+            parent = _block_indent(line)
+            digit = re.search(r"[1-9]", header.group())
+            block = (parent, parent + int(digit.group()) if digit and parent >= 0 else None)
         pos = max(pos, end + 1)
+
+
+def _in_block(line: str, parent: int, indent: int | None) -> tuple[int, int | None] | None:
+    """The block scalar's state after ``line`` when the line is its content (``None``: the
+    line ends it): blank, or as indented as its first line (deeper than its parent)."""
+    if not line.strip():
+        return parent, indent
+    here = len(line) - len(line.lstrip(" "))
+    if indent is None:
+        return (parent, here) if here > parent else None
+    return (parent, indent) if here >= indent else None
 
 
 def _block_indent(line: str) -> int:
@@ -397,7 +412,9 @@ def _script(perl: bool) -> Callable[[_Text], None]:
                 if not (_DIVISION.search(head) and (not spaced or src[pos : pos + 1].isspace())):
                     pos = text.after(_closing("/"), pos)
             elif found["s"]:
-                pos = text.after(_closing(found["s"]), pos)
+                quote = found["s"]
+                interpolates = not perl and quote != "'"
+                pos = _interpolated(text, pos, quote) if interpolates else _after(text, pos, quote)
             elif found["d"] is not None:
                 delim = found["d"][-1]
                 pos = _delimited(text, pos, delim)
@@ -405,6 +422,42 @@ def _script(perl: bool) -> Callable[[_Text], None]:
                     pos = _second_part(text, pos, delim)
 
     return scan
+
+
+def _after(text: _Text, pos: int, quote: str) -> int:
+    return text.after(_closing(quote), pos)
+
+
+def _interpolated(text: _Text, pos: int, quote: str) -> int:
+    """The end of a Ruby string from ``pos``, its ``#{...}`` read as code (whose strings
+    may hold the quote)."""
+    src = text.src
+    while pos < len(src):
+        char = src[pos]
+        if char == "\\":
+            pos += 2
+        elif char == quote:
+            return pos + 1
+        elif src.startswith("#{", pos):
+            pos = _code_block(text, pos + 2)
+        else:
+            pos += 1
+    return len(src)
+
+
+def _code_block(text: _Text, pos: int) -> int:
+    """The end of an interpolation's code from ``pos`` (after its ``{``): to its ``}``."""
+    src, depth = text.src, 1
+    while pos < len(src):
+        char = src[pos]
+        if char in "\"'`":
+            pos = _interpolated(text, pos + 1, char) if char != "'" else _after(text, pos + 1, "'")
+            continue
+        depth += (char == "{") - (char == "}")
+        if depth == 0:
+            return pos + 1
+        pos += 1
+    return len(src)
 
 
 def _second_part(text: _Text, pos: int, delim: str) -> int:
