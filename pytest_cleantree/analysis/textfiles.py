@@ -21,6 +21,7 @@ import posixpath
 import re
 from collections.abc import Sequence
 
+from pytest_cleantree.agent import refused_as_text
 from pytest_cleantree.core.model import Pattern
 from pytest_cleantree.core.patterns import text_words
 
@@ -78,8 +79,8 @@ def decode_text(data: bytes, patterns: Sequence[Pattern] = ()) -> tuple[str, str
                     continue  # a UTF-16 file whose first character is U+0000
                 problem = f"starts with a {codec.upper()} byte-order mark but {exc.reason}"
                 return data.decode("utf-8", errors="surrogateescape"), problem
-    if b"\0" in data:  # UTF-16/32 without a mark, or not text: patterns may hide in it
-        why = "it holds NUL bytes: UTF-16 or UTF-32 without a byte-order mark, or not text"
+    why = refused_as_text(data)  # the agent's own test: it sends what this refuses
+    if why is not None:
         return data.decode("utf-8", errors="surrogateescape"), f"cannot read as text: {why}"
     try:
         return data.decode("utf-8"), None
