@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from pytest_cleantree.agent import could_spell
-from pytest_cleantree.names.graph import STAR_NEEDLE, import_summary
+from pytest_cleantree.names.graph import STAR_NEEDLE
+from pytest_cleantree.names.imports import import_summary
 from pytest_cleantree.names.modules import name_tree
 from pytest_cleantree.names.spellings import pattern_spellings
 from pytest_cleantree.sources.base import NO_NEEDLE, Needles, NoNeedle, SourceError

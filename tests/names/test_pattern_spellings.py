@@ -10,7 +10,7 @@ import pytest
 from pytest_cleantree.config.layout import parse_layout
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.names.exports import ModuleExports, parse_module_exports
-from pytest_cleantree.names.graph import ImportSummary
+from pytest_cleantree.names.imports import ImportSummary
 from pytest_cleantree.names.modules import name_tree
 from pytest_cleantree.names.spellings import (
     Spellings,
