@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from pytest_cleantree.analysis import ENGINE_ENV, decode_python
+from pytest_cleantree.names.budget import Meter
 from pytest_cleantree.names.exports import (
     BindingKind,
     ModuleExports,
@@ -47,7 +48,7 @@ from pytest_cleantree.names.imports import (
     import_summary,
     parsed_summary,
 )
-from pytest_cleantree.names.symbols import ExportMap, Meter
+from pytest_cleantree.names.symbols import ExportMap
 from pytest_cleantree.sources.base import NoNeedle, Source
 
 __all__ = [
@@ -166,7 +167,7 @@ def grow_chains(
     (:func:`spelling_words`) admit the modules whose imports take one
     (:meth:`ImportSummary.may_spell`); those are parsed, which may reach more.
     Each module is admitted once, so the rounds end; ``meter`` bounds the work
-    (:class:`~.symbols.GraphBudgetError`).  A file the server found to spell none
+    (:class:`~.budget.GraphBudgetError`).  A file the server found to spell none
     of the words stays unread, and is asked again only when the words grow past
     those it was tested with.
 

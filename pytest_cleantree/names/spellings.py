@@ -25,6 +25,7 @@ from pytest_cleantree.analysis import decode_python
 from pytest_cleantree.config.layout import Layout
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.core.patterns import as_name, covers
+from pytest_cleantree.names.budget import Budget
 from pytest_cleantree.names.exports import BindingKind, ModuleExports, parse_module_exports
 from pytest_cleantree.names.graph import (
     Reach,
@@ -33,7 +34,7 @@ from pytest_cleantree.names.graph import (
     grow_chains,
     pattern_targets,
 )
-from pytest_cleantree.names.symbols import Budget, ExportMap, Reached
+from pytest_cleantree.names.symbols import ExportMap, Reached
 from pytest_cleantree.sources.base import Source
 
 __all__ = [
@@ -154,7 +155,7 @@ def pattern_spellings(
     A pattern is followed as Python reads a name (NFKC: ``pkg.\uff4d\uff4f\uff44.f`` is
     ``pkg.mod.f``), its answers kept under the pattern as written.
     Raises :class:`SourceError` when the tree cannot be reached, and
-    :class:`~.symbols.GraphBudgetError` when the graph passes ``budget``.
+    :class:`~.budget.GraphBudgetError` when the graph passes ``budget``.
     """
     patterns = sorted(set(qualified))
     if not patterns:

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from pytest_cleantree.core.errors import SourceError
+from pytest_cleantree.names.budget import Budget, GraphBudgetError, Meter
 from pytest_cleantree.names.exports import ModuleExports, parse_module_exports
 from pytest_cleantree.names.graph import (
     STAR_NEEDLE,
@@ -20,13 +21,7 @@ from pytest_cleantree.names.graph import (
     spelling_words,
 )
 from pytest_cleantree.names.imports import UNKNOWN_STAR, ImportSummary, import_summary
-from pytest_cleantree.names.symbols import (
-    Budget,
-    ExportMap,
-    GraphBudgetError,
-    Meter,
-    build_export_map,
-)
+from pytest_cleantree.names.symbols import ExportMap, build_export_map
 from pytest_cleantree.sources.base import NO_NEEDLE, Needles, NoNeedle, Source
 
 # ------------------------------------------------------------------ Reach
@@ -355,9 +350,9 @@ def test_a_file_kept_back_is_not_asked_again_in_a_round_whose_words_did_not_grow
 
 def test_each_admitted_module_counts_against_the_budget_at_its_name() -> None:
     class Recording(Meter):
-        def spend(self, where: str) -> None:
+        def spend(self, where: str, count: int = 1) -> None:
             self.wheres.append(where)
-            super().spend(where)
+            super().spend(where, count)
 
     meter = Recording()
     meter.wheres = []  # type: ignore[attr-defined]

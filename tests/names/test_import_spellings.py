@@ -232,7 +232,7 @@ def test_the_text_reads_every_spelling_as_the_parser_does(case: tuple[str, bool]
 
 
 @pytest.mark.slow
-@settings(max_examples=5_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=3_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(module_text())
 def test_the_text_reads_every_spelling_as_the_parser_does_wide(case: tuple[str, bool]) -> None:
     check_summary(case)
@@ -336,7 +336,7 @@ def test_the_graph_through_the_prefilter_is_the_graph_of_every_module(
 
 
 @pytest.mark.slow
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(package())
 def test_the_graph_through_the_prefilter_is_the_graph_of_every_module_wide(
     files: dict[str, str],
