@@ -6,12 +6,15 @@ The property that holds it to the parser over every spelling is in ``test_import
 
 from __future__ import annotations
 
+import ast
+
 import pytest
 
 from pytest_cleantree.names.imports import (
     UNKNOWN_STAR,
     ImportSummary,
     import_summary,
+    parsed_summary,
 )
 
 # ------------------------------------------------------------------ import_summary
@@ -245,3 +248,23 @@ def test_may_spell(
 ) -> None:
     summary = ImportSummary(frozenset(names), frozenset(stars))
     assert summary.may_spell(frozenset(words)) is spells
+
+
+# ------------------------------------------------------------------ parsed_summary
+
+
+def test_the_parser_s_reading_is_every_import_statement_anywhere() -> None:
+    text = (
+        "from a.b import c, d as e\n"
+        "from . import x\n"
+        "from .. import *\n"
+        "from .sub import *\n"
+        "import p.q as r, s\n"
+        "import t as u\n"
+        "def f():\n    from m import n\n"
+    )
+    summary = parsed_summary(ast.parse(text))
+    assert summary.names == {("b", "c"), ("b", "d"), ("", "x"), ("p", "q"), ("", "t"), ("m", "n")}
+    assert summary.stars == {UNKNOWN_STAR, "sub"}
+    assert summary.modules == {"p", "q", "s", "t"}
+    assert import_summary(text) == summary
