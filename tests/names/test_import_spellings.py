@@ -225,7 +225,12 @@ def check_summary(case: tuple[str, bool]) -> None:
         assert summary == parsed, repr(text)
 
 
-@settings(max_examples=150, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=150,
+    derandomize=True,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(module_text())
 def test_the_text_reads_every_spelling_as_the_parser_does(case: tuple[str, bool]) -> None:
     check_summary(case)
