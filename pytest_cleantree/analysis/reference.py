@@ -151,8 +151,9 @@ def with_line_patterns(
             return analyze(path, data, patterns, comments=comments, module=module, stars=stars)
         rest = [p for p in patterns if p.tier is not PatternTier.LINE]
         analysis = analyze(path, data, rest, comments=comments, module=module, stars=stars)
-        lines = analysis.lines or split_lines(data.decode("utf-8", errors="surrogateescape"))
-        found = tuple(line_findings(lines, whole))
+        raw = split_lines(data.decode("utf-8", errors="surrogateescape"))
+        lines = analysis.lines or raw
+        found = tuple(line_findings(lines, whole, raw if len(raw) == len(lines) else None))
         return replace(analysis, findings=analysis.findings + found)
 
     return wrapper

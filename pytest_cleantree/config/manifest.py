@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePath
 
 from pytest_cleantree.config.entries import (
+    nearest,
     read_excludes,
     read_forbid_lines,
     read_kinds,
@@ -379,9 +380,11 @@ class _Parser:
             at = (key_lines or {}).get(key[1] or key[2]) if key else None
             self.report(f"{index_label} (line {at}): {problem}" if at else f"{label}: {problem}")
 
+        meant = set(table)  # the keys as the user meant them: one mistake, one problem
         for key in table:
             if key not in _RULE_KEYS:
                 report(f"unknown key '{key}' ({suggest(key, _RULE_KEYS, 'keys')})")
+                meant.add(nearest(key, _RULE_KEYS) or key)
 
         rule_id = read_optional(table, "id", str, "", "", report)
         if "id" in table and isinstance(table["id"], str):
@@ -409,12 +412,12 @@ class _Parser:
 
         unless = read_forbid_lines(table, report, "unless_lines")
         lined = ("forbid_lines", "forbid_lines_escaped")
-        searched = [key for key in ("forbid", *lined, "expect") if key in table]
-        if not searched and "absent" not in table:
+        searched = [key for key in ("forbid", *lined, "expect") if key in meant]
+        if not searched and "absent" not in meant:
             report("nothing to check: give forbid, expect or absent")
-        if searched and "files" not in table:
+        if searched and "files" not in meant:
             report(f"{' and '.join(searched)} need{'s' * (len(searched) == 1)} files to look in")
-        if not searched and "files" in table:
+        if not searched and "files" in meant:
             report("files: has no effect without forbid or expect")
         for both in sorted(set(files) & set(absent)):
             report(f"'{both}' is in both files and absent")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,15 +13,27 @@ from pytest_cleantree.report.context import PathFrame, RenderContext
 from pytest_cleantree.report.fleet import count_errors, host_statuses
 from pytest_cleantree.report.text import escape_json, render_summary
 
-JSON_SCHEMA_ID = "https://pytest-cleantree.invalid/schemas/report-v1.json"
+#: where the schema of this version's report is published (its ``$id``): the release's copy
+JSON_SCHEMA_ID = (
+    "https://github.com/pytest-cleantree/pytest-cleantree/raw/"
+    f"v{__version__}/pytest_cleantree/schemas/report-v1.json"
+)
 JSON_VERSION = 1
 
 
 def render(results: Sequence[Result], context: RenderContext) -> str:
-    """The registry's entry: paths as the run saw them (root absolute, manifest as given),
-    and each finding's ``path`` as the text report shows it."""
+    """The registry's entry: the manifest and the root absolute (one document, whichever front
+    end wrote it), and each finding's ``path`` as the text report shows it."""
     frame = context.text_frame()
-    return render_json(results, manifest=context.manifest, root=context.root, frame=frame)
+    manifest, root = (_absolute(path, context.cwd) for path in (context.manifest, context.root))
+    return render_json(results, manifest=manifest, root=root, frame=frame)
+
+
+def _absolute(path: str, cwd: str) -> str:
+    """A local path made absolute from the run's folder (pytest's parts hold them as typed)."""
+    if not path or "://" in path or os.path.isabs(path):
+        return path
+    return os.path.normpath(os.path.join(cwd or os.getcwd(), path))
 
 
 def render_json(

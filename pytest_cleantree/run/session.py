@@ -88,8 +88,9 @@ class Session:
     uncovered: tuple[str, ...] = ()
     #: with ``reverted``: the changes no check can see (path, why), when allowed
     unchecked: tuple[tuple[str, str], ...] = ()
-    #: the folders named (from the root, and as given): nothing checked there is an error
-    folders: tuple[tuple[str, str], ...] = ()
+    #: the folders named (each of its paths from the root, and as given): nothing checked
+    #: there is an error
+    folders: tuple[tuple[tuple[str, ...], str], ...] = ()
 
     def unchecked_folders(self, results: Sequence[Result]) -> list[str]:
         """The named folders (as given) under which the run checked nothing: no file read
@@ -98,7 +99,9 @@ class Session:
 
         read = [path for result in results for path in result.files]
         return [
-            given for folder, given in self.folders if not any(under(path, folder) for path in read)
+            given
+            for spellings, given in self.folders
+            if not any(under(path, folder) for path in read for folder in spellings)
         ]
 
     def local_source(self) -> Source:
@@ -265,9 +268,11 @@ def _selected_rules(session: Session) -> tuple[tuple[Rule, ...], tuple[str, ...]
         return source.expand(entries, any_kind=any_kind)
 
     selection = select_paths(manifest.rules, placed, expand)
-    given = {n.path: n.given for n in placed}
-    session.folders = tuple((path, given[path]) for path in selection.folders)
-    return selection.rules, tuple(given[path] for path in selection.uncovered)
+    by_path = {n.path: n for n in placed}
+    session.folders = tuple(
+        (by_path[path].spellings, by_path[path].given) for path in selection.folders
+    )
+    return selection.rules, tuple(by_path[path].given for path in selection.uncovered)
 
 
 def _unchecked_submodules(unchecked: Sequence[tuple[str, str]]) -> str:

@@ -531,6 +531,17 @@ RULE_KEY_CASES = [
         "rule 1 (line 3): unknown key 'file' (did you mean 'files'?)",
         id="unknown-rule-keys",
     ),
+    # one mistake, one problem: the misspelt key is taken as meant for what follows from it
+    case(
+        '[[rule]]\nforbidd = ["y"]\nfiles = ["b.py"]\n',
+        "rule 1 (line 2): unknown key 'forbidd' (did you mean 'forbid'?)",
+        id="misspelt-forbid-alone",
+    ),
+    case(
+        '[[rule]]\nfilez = ["b.py"]\nforbid = ["y"]\n',
+        "rule 1 (line 2): unknown key 'filez' (did you mean 'files'?)",
+        id="misspelt-files-alone",
+    ),
     case(
         '[[rule]]\npattern = "x"\n' + OK,
         f"rule 1 (line 2): unknown key 'pattern' (valid keys: {VALID_KEYS})",

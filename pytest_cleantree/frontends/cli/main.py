@@ -28,6 +28,7 @@ EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_INCOMPLETE = 0, 1, 2
 def build_parser() -> argparse.ArgumentParser:
     from pytest_cleantree.frontends.cli.bundle import add_bundle_commands
     from pytest_cleantree.frontends.cli.fromdiff import add_from_diff_commands
+    from pytest_cleantree.frontends.cli.reference import add_reference_command
     from pytest_cleantree.frontends.options import add_cli_options
 
     parser = argparse.ArgumentParser(
@@ -62,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     init.set_defaults(handler=_init)
     add_from_diff_commands(commands)
     add_bundle_commands(commands)
+    add_reference_command(commands)
     return parser
 
 

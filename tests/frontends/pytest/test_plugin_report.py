@@ -58,6 +58,12 @@ def test_pytest_writes_the_sarif_and_json_the_cli_writes(
     document = json.loads((example_tree / "pytest.json").read_text(encoding="utf-8"))
     assert document["summary"]["text"] == SUMMARY
     assert len(document["results"]) == 4  # passed checks too: the report is the session's
+    # one document however the manifest was named: found by discovery, the CLI's is the same
+    assert document["manifest"] == str(example_tree / "cleantree.toml")
+    assert Path(document["root"]).is_absolute()
+    found = cli("--json-output", "found.json", cwd=example_tree)
+    assert found.returncode == 1, found.stderr
+    assert json.loads((example_tree / "found.json").read_text(encoding="utf-8")) == document
 
 
 def test_the_summary_line_is_the_clis_under_both_front_ends(
