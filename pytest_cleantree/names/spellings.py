@@ -266,13 +266,18 @@ class Explanation:
 
 
 def explain_name(
-    source: Source, qualified: str, bases: Sequence[str], tree: Sequence[TreeModule] = ()
+    source: Source,
+    qualified: str,
+    bases: Sequence[str],
+    tree: Sequence[TreeModule] = (),
+    budget: Budget | None = None,
 ) -> Explanation:
     """Follow ``qualified`` through the tree as :func:`pattern_spellings` does, keeping where.
 
-    Raises :class:`SourceError` only when the tree cannot be reached.
+    Raises :class:`SourceError` when the tree cannot be reached, and
+    :class:`~.budget.GraphBudgetError` when the graph passes ``budget``.
     """
-    chains = read_chains(source, [as_name(qualified)], bases, tree)
+    chains = read_chains(source, [as_name(qualified)], bases, tree, budget=budget)
     emap, texts = chains.emap, chains.texts
 
     def where(canonical: str) -> tuple[str, int] | None:

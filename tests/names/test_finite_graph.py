@@ -143,3 +143,22 @@ def test_a_star_web_past_the_manifest_s_graph_budget_is_exit_2_naming_the_module
         "the symbol graph passed its bound of 2000 steps at the module 'web"
     )
     assert "raise `graph_budget` in the manifest" in problems[0]
+
+
+def test_explain_in_a_star_web_past_graph_budget_is_exit_2_naming_the_module(
+    tmp_path: Path,
+) -> None:
+    star_web(tmp_path, 30, budget=2_000)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest_cleantree", "explain", "web.m0.f0_0"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(REPO), "CLEANTREE_CACHE_DIR": ""},
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.startswith(
+        "cleantree: error: the symbol graph passed its bound of 2000 steps at the module 'web"
+    )
