@@ -121,6 +121,8 @@ TARGETS = (
         "tests/names/test_module_exports.py",
     ),
     _t("graph", "names/graph.py", "tests/names/test_graph.py"),
+    _t("imports", "names/imports.py", "tests/names/test_imports.py"),
+    _t("budget", "names/budget.py", "tests/names/test_budget.py"),
     _t("modules", "names/modules.py", "tests/names/test_modules.py"),
     _t(
         "spellings",

@@ -67,7 +67,15 @@ MANIFEST_NAME = "cleantree.toml"
 #: The file whose ``[tool.cleantree]`` table may hold the manifest instead.
 PYPROJECT_NAME = "pyproject.toml"
 
-_TOP_KEYS = ("root", "rule", "hosts", "allow_outside_root", "exclude", "import_roots")
+_TOP_KEYS = (
+    "root",
+    "rule",
+    "hosts",
+    "allow_outside_root",
+    "exclude",
+    "import_roots",
+    "graph_budget",
+)
 _RULE_KEYS = (
     "id",
     "files",
@@ -218,6 +226,7 @@ class _Parser:
         )
         exclude = read_excludes(document, self.prefix, self.report)
         import_roots = self._import_roots(document.get("import_roots"))
+        graph_budget = self._graph_budget(document.get("graph_budget"))
         rules = self._rules(document.get("rule"))
         if not self.problems:
             rules = _with_default_ids(rules)
@@ -231,6 +240,7 @@ class _Parser:
             allow_outside_root=self.allow_outside_root,
             exclude=exclude,
             import_roots=import_roots,
+            graph_budget=graph_budget,
         )
 
     def _import_roots(self, value: object) -> tuple[str, ...]:
@@ -251,6 +261,19 @@ class _Parser:
             except LayoutError as exc:
                 self.report(f"{key}[{index}]: {exc}")
         return tuple(roots)
+
+    def _graph_budget(self, value: object) -> int | None:
+        """The symbol graph's bound on steps of work: a whole number from 1."""
+        if value is None:
+            return None
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+            return value
+        shown = repr(value) if isinstance(value, int) and not isinstance(value, bool) else None
+        self.report(
+            f"{self.prefix}graph_budget: must be a whole number of steps from 1 "
+            f"(10000000), not {shown or toml_type(value)}"
+        )
+        return None
 
     def _unknown_top_key(self, key: str) -> str:
         where = f"unknown key '{self.prefix}{key}'"

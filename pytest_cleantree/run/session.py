@@ -28,6 +28,7 @@ from pytest_cleantree.sources import HostTarget, RemoteOptions, Source, resolve_
 from pytest_cleantree.sources.base import Expansion
 
 if TYPE_CHECKING:
+    from pytest_cleantree.names.budget import Budget
     from pytest_cleantree.names.spellings import Explanation
 
 
@@ -125,7 +126,14 @@ class Session:
                 raise listed
             files.update(listed)
         naming = name_tree(source, sorted(files), self.manifest.import_roots)
-        return explain_name(source, qualified, naming.bases, naming.tree)
+        return explain_name(source, qualified, naming.bases, naming.tree, self._graph_budget())
+
+    def _graph_budget(self) -> Budget | None:
+        """The manifest's bound on the symbol graph's work (``None``: the default)."""
+        from pytest_cleantree.names.budget import Budget
+
+        steps = self.manifest.graph_budget
+        return Budget(nodes=steps) if steps is not None else None
 
     def roots(self) -> dict[str, str]:
         """Each host's root folder (``""`` for a host whose tree could not be opened)."""
