@@ -25,6 +25,7 @@ from pytest_cleantree.analysis import decode_python
 from pytest_cleantree.config.layout import Layout
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.core.patterns import covers
+from pytest_cleantree.names.existence import Standing, standings
 from pytest_cleantree.names.exports import BindingKind, ModuleExports, parse_module_exports
 from pytest_cleantree.names.graph import (
     Reach,
@@ -124,6 +125,13 @@ class Spellings:
     words: Mapping[str, frozenset[str]] = field(default_factory=dict)
     targets: Mapping[str, frozenset[str]] = field(default_factory=dict)
     emap: ExportMap | None = field(default=None, compare=False, repr=False)
+    #: per pattern, what its module part names (with a tree only: see :mod:`.existence`)
+    standing: Mapping[str, Standing] = field(default_factory=dict)
+
+    @property
+    def unnamed(self) -> dict[str, str]:
+        """The patterns whose module part names no module, each with why (an error)."""
+        return {p: s.message(p) for p, s in sorted(self.standing.items()) if s.missing}
 
     def leads_to(self, name: str, pattern: str) -> bool:
         """Does a use resolved to ``name`` lead where ``pattern`` leads (or inside it)?
@@ -176,7 +184,10 @@ def pattern_spellings(
         sites = [site for r in reached if not r.suffix for site in _star_sites(r, chains)]
         stars[pattern] = tuple(dict.fromkeys(sorted(sites, key=_site_order)))
     binds = _star_binds(emap, [*names.values(), *ways.values()])
-    return Spellings(names, stars, binds, dict(chains.problems), ways, words, targets, emap)
+    standing = standings(patterns, [m.module for m in tree], emap) if tree else {}
+    return Spellings(
+        names, stars, binds, dict(chains.problems), ways, words, targets, emap, standing
+    )
 
 
 def _site_order(site: StarSite) -> tuple[str, int, str]:
@@ -259,6 +270,8 @@ class Explanation:
     defined: tuple[str, int] | None  # (path, line) of the definition; line 0 for a module
     others: tuple[tuple[str, tuple[str, int] | None], ...]  # other targets a binding may reach
     spellings: tuple[tuple[str, str, int], ...]  # (spelling, path, line of the statement)
+    #: what the name's module part names, when worth saying (see :mod:`.existence`)
+    standing: Standing = field(default_factory=lambda: Standing("tree"))
 
 
 def explain_name(
@@ -285,12 +298,14 @@ def explain_name(
         if spelling.module in texts and spelling.name not in spellings:
             path = texts[spelling.module][0]
             spellings[spelling.name] = (spelling.name, path, spelling.line)
+    standing = standings([qualified], [m.module for m in tree], emap)[qualified] if tree else None
     return Explanation(
         qualified,
         canonical,
         where(canonical),
         tuple((other, where(other)) for other in others if other != canonical),
         tuple(sorted(spellings.values())),
+        standing or Standing("tree"),
     )
 
 

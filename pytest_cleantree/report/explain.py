@@ -24,4 +24,7 @@ def render_explanation(explained: Explanation, root: str = "") -> str:
     lines += [
         f"  {spelling:<{width}}  {at((path, line))}" for spelling, path, line in explained.spellings
     ]
+    note = explained.standing.note(name)
+    if note:
+        lines.append(f"  {note}")
     return "\n".join(lines)
