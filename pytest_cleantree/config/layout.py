@@ -82,6 +82,13 @@ def _dotted(prefix: str, parts: Sequence[str]) -> str | None:
     return name or None
 
 
+def _preference(path: str) -> tuple[bool, int, bool, str]:
+    """The order of the files one module name stands for: the first is the module."""
+    package = _stem(path) == ""
+    depth = path.count("/") - (1 if package else 0)  # the depth of the module's own name
+    return (path.endswith(".pyi"), depth, not package, path)
+
+
 @dataclass(frozen=True)
 class Layout:
     """Where imports start in one tree.
@@ -104,8 +111,10 @@ class Layout:
             if name is not None:
                 index.setdefault(name, []).append(path)
         for name, paths in index.items():
-            # a .py before its stub, then the shallowest (an explicit mapping rarely nests)
-            paths.sort(key=lambda p: (p.endswith(".pyi"), p.count("/"), p))
+            # a .py before its stub, then the shallowest (an explicit mapping rarely nests),
+            # then a package before a same-named module (Python's finder looks for the
+            # folder's __init__ first: pkg/mod/__init__.py shadows pkg/mod.py)
+            paths.sort(key=_preference)
             self._by_module[name] = tuple(paths)
 
     def module_name(self, path: str) -> str | None:
@@ -126,19 +135,34 @@ class Layout:
             below = folder[len(mapped_folder) :].strip("/")
             parts = [part for part in below.split("/") if part]
             return _dotted(prefix, [*parts, stem] if stem else parts)
-        parts = [stem] if stem else []
-        while folder in self.init_folders:
+        base = self._package_base(folder)
+        if base is None:
+            return _dotted("", [stem] if stem else [])
+        if base == "" and "" in self.init_folders:
+            return None  # the root itself is a package of unknown name: map it explicitly
+        below = folder[len(base) :].strip("/")
+        parts = [part for part in below.split("/") if part]
+        return _dotted("", [*parts, stem] if stem else parts)
+
+    def _package_base(self, folder: str) -> str | None:
+        """The folder imports start from for a file in ``folder``: above the nearest
+        package (a folder with ``__init__.py``) at or above it, and the packages holding
+        that one.  Folders without ``__init__.py`` below a package are namespace packages
+        inside it, as Python imports them (``pkg/srt/layers/x.py``: ``pkg.srt.layers.x``).
+        ``None`` when no package holds it (``""`` also when the root itself is one)."""
+        while folder not in self.init_folders:
             if folder == "":
-                return None  # the root itself is a package of unknown name: map it explicitly
-            parts.insert(0, _base(folder))
+                return None
             folder = _parent(folder)
-        return _dotted("", parts)
+        while folder in self.init_folders and folder != "":
+            folder = _parent(folder)
+        return folder
 
     def decides(self, path: str) -> bool:
-        """Is ``path``'s name read from the layout (a package chain above it, or an
-        import root or mapped folder holding it) rather than only from its file name?"""
+        """Is ``path``'s name read from the layout (a package above it, or an import root
+        or mapped folder holding it) rather than only from its file name?"""
         folder = _parent(path)
-        return folder in self.init_folders or self._mapping_for(folder) is not None
+        return self._package_base(folder) is not None or self._mapping_for(folder) is not None
 
     def _mapping_for(self, folder: str) -> tuple[str, str] | None:
         best: tuple[str, str] | None = None

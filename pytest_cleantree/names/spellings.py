@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from pytest_cleantree.analysis import decode_python
+from pytest_cleantree.analysis import decode_python, module_name_for
 from pytest_cleantree.config.layout import Layout
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.core.patterns import covers
@@ -46,6 +46,7 @@ __all__ = [
     "import_bases",
     "modules_to_read",
     "next_reads",
+    "other_names",
     "pattern_spellings",
     "read_chains",
 ]
@@ -78,7 +79,8 @@ def _candidates(module: str, bases: Iterable[str]) -> list[tuple[str, bool]]:
     found: list[tuple[str, bool]] = []
     for base in bases:
         folder = f"{base}/{stem}" if base else stem
-        found += [(f"{folder}.py", False), (f"{folder}/__init__.py", True)]
+        # a package before a same-named module, as Python's finder looks
+        found += [(f"{folder}/__init__.py", True), (f"{folder}.py", False)]
     return found
 
 
@@ -172,11 +174,12 @@ def pattern_spellings(
     words: dict[str, frozenset[str]] = {}
     targets: dict[str, frozenset[str]] = {}
     stars: dict[str, tuple[StarSite, ...]] = {}
+    others = other_names(tree)
     for pattern in patterns:
         targets[pattern] = pattern_targets(emap, pattern)
         reached = emap.reach(targets[pattern]).values()
         whole = {r.name for r in reached if not r.suffix and chains.reached(r.name)}
-        names[pattern] = frozenset(whole | targets[pattern])
+        names[pattern] = frozenset(_renamed(whole | targets[pattern], others))
         ways[pattern] = frozenset(
             r.name for r in reached if r.suffix and "." in r.name and chains.reached(r.name)
         )
@@ -188,6 +191,32 @@ def pattern_spellings(
     return Spellings(
         names, stars, binds, dict(chains.problems), ways, words, targets, emap, standing
     )
+
+
+def other_names(tree: Sequence[TreeModule]) -> dict[str, frozenset[str]]:
+    """Per module of the tree, the other names its file is imported by: its path from the
+    tree's root (``src.pkg.mod`` for ``src/pkg/mod.py``, ``pkg.mod`` under the import root
+    ``src``), when that is a dotted name (the root is on ``sys.path`` too)."""
+    found: dict[str, set[str]] = {}
+    for module in tree:
+        other = module_name_for(module.path)
+        if other != module.module and all(part.isidentifier() for part in other.split(".")):
+            found.setdefault(module.module, set()).add(other)
+    return {module: frozenset(names) for module, names in found.items()}
+
+
+def _renamed(names: Iterable[str], others: Mapping[str, frozenset[str]]) -> set[str]:
+    """``names``, and each spelt through another name of its module (see :func:`other_names`)."""
+    result = set(names)
+    for name in names:
+        parts = name.split(".")
+        for end in range(len(parts) - 1, 0, -1):
+            module = ".".join(parts[:end])
+            if module in others:
+                rest = ".".join(parts[end:])
+                result.update(f"{other}.{rest}" for other in others[module])
+                break
+    return result
 
 
 def _site_order(site: StarSite) -> tuple[str, int, str]:
@@ -248,11 +277,12 @@ def read_chains(
     tried: set[str] = set()
     wanted = {prefix for pattern in patterns for prefix in _prefixes(pattern)}
     emap = ExportMap({}, meter=meter)
+    named = {m.module: (m.path, m.is_package) for m in reversed(tree)}  # the tree's name first
     while todo := sorted(wanted - tried):
         for module in todo:
             meter.spend(module)
         tried.update(todo)
-        _read_round(source, todo, bases, parsed, texts, problems, store)
+        _read_round(source, todo, bases, parsed, texts, problems, store, named)
         emap = ExportMap(parsed, meter=meter)
         wanted = {prefix for name in emap.missing(patterns) for prefix in _prefixes(name)}
     reach = Reach()
@@ -272,6 +302,8 @@ class Explanation:
     spellings: tuple[tuple[str, str, int], ...]  # (spelling, path, line of the statement)
     #: what the name's module part names, when worth saying (see :mod:`.existence`)
     standing: Standing = field(default_factory=lambda: Standing("tree"))
+    #: the module defining the target, its file, and the other names that file has
+    module: tuple[str, str, tuple[str, ...]] | None = None
 
 
 def explain_name(
@@ -299,6 +331,11 @@ def explain_name(
             path = texts[spelling.module][0]
             spellings[spelling.name] = (spelling.name, path, spelling.line)
     standing = standings([qualified], [m.module for m in tree], emap)[qualified] if tree else None
+    found = emap.definition(canonical)
+    module = None
+    if found is not None and found[0] in texts:
+        also = tuple(sorted(other_names(tree).get(found[0], ())))
+        module = (found[0], texts[found[0]][0], also)
     return Explanation(
         qualified,
         canonical,
@@ -306,6 +343,7 @@ def explain_name(
         tuple((other, where(other)) for other in others if other != canonical),
         tuple(sorted(spellings.values())),
         standing or Standing("tree"),
+        module,
     )
 
 
@@ -331,22 +369,30 @@ def _read_round(
     texts: dict[str, tuple[str, str]],
     problems: dict[str, str],
     store: SummaryStore | None = None,
+    named: Mapping[str, tuple[str, bool]] | None = None,
 ) -> None:
     """Read and parse the files of ``modules`` (one expand, one read; parsed once per content).
+
+    ``named``: the file the tree's layout names each module (tried first; then the
+    module's path under each base).
 
     A module file that exists but cannot be listed, read, decoded or parsed is a
     problem (``problems``): what it re-exports is unknown, and a check that went on
     without it could pass with a re-exported use in place.
     """
-    options = {module: _candidates(module, bases) for module in modules}
+    layout = named or {}
+    options = {
+        module: ([layout[module]] if module in layout else []) + _candidates(module, bases)
+        for module in modules
+    }
     listed = source.expand(sorted({path for paths in options.values() for path, _ in paths}))
     chosen: dict[str, tuple[str, bool]] = {}
     for module, paths in options.items():
         for path, is_package in paths:
-            named = listed.get(path)
-            if isinstance(named, SourceError):
-                problems[path] = str(named)
-            elif named:
+            answer = listed.get(path)
+            if isinstance(answer, SourceError):
+                problems[path] = str(answer)
+            elif answer:
                 chosen[module] = (path, is_package)
                 break
     if not chosen:

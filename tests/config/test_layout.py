@@ -32,8 +32,9 @@ NAMESPACE = ("python/google/cloud/storage/__init__.py", "python/google/cloud/sto
         (SGLANG, "python/sglang/srt/utils/common.py", {}, "sglang.srt.utils.common"),
         (SGLANG, "python/sglang/srt/utils/__init__.py", {}, "sglang.srt.utils"),
         (SGLANG, "python/sglang/__init__.py", {}, "sglang"),
-        # a folder without __init__.py stops the walk: this file is imported as a top module
-        (SGLANG, "python/sglang/srt/layers/communicator.py", {}, "communicator"),
+        # a folder without __init__.py inside a package is a namespace package in it
+        (SGLANG, "python/sglang/srt/layers/communicator.py", {}, "sglang.srt.layers.communicator"),
+        # a folder with no package at or above it: a top module
         (SGLANG, "test/srt/test_utils.py", {}, "test_utils"),
         (SGLANG, "setup.py", {}, "setup"),
         (SGLANG, "python/pyproject.toml", {}, None),
@@ -290,3 +291,16 @@ def test_the_layout_decides_a_name_under_a_package_or_a_root_and_knows_packages(
     assert layout.is_package("src/pkg/sub/__init__.pyi")
     assert not layout.is_package("src/pkg/core.py")
     assert not layout.is_package("README.md")
+
+
+def test_a_package_wins_over_a_module_of_the_same_name() -> None:
+    layout = parse_layout(["pkg/__init__.py", "pkg/mod.py", "pkg/mod/__init__.py"])
+    assert layout.paths_for("pkg.mod") == ("pkg/mod/__init__.py", "pkg/mod.py")
+
+
+def test_folders_without_init_inside_a_package_are_namespace_packages_in_it() -> None:
+    layout = parse_layout(["python/pkg/__init__.py", "python/pkg/a/b/x.py", "python/y/z.py"])
+    assert layout.decides("python/pkg/a/b/x.py")
+    assert layout.module_name("python/pkg/a/b/x.py") == "pkg.a.b.x"
+    assert not layout.decides("python/y/z.py")  # no package holds it
+    assert module_name("a/x.py", ["__init__.py", "a/x.py"]) is None  # the root is a package
