@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 if sys.version_info >= (3, 11):
@@ -28,6 +29,7 @@ else:  # pragma: no cover - exercised on 3.10 only
 __all__ = [
     "Layout",
     "LayoutError",
+    "import_file",
     "module_name",
     "normalize_folder",
     "parse_layout",
@@ -176,6 +178,12 @@ class Layout:
                 best = (mapped_folder, prefix)
         return best
 
+    def is_mapped(self, path: str) -> bool:
+        """Is ``path`` in a folder mapped to a named package (``package-dir``), which no
+        folder on ``sys.path`` makes: the build backend does?"""
+        mapping = self._mapping_for(_parent(path))
+        return mapping is not None and mapping[1] != ""
+
     def paths_for(self, module: str) -> tuple[str, ...]:
         """The known files that are ``module``, the one to read first (``.py`` before ``.pyi``)."""
         return self._by_module.get(module, ())
@@ -200,6 +208,50 @@ class Layout:
                 if package not in self._by_module:
                     found.add(package)
         return frozenset(found)
+
+
+def import_file(
+    module: str, bases: Sequence[str], files: AbstractSet[str], folders: AbstractSet[str]
+) -> str | None:
+    """The file Python's path finder imports as ``module`` with ``bases`` on ``sys.path``, in
+    order, over a listing: ``files`` (``.py``), ``folders`` (each folder holding one).
+
+    Each part is looked for in each folder of the search path: a folder with
+    ``__init__.py`` (a regular package, found first), then ``part.py``; a folder without
+    one is a namespace portion, used only when no folder of the path holds either (its
+    search path is every such portion).  A regular package searches its own folder only.
+    ``None``: no file is ``module`` (a namespace package, or nothing).
+    """
+    search = list(bases)
+    parts = module.split(".")
+    for index, part in enumerate(parts):
+        found, portions = _find_part(part, search, files, folders)
+        last = index == len(parts) - 1
+        if found is not None:
+            if last:
+                return found
+            if _base(found) != "__init__.py":
+                return None  # a plain module holds no sub-module
+            search = [_parent(found)]
+        elif portions and not last:
+            search = portions
+        else:
+            return None
+    return None
+
+
+def _find_part(
+    part: str, search: Sequence[str], files: AbstractSet[str], folders: AbstractSet[str]
+) -> tuple[str | None, list[str]]:
+    portions: list[str] = []
+    for folder in search:
+        stem = f"{folder}/{part}" if folder else part
+        for found in (f"{stem}/__init__.py", f"{stem}.py"):
+            if found in files:
+                return found, []
+        if stem in folders:
+            portions.append(stem)
+    return None, portions
 
 
 def parse_layout(

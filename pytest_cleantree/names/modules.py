@@ -11,7 +11,13 @@ from dataclasses import dataclass
 
 from pytest_cleantree.analysis import module_name_for
 from pytest_cleantree.analysis.text import is_python_path
-from pytest_cleantree.config.layout import Layout, LayoutError, normalize_folder, parse_layout
+from pytest_cleantree.config.layout import (
+    Layout,
+    LayoutError,
+    import_file,
+    normalize_folder,
+    parse_layout,
+)
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.names.graph import TreeModule
 from pytest_cleantree.names.spellings import import_bases
@@ -97,10 +103,10 @@ def tree_modules(
     ``named``: :func:`module_names` of ``paths``, reused when the tree holds no other file.
     """
     python = _tree_files(source, paths, import_roots)
-    layout = None
     if named is None or set(python) - set(paths):
         layout, named = module_names(source, python, import_roots)
-    return _tree(python, named, layout)
+        return _tree(python, named, layout, import_bases(layout, named, import_roots))
+    return _tree(python, named, None)
 
 
 def _tree_files(source: Source, paths: Sequence[str], import_roots: Sequence[str]) -> list[str]:
@@ -126,24 +132,39 @@ def _folder(root: str) -> str:
 
 
 def _tree(
-    python: Sequence[str], names: Mapping[str, str], layout: Layout | None
+    python: Sequence[str],
+    names: Mapping[str, str],
+    layout: Layout | None,
+    bases: Sequence[str] = (),
 ) -> list[TreeModule]:
-    """The files with their modules; a module shadowed by a package of the same name
-    (``pkg/mod.py`` beside ``pkg/mod/__init__.py``) is left out: Python never imports it."""
+    """The files with their modules.  With the ``bases`` on ``sys.path``, a file whose
+    name Python imports from another file (a package beside a same-named module, a
+    namespace folder that loses to a module, a top name an earlier base holds) is named
+    by its path from the root when that imports it, else left out: Python never
+    imports it (:func:`~pytest_cleantree.config.layout.import_file` decides)."""
+    files = {path for path in python if path.endswith(".py")}
+    folders = {path.rsplit("/", end)[0] for path in files for end in range(1, path.count("/") + 1)}
     modules = []
     for path in python:
         if ".." in path.split("/"):
             continue
         module = names.get(path) or module_name_for(path)
-        if layout is not None and path in names and _shadowed(layout, path, module):
-            continue
+        if layout is not None and path in files and not layout.is_mapped(path):
+            module = _imported_as(path, module, bases, files, folders) or ""
+            if not module:
+                continue
         modules.append(TreeModule(path, module, path.rsplit("/", 1)[-1] == "__init__.py"))
     return modules
 
 
-def _shadowed(layout: Layout, path: str, module: str) -> bool:
-    first = next((p for p in layout.paths_for(module) if is_python_path(p)), path)
-    return first != path and not first.endswith(".pyi")
+def _imported_as(
+    path: str, module: str, bases: Sequence[str], files: set[str], folders: set[str]
+) -> str | None:
+    for name in dict.fromkeys((module, module_name_for(path))):
+        dotted = all(part.isidentifier() for part in name.split("."))
+        if dotted and import_file(name, bases, files, folders) == path:
+            return name
+    return None
 
 
 @dataclass(frozen=True)
@@ -169,4 +190,4 @@ def name_tree(source: Source, paths: Sequence[str], import_roots: Sequence[str])
     layout, names = module_names(source, python, import_roots)
     modules = {path: names[path] for path in paths if path in names}
     bases = import_bases(layout, names, import_roots)
-    return Naming(layout, modules, bases, _tree(python, names, layout))
+    return Naming(layout, modules, bases, _tree(python, names, layout, bases))

@@ -55,19 +55,22 @@ __all__ = [
 def import_bases(
     layout: Layout, named: Mapping[str, str], import_roots: Sequence[str]
 ) -> list[str]:
-    """Folders that module names are relative to, most explicit first.
+    """Folders that module names are relative to, in ``sys.path`` order.
 
     The import roots, then the folder above each top package the layout found
-    (``python`` for ``python/sglang/__init__.py``), then the tree's root.
+    (``python`` for ``python/sglang/__init__.py``) and the tree's root, the shallowest
+    first (the order the layout prefers the files of one name in).
     """
     bases: list[str] = list(import_roots)
+    found: set[str] = set()
     for path, module in sorted(named.items()):
         folder = path.rpartition("/")[0]
         inside = module.count(".") + (1 if layout.is_package(path) else 0)  # folders in the name
         parts = folder.split("/") if folder else []
-        base = "/".join(parts[: len(parts) - inside])
-        if len(parts) >= inside and base not in bases:
-            bases.append(base)
+        if len(parts) >= inside:
+            found.add("/".join(parts[: len(parts) - inside]))
+    # the shallowest first, as the layout prefers the shallowest file for one module name
+    bases += [base for base in sorted(found, key=lambda b: (b.count("/"), b)) if base not in bases]
     if "" not in bases:
         bases.append("")
     return bases

@@ -251,7 +251,8 @@ def test_import_bases_are_the_roots_then_each_top_package_s_folder_then_the_root
     files = ["pkg/__init__.py", "src/app/__init__.py", "src/app/mod.py", "a/b/lib/__init__.py"]
     layout = parse_layout(files)
     named = {path: name for path in files if (name := layout.module_name(path))}
-    assert import_bases(layout, named, ["roots"]) == ["roots", "a/b", "", "src"]
+    # the shallowest first: the order the layout prefers files of one name in
+    assert import_bases(layout, named, ["roots"]) == ["roots", "", "src", "a/b"]
     assert import_bases(layout, {"src/app/mod.py": "app.mod"}, []) == ["src", ""]
 
 
