@@ -288,6 +288,8 @@ def _explain_or_raise(args: argparse.Namespace) -> int:
     finally:
         session.close()
     _write(render_explanation(explained, root))
+    if explained.standing.missing:  # a mistyped pattern: what check reports as an error
+        return EXIT_INCOMPLETE
     return EXIT_CLEAN if explained.defined is not None else EXIT_VIOLATIONS
 
 
