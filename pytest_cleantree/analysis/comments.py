@@ -399,7 +399,7 @@ def _script_pattern(perl: bool) -> re.Pattern[str]:
     heredoc = _heredoc(_PERL_BLANKS if perl else "")
     return re.compile(
         r"""(?P<stop>^__(?:END|DATA)__$)|(?P<doc>^=[A-Za-z]\w*)|(?P<esc>\\.)"""
-        rf"""|{heredoc}|(?P<c>\#)|(?P<slash>/)|(?P<s>["'`])|{quoting}""",
+        rf"""|{heredoc}|(?P<c>\#)|(?P<slash>/)|(?P<s>["'`])|(?P<nl>\n)|{quoting}""",
         re.MULTILINE,
     )
 
@@ -410,10 +410,10 @@ _DIVISION = re.compile(r"[\w)\]}]$|[\w)\]}]\s+$")
 def _script(perl: bool) -> Callable[[_Text], None]:
     close_doc = re.compile(r"^=cut\b.*$" if perl else r"^=end\b.*$", re.MULTILINE)
     opener = _script_pattern(perl)
-    heredocs = re.compile(_heredoc(_PERL_BLANKS if perl else ""))
 
     def scan(text: _Text) -> None:
         src, pos = text.src, 0
+        pending: list[tuple[str, str]] = []
         while (found := opener.search(src, pos)) is not None:
             pos = found.end()
             if found["stop"]:
@@ -421,13 +421,12 @@ def _script(perl: bool) -> Callable[[_Text], None]:
             if found["doc"]:  # POD to =cut, =begin to =end: read as data
                 done = close_doc.search(src, pos)
                 pos = len(src) if done is None else done.end()
-            elif found["word"] or found["hq"]:  # each here-document the line opens, in turn
-                end = text.eol(pos)
-                for heredoc in heredocs.finditer(src, found.start(), end):
-                    strip = " \t" if heredoc["strip"] else ""
-                    word = heredoc["word"] or heredoc["quoted"]
-                    end = text.body_end(min(end + 1, len(src)), word, strip)
-                pos = end
+            elif found["word"] or found["hq"]:  # its body starts after the line
+                pending.append((found["word"] or found["quoted"], " \t" * bool(found["strip"])))
+            elif found["nl"] and pending:
+                for word, strip in pending:
+                    pos = min(text.body_end(pos, word, strip) + 1, len(src))
+                pending = []
             elif found["c"]:
                 pos = text.comment(found.start())
             elif found["slash"]:
