@@ -458,3 +458,52 @@ test_make_allows_agree_with_make, test_make_allows_agree_with_make_wide = both_t
     check_make,
     ("define X\nrun sm120 # cleantree: allow r1 -- why\nendef\n$(info $(X))\nall:\n\t@true\n", 1),
 )
+
+
+# ----------------------------------------------------------------------------- CMake
+
+
+@st.composite
+def cmake_scripts(draw: st.DrawFn) -> tuple[str, int]:
+    out, names = [], []
+
+    def words() -> str:
+        return " ".join(draw(st.lists(st.one_of(PERL_WORDS, st.just(A)), min_size=1, max_size=3)))
+
+    def lines() -> str:
+        return "\n".join(words() for _ in range(draw(st.integers(1, 3))))
+
+    for index in range(draw(st.integers(1, 5))):
+        tail = draw(st.sampled_from(["", " " + A]))
+        kind = draw(st.sampled_from(["quoted", "bracket", "escaped", "comment", "block"]))
+        if kind == "quoted":
+            out.append(f'set(V{index} "{lines()}"){tail}')
+        elif kind == "bracket":
+            equals = draw(st.sampled_from(["", "=", "=="]))
+            more = draw(st.sampled_from(["", "\n]] x", "]"]))
+            inner = lines() + (more if equals else "")
+            out.append(f"set(V{index} [{equals}[{inner}]{equals}]){tail}")
+        elif kind == "escaped":
+            out.append(f"set(V{index} a\\#b){tail}")
+        elif kind == "comment":
+            out.append(A)
+        else:
+            out.append(f"#[[{lines()}]]")
+            continue
+        if kind != "comment":
+            names.append(f"V{index}")
+    out += [f'message(STATUS "${{{name}}}")' for name in names]
+    return numbered("\n".join(out) + "\n")
+
+
+def check_cmake(doc: tuple[str, int]) -> None:
+    text, total = doc
+    output = printed("run.cmake", text, ["cmake", "-P"])
+    hold("run.cmake", text, in_data(iter([output])), total)
+
+
+test_cmake_allows_agree_with_cmake, test_cmake_allows_agree_with_cmake_wide = both_tiers(
+    cmake_scripts(),
+    check_cmake,
+    ('set(X "a\n# cleantree: allow r1 -- why")\nmessage(STATUS "${X}")\n', 1),
+)
