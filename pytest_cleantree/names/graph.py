@@ -191,7 +191,7 @@ def grow_chains(
     while True:
         words = spelling_words(emap, patterns)
         unread = _ask(source, unread, unbound, words, summaries, held, store)
-        admitted = _admitted(left, tried, parsed, summaries, words)
+        admitted = _admitted(left, tried, parsed, summaries, words, emap.star_needs())
         if not admitted:
             break
         for module in admitted:
@@ -232,15 +232,17 @@ def _admitted(
     parsed: Mapping[str, ModuleExports],
     summaries: Mapping[str, ImportSummary],
     words: frozenset[str],
+    needed: frozenset[str],
 ) -> list[TreeModule]:
-    """The modules this round parses: not yet tried, and whose imports take one of ``words``."""
+    """The modules this round parses: not yet tried, and whose imports take one of ``words``,
+    or whose exports a star import of a parsed module needs (``needed``: what it binds is
+    known only when every module it star-imports is read, even one that imports nothing)."""
     return [
         m
         for m in left
         if m.path not in tried
         and m.module not in parsed
-        and m.path in summaries
-        and summaries[m.path].may_spell(words)
+        and (m.module in needed or (m.path in summaries and summaries[m.path].may_spell(words)))
     ]
 
 

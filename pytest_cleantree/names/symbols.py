@@ -202,6 +202,21 @@ class ExportMap:
         self._exports_cache[module] = (result, frozenset(missing))
         return result
 
+    def star_needs(self) -> frozenset[str]:
+        """Modules not in the map that what its modules' star imports bind needs.
+
+        ``from pkg.sub import *`` binds ``pkg.sub``'s exports, and those of every module
+        it star-imports in turn (or splices ``__all__`` from): until each is read, what
+        the star binds is unknown.
+        """
+        needed: set[str] = set()
+        for exports in self.modules.values():
+            for binding in exports.bindings:
+                if binding.kind is BindingKind.STAR:
+                    self.exported_names(binding.module)
+                    needed |= self._exports_cache[binding.module][1]
+        return frozenset(needed)
+
     def spellings(self, canonical: str) -> list[Spelling]:
         """Every whole spelling, one per node of the graph that reaches ``canonical``.
 

@@ -509,3 +509,22 @@ def test_no_tree_no_modules() -> None:
     assert parsed == {}
     assert emap.canonical("pkg.core.f") == "pkg.core.f"
     assert reach == Reach(frozenset(), frozenset(), frozenset())
+
+
+def test_a_module_a_parsed_star_import_needs_is_read_though_it_imports_no_word() -> None:
+    """``m2`` star-imports ``core`` and ``m0``; ``m0`` imports nothing, so no word admits
+    it, yet what ``from m2 import *`` binds is unknown until it is read (found by the
+    property of ``test_import_spellings.py``: a use of ``f`` after ``from pkg.m2 import *``
+    was clean)."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/core.py": "def f(): ...\n",
+        "pkg/m0.py": "x = 1\n",
+        "pkg/m1.py": "from .m0 import *\n",  # star-imports it too, but no word admits m1
+        "pkg/m2.py": "from pkg.core import *\nfrom pkg.m0 import *\n",
+    }
+    emap, _, parsed, _ = grow(files, ["pkg.core.f"], parsed=dict(chain()))
+    assert "pkg.m0" in parsed
+    assert "pkg.m1" not in parsed
+    assert emap.exported_names("pkg.m2") == {"f", "x"}
+    assert emap.star_needs() == frozenset()
