@@ -37,6 +37,8 @@ def test_the_cli_reports_the_line_that_remains(
     module = tmp_path / "pkg" / "sub" / "mod.py"
     module.parent.mkdir(parents=True)
     module.write_text(source, encoding="utf-8")
+    # the module a qualified pattern names is in the tree (a pattern must name something)
+    (tmp_path / "pkg" / "utils.py").write_text("def f():\n    pass\n", encoding="utf-8")
     (tmp_path / "cleantree.toml").write_text(
         f'root = "."\n[[rule]]\nid = "gone"\nfiles = ["pkg/sub/mod.py"]\nforbid = ["{pattern}"]\n',
         encoding="utf-8",
