@@ -332,13 +332,18 @@ def _touch(top: Path, tree: Tree, where: str, data: st.DataObject) -> set[str]:
 
 
 #: every way a user can spell a named path (see :func:`spell`)
-SPELLINGS = ("relative", "absolute", "dot", "doubled", "via-folder", "via-self")
+SPELLINGS = ("relative", "absolute", "dot", "doubled", "via-folder", "via-parent", "via-self")
 VIA = "via"  # a link at the top to a folder of the tree
 
 
 def spell(path: str, how: str, cwd: str, top: Path, via: str) -> str:
     """``path`` (from the top, ``.`` the root) as a user in ``cwd`` may name it; through
-    ``VIA`` (a link to the folder ``via``) when ``path`` is under it."""
+    ``VIA`` (a link to the folder ``via``) when ``path`` is under it, or through ``VIA/..``
+    (the system opens the parent of ``via``, where the text names the top)."""
+    parent = posixpath.dirname(via)
+    if how == "via-parent" and parent and path.startswith(parent + "/"):
+        up = posixpath.relpath(".", cwd)  # from cwd to the top, then down as written
+        return posixpath.join(up, VIA, "..", posixpath.relpath(path, parent))
     if how == "via-folder" and (path == via or path.startswith(via + "/")):
         path = VIA + path[len(via) :]
     relative = posixpath.relpath(path, cwd)
@@ -366,7 +371,7 @@ def test_every_spelling_of_a_named_path_reports_the_whole_tree_findings_on_it(
     chosen = sorted(set(data.draw(st.lists(st.sampled_from(choices), min_size=1, max_size=4))))
     hows = [data.draw(st.sampled_from(SPELLINGS)) for _ in chosen]
     vias = {posixpath.dirname(p) or ("src" if named == "files" else p) for p in chosen}
-    via = data.draw(st.sampled_from(sorted(vias)))
+    via = max(vias, key=lambda v: (v.count("/"), v))  # the deepest: it has a parent
     cwd = data.draw(st.sampled_from([".", *(f for f in tree.folders() if f != ".")]))
     with tempfile.TemporaryDirectory() as folder:
         top = build(Path(folder), tree)
