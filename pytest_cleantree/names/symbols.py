@@ -468,36 +468,41 @@ class ExportMap:
                     self._missing.add(current)
                     unknown = True
                 continue
-            static = self._static_exports(exports)
-            if static is not None:
-                names |= static[0]
-                more = static[1]
-            else:  # no __all__ (or one not read here): every public name, star-provided too
-                names.update(b.name for b in exports.bindings if _public(b))
-                more = [b.module for b in exports.bindings if b.kind is BindingKind.STAR]
+            own = self._own_exports(exports)
+            if own is None:  # a splice that cannot be followed: its names are unknown
+                unknown = True
+                continue
+            names |= own[0]
+            more = own[1]
             for other in more:
                 if other not in seen:
                     seen.add(other)
                     todo.append(other)
         return None if unknown else frozenset(names)
 
-    def _static_exports(self, exports: ModuleExports) -> tuple[set[str], list[str]] | None:
-        """A static ``__all__``: its names, and the modules whose ``__all__`` it splices in.
+    def _own_exports(self, exports: ModuleExports) -> tuple[set[str], list[str]] | None:
+        """What a star import takes of the module's own names, and the modules it goes on to.
 
-        ``None`` when there is none, or a splice (``other.__all__``) cannot be followed.
+        Without ``__all__``: every public name, then its star imports.  With one: the
+        names it may hold and its splices' modules, and besides (``all_open``) every
+        public name or every name, then its star imports.  ``None``: a splice
+        (``other.__all__``) is not plainly a module's.
         """
+        stars = [b.module for b in exports.bindings if b.kind is BindingKind.STAR]
         if exports.all_names is None:
-            return None
-        spliced: list[str] = []
+            return {b.name for b in exports.bindings if _public(b)}, stars
+        names = set(exports.all_names)
+        more: list[str] = []
         for bound in exports.all_from:
             other = self._module_bound(exports, bound)
             if other is None:
                 return None
-            if other not in self.modules:
-                self._missing.add(other)
-                return None
-            spliced.append(other)
-        return set(exports.all_names), spliced
+            more.append(other)
+        if exports.all_open == "public":
+            names.update(b.name for b in exports.bindings if _public(b))
+        elif exports.all_open:
+            names.update(b.name for b in exports.bindings if _any_name(b))
+        return names, (more + stars if exports.all_open else more)
 
     def _module_bound(self, exports: ModuleExports, name: str) -> str | None:
         """The module that ``name`` is in this module by its own import that runs last.
@@ -564,6 +569,11 @@ class ExportMap:
 def _public(binding: Binding) -> bool:
     """Does a star import of the module take this binding (no ``__all__``)?"""
     return binding.kind is not BindingKind.STAR and not binding.name.startswith("_")
+
+
+def _any_name(binding: Binding) -> bool:
+    """May a computed ``__all__`` name this binding (every name but ``__all__`` itself)?"""
+    return binding.kind is not BindingKind.STAR and binding.name != "__all__"
 
 
 def _private(name: str) -> bool:
