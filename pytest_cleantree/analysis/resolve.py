@@ -142,7 +142,7 @@ class _NameBindings(ast.NodeVisitor):
     target when an enclosing scope it can see imports it: its own scope, the
     functions around it (not their classes), the module.  As in astroid's
     lookup, a use in the very frame of an import but on an earlier line does
-    not see that import.  What each scope binds is the binding model's
+    not see that import, unless a loop holds both (its next turn does).  What each scope binds is the binding model's
     (:func:`.bindings.scope_bindings`); this walk adds the uses.
     """
 
