@@ -142,8 +142,9 @@ class _NameBindings(ast.NodeVisitor):
     target when an enclosing scope it can see imports it: its own scope, the
     functions around it (not their classes), the module.  As in astroid's
     lookup, a use in the very frame of an import but on an earlier line does
-    not see that import, unless a loop holds both (its next turn does).  What each scope binds is the binding model's
-    (:func:`.bindings.scope_bindings`); this walk adds the uses.
+    not see that import, unless a loop holds both (its next turn does).  What
+    each scope binds is the binding model's (:func:`.bindings.scope_bindings`);
+    this walk adds the uses.
     """
 
     def __init__(self, names: set[str], module: str, lines: list[int], *, is_package: bool) -> None:
