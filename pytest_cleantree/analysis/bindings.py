@@ -24,9 +24,8 @@ are theirs.  What each binding kind covers:
   (PEP 695, Python 3.12+; counted in the scope of the ``def``/``class`` they belong to);
 - :class:`Argument`, :class:`Deletion` (``del x`` makes ``x`` local too),
   :class:`Global` and :class:`Nonlocal` declarations;
-- :class:`Export`: the static reading of ``__all__`` (``=``, ``+=``,
-  ``.extend``, ``.append``), module scope only.  Not a binding: the
-  assignment of ``__all__`` is one besides.
+
+What ``__all__`` holds is :mod:`.allnames`'s answer, not a binding.
 
 Built on the stdlib ``ast`` only.  A test holds the model to the standard
 library's own ``symtable`` on every module of the running Python.
@@ -47,7 +46,6 @@ __all__ = [
     "Binding",
     "Definition",
     "Deletion",
-    "Export",
     "Global",
     "Importation",
     "ImportationFrom",
@@ -185,31 +183,13 @@ _OWN = (Assignment, Definition)
 
 
 @dataclass(frozen=True)
-class Export:
-    """One statement on ``__all__`` read statically (module scope).
-
-    ``replaces``: ``__all__ = ...`` (starts afresh) rather than ``+=`` /
-    ``.extend`` / ``.append``.  ``names``: the string constants it adds;
-    ``spliced``: the names whose ``__all__`` it adds (``other.__all__``);
-    ``dynamic``: it holds anything else (then ``__all__`` is unknown).
-    """
-
-    line: int
-    names: tuple[str, ...] = ()
-    spliced: tuple[str, ...] = ()
-    dynamic: bool = False
-    replaces: bool = False
-
-
-@dataclass(frozen=True)
 class ScopeBindings:
-    """Every binding of one scope, in source order, and its ``__all__`` statements.
+    """Every binding of one scope, in source order.
 
     ``is_module``: a module's ``global`` declarations change nothing (its names are global).
     """
 
     bindings: tuple[Binding, ...]
-    exports: tuple[Export, ...] = ()
     is_module: bool = False
 
     @functools.cached_property
@@ -247,8 +227,6 @@ class ScopeBindings:
 _NOT_LOCAL = (StarImportation, Global, Nonlocal)
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
-#: methods of ``__all__`` that leave it as it is
-_READS = frozenset({"sort", "index", "count", "copy"})
 
 
 def spans(node: ast.stmt, lines: Sequence[int]) -> bool:
@@ -268,19 +246,17 @@ def scope_bindings(scope: ast.AST, lines: Sequence[int] | None = None) -> ScopeB
     about names spelt on those lines loses nothing, and walks less.
     """
     is_module = isinstance(scope, ast.Module)
-    walker = _Walker(lines, is_module=is_module)
+    walker = _Walker(lines)
     walker.scope(scope)
-    return ScopeBindings(tuple(walker.out), tuple(walker.exports), is_module)
+    return ScopeBindings(tuple(walker.out), is_module)
 
 
 class _Walker:
     """Collects one scope's bindings: statements by kind, expressions for walrus only."""
 
-    def __init__(self, lines: Sequence[int] | None, *, is_module: bool) -> None:
+    def __init__(self, lines: Sequence[int] | None) -> None:
         self.lines = lines
-        self.is_module = is_module
         self.out: list[Binding] = []
-        self.exports: list[Export] = []
 
     # -- scopes
 
@@ -363,8 +339,6 @@ class _Walker:
         self.expression(node.value)
         for target in node.targets:
             self.target(target, node.value, "assign")
-            if self.is_module and _is_all(target):
-                self.exports.append(_export(node.lineno, node.value, replaces=True))
 
     def ann_assign(self, node: ast.AnnAssign) -> None:
         for part in (node.annotation, node.value):
@@ -374,21 +348,13 @@ class _Walker:
             self.target(node.target, node.value, "annotated")
         else:
             self.expression(node.target)
-        if self.is_module and _is_all(node.target) and node.value is not None:
-            self.exports.append(_export(node.lineno, node.value, replaces=True))
 
     def aug_assign(self, node: ast.AugAssign) -> None:
         self.expression(node.value)
         self.target(node.target, None, "augmented")
-        if self.is_module and _is_all(node.target):
-            self.exports.append(_export(node.lineno, node.value, replaces=False))
 
     def expr(self, node: ast.Expr) -> None:
         self.expression(node.value)
-        if self.is_module:
-            export = _export_call(node.value)
-            if export is not None:
-                self.exports.append(export)
 
     def for_(self, node: ast.For | ast.AsyncFor) -> None:
         self.expression(node.iter)
@@ -498,58 +464,6 @@ def _capture(pattern: ast.AST) -> str | None:
     if isinstance(pattern, ast.MatchMapping):
         return pattern.rest
     return None
-
-
-def _is_all(node: ast.expr) -> bool:
-    return isinstance(node, ast.Name) and node.id == "__all__"
-
-
-def _export(line: int, value: ast.expr, *, replaces: bool) -> Export:
-    names: list[str] = []
-    spliced: list[str] = []
-    dynamic = _read_all(value, names, spliced)
-    return Export(line, tuple(names), tuple(spliced), dynamic, replaces)
-
-
-def _read_all(value: ast.expr, names: list[str], spliced: list[str]) -> bool:
-    """Add a static ``__all__`` value to ``names``/``spliced``; true when it is not static."""
-    if isinstance(value, ast.List | ast.Tuple):
-        dynamic = False
-        for element in value.elts:
-            if isinstance(element, ast.Constant) and isinstance(element.value, str):
-                names.append(element.value)
-            else:
-                dynamic = True
-        return dynamic
-    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
-        left = _read_all(value.left, names, spliced)
-        return _read_all(value.right, names, spliced) or left
-    if (
-        isinstance(value, ast.Attribute)
-        and value.attr == "__all__"
-        and isinstance(value.value, ast.Name)
-    ):
-        spliced.append(value.value.id)
-        return False
-    return True
-
-
-def _export_call(value: ast.expr) -> Export | None:
-    """``__all__.extend([...])`` / ``__all__.append("x")``; any other mutation: unknown."""
-    if not (
-        isinstance(value, ast.Call)
-        and isinstance(value.func, ast.Attribute)
-        and _is_all(value.func.value)
-    ):
-        return None
-    method, args = value.func.attr, value.args
-    if method == "extend" and len(args) == 1:
-        return _export(value.lineno, args[0], replaces=False)
-    if method == "append" and len(args) == 1:
-        return _export(value.lineno, ast.List(elts=[args[0]], ctx=ast.Load()), replaces=False)
-    if method in _READS:
-        return None
-    return Export(value.lineno, dynamic=True)
 
 
 _STATEMENTS: dict[str, Callable[[_Walker, Any], None]] = {

@@ -16,6 +16,7 @@ import itertools
 import re
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from pytest_cleantree.core.patterns import covers
 
@@ -141,16 +142,19 @@ class _NameBindings(ast.NodeVisitor):
     target when an enclosing scope it can see imports it: its own scope, the
     functions around it (not their classes), the module.  As in astroid's
     lookup, a use in the very frame of an import but on an earlier line does
-    not see that import.  What each scope binds is the binding model's
-    (:func:`.bindings.scope_bindings`); this walk adds the uses.
+    not see that import, unless a loop holds both (its next turn does).  What
+    each scope binds is the binding model's (:func:`.bindings.scope_bindings`);
+    this walk adds the uses.
     """
 
     def __init__(self, names: set[str], module: str, lines: list[int], *, is_package: bool) -> None:
         self.names = names
         self.module = module
         self.is_package = is_package
-        #: name -> scope id -> the line of the first import of the name in that scope
-        self.imports: dict[str, dict[int, int]] = defaultdict(dict)
+        #: name -> scope id -> the lines of the imports of the name in that scope
+        self.imports: dict[str, dict[int, list[int]]] = defaultdict(dict)
+        #: frame scope id -> the (first, last) lines of each loop in it
+        self.loops: dict[int, list[tuple[int, int]]] = defaultdict(list)
         self.targets: dict[str, set[str]] = defaultdict(set)
         #: names bound some other way (or imported in a class body): astroid resolves them
         self.other: set[str] = set()
@@ -177,8 +181,8 @@ class _NameBindings(ast.NodeVisitor):
                 continue
             imported = self.imports[name]
             for scope in visible:
-                first = imported.get(scope)
-                if first is not None and not (scope == frame and line < first):
+                lines = imported.get(scope)
+                if lines and (scope != frame or self._sees(frame, line, lines)):
                     resolvable.add(id(use))
                     out[key_of(use)] = (next(iter(self.targets[name])),)
                     break
@@ -186,6 +190,26 @@ class _NameBindings(ast.NodeVisitor):
             if id(base) in resolvable:
                 out[key_of(chain)] = (next(iter(self.targets[base.id])) + suffix,)
         return out
+
+    def _sees(self, frame: int, line: int, imports: list[int]) -> bool:
+        """Does a use on ``line`` of the frame see one of its imports of the name?
+
+        One on an earlier line does, or a later one in a loop that holds both (the
+        loop's next turn runs the use after the import).
+        """
+        if line >= imports[0]:
+            return True
+        return any(
+            first <= line <= last and any(first <= at <= last for at in imports)
+            for first, last in self.loops.get(frame, ())
+        )
+
+    def visit_For(self, node: ast.For | ast.AsyncFor | ast.While) -> None:
+        frame = next(scope for scope, kind in reversed(self._scopes) if kind != "comprehension")
+        self.loops[frame].append((node.lineno, node.end_lineno or node.lineno))
+        self.generic_visit(node)
+
+    visit_AsyncFor = visit_While = visit_For
 
     def visit(self, node: ast.AST) -> None:
         if isinstance(node, ast.stmt):
@@ -211,7 +235,7 @@ class _NameBindings(ast.NodeVisitor):
                 )
                 target = f"{base}.{binding.attr}" if base else binding.attr
             self.targets[bound].add(target)
-            self.imports[bound].setdefault(scope, binding.line)
+            self.imports[bound].setdefault(scope, []).append(binding.line)
 
     def visit_Name(self, node: ast.Name) -> None:
         if node.id not in self.names or not isinstance(node.ctx, ast.Load):
@@ -312,10 +336,12 @@ def astroid_resolve(
             target.set_local(bound, from_node)
             target.scope().locals[bound].sort(key=lambda n: n.fromlineno or 0)
 
+    _nonlocal_imports(tree)
+
     def qualify(node: nodes.Name) -> tuple[str, ...]:
         _, assigned = node.lookup(node.name)
         names: list[str] = []
-        for stmt in assigned:
+        for stmt in [*assigned, *_later_in_a_loop(node)]:
             try:
                 real = stmt.real_name(node.name)
             except (AttributeError, AttributeInferenceError):  # not an import
@@ -347,6 +373,58 @@ def astroid_resolve(
             found = tuple(f"{base}.{parent.attrname}" for base in found)
             node, kind = parent, "Attribute"
     return resolved
+
+
+def _nonlocal_imports(tree: Any) -> None:
+    """An import of a name declared ``nonlocal`` binds it in the function that owns it.
+
+    astroid keeps it in the inner function's locals (it moves ``global`` ones
+    only): add it to the owner's, where a use after the inner call looks it up.
+    """
+    from astroid import nodes
+
+    for declared in tree.nodes_of_class(nodes.Nonlocal):
+        scope = declared.scope()
+        for name in declared.names:
+            imports = [
+                stmt
+                for stmt in scope.locals.get(name, ())
+                if isinstance(stmt, nodes.Import | nodes.ImportFrom)
+            ]
+            owner = scope.parent.scope() if imports and scope.parent else None
+            while owner is not None and not isinstance(owner, nodes.Module):
+                if isinstance(owner, nodes.FunctionDef | nodes.Lambda) and name in owner.locals:
+                    for stmt in imports:
+                        owner.set_local(name, stmt)
+                    owner.locals[name].sort(key=lambda n: n.fromlineno or 0)
+                    break
+                owner = owner.parent.scope() if owner.parent else None
+
+
+def _later_in_a_loop(node: Any) -> list[Any]:
+    """The imports of the name later in its own frame, in a loop that also holds the use.
+
+    astroid's lookup stops at the use's line; the loop's next turn runs the use
+    after them (``for ...: f()`` then ``from m import f``).
+    """
+    from astroid import nodes
+
+    frame = node.frame()
+    loops = []
+    parent = node.parent
+    while parent is not None and parent is not frame:
+        if isinstance(parent, nodes.For | nodes.While):
+            loops.append(parent)
+        parent = parent.parent
+    if not loops:
+        return []
+    later = []
+    for stmt in frame.locals.get(node.name, ()):
+        if not isinstance(stmt, nodes.Import | nodes.ImportFrom) or stmt.fromlineno <= node.lineno:
+            continue
+        if any(loop.fromlineno <= stmt.fromlineno <= loop.tolineno for loop in loops):
+            later.append(stmt)
+    return later
 
 
 def import_bound_names(

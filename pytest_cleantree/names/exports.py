@@ -5,19 +5,20 @@ model of what a scope binds), the bodies of top-level ``if``/``try``/``with``/
 ``for``/``while``/``match`` statements included: every assignment
 (``for``/``with``/``except`` targets, walrus, match captures too) and definition
 defines ``module.name``; imports re-export.  A star import takes the source's
-``__all__`` when it is a static list of strings, else every public name bound in
-the source (names imported into it included), as Python and mypy do.  The graph
-over these records is :mod:`.symbols`.
+``__all__`` as :mod:`.analysis.allnames` bounds it (the names it may hold, and
+every public name when it may be absent, every name when it cannot be read), else
+every public name bound in the source (names imported into it included), as
+Python and mypy do.  The graph over these records is :mod:`.symbols`.
 """
 
 from __future__ import annotations
 
 import ast
 import enum
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from pytest_cleantree.analysis import bindings
+from pytest_cleantree.analysis.allnames import read_all
 from pytest_cleantree.analysis.bindings import scope_bindings
 
 __all__ = [
@@ -26,8 +27,10 @@ __all__ = [
     "ModuleExports",
     "Spelling",
     "exports_of_tree",
+    "nameable_by_all",
     "parse_module_exports",
     "resolve_relative",
+    "taken_by_star",
 ]
 
 
@@ -53,10 +56,12 @@ class Binding:
 class ModuleExports:
     """What one module binds at its top level.
 
-    ``all_names`` is the static ``__all__`` (``None`` when absent, or when it
-    is computed in a way not read here: then a star takes every public name).
-    ``all_from`` names bindings whose ``__all__`` is spliced in
-    (``__all__ = common.__all__ + [...]``).
+    ``all_names`` is every name ``__all__`` may hold (``None``: the module has
+    none, a star takes every public name).  ``all_from`` names bindings whose
+    ``__all__`` is spliced in (``__all__ = common.__all__ + [...]``).
+    ``all_open`` says what a star takes besides: ``""`` nothing, ``"public"``
+    every public name (``__all__`` may be deleted or unset), ``"every"`` every
+    name bound (``__all__`` is computed in a way not read).
     """
 
     name: str
@@ -64,6 +69,7 @@ class ModuleExports:
     bindings: tuple[Binding, ...]
     all_names: tuple[str, ...] | None = None
     all_from: tuple[str, ...] = ()
+    all_open: str = ""
     _by_name: dict[str, list[Binding]] = field(default_factory=dict, compare=False, repr=False)
     _stars: list[tuple[int, Binding]] = field(default_factory=list, compare=False, repr=False)
     _order: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
@@ -126,11 +132,12 @@ def parse_module_exports(name: str, text: str, *, is_package: bool) -> ModuleExp
 def exports_of_tree(name: str, tree: ast.Module, *, is_package: bool) -> ModuleExports:
     """A parsed module's top-level bindings (see :func:`parse_module_exports`)."""
     scope = scope_bindings(tree)
-    made = [_binding(b, name, is_package) for b in scope.bindings]
-    all_names, all_from = _static_all(scope.exports)
-    return ModuleExports(
-        name, is_package, tuple(b for b in made if b is not None), all_names, all_from
-    )
+    made = tuple(b for b in (_binding(b, name, is_package) for b in scope.bindings) if b)
+    found = read_all(tree)
+    if found.public and not (found.every or found.names or found.spliced):
+        return ModuleExports(name, is_package, made)  # no ``__all__``
+    open_ = "every" if found.every else "public" if found.public else ""
+    return ModuleExports(name, is_package, made, found.names, found.spliced, open_)
 
 
 def _binding(binding: bindings.Binding, module: str, is_package: bool) -> Binding | None:
@@ -154,19 +161,11 @@ def _binding(binding: bindings.Binding, module: str, is_package: bool) -> Bindin
     return Binding(binding.name, BindingKind.FROM, binding.line, source, binding.attr)
 
 
-def _static_all(
-    exports: Iterable[bindings.Export],
-) -> tuple[tuple[str, ...] | None, tuple[str, ...]]:
-    """The static ``__all__`` (``None``: absent or not static) and the names spliced in."""
-    names: list[str] = []
-    spliced: list[str] = []
-    seen = dynamic = False
-    for export in exports:
-        if export.replaces:
-            names.clear()
-            spliced.clear()
-            seen = True
-        names += export.names
-        spliced += export.spliced
-        dynamic = dynamic or export.dynamic
-    return (None if dynamic or not seen else tuple(names)), tuple(spliced)
+def taken_by_star(binding: Binding) -> bool:
+    """Does a star import of the module take this binding (no ``__all__``)?"""
+    return binding.kind is not BindingKind.STAR and not binding.name.startswith("_")
+
+
+def nameable_by_all(binding: Binding) -> bool:
+    """May a computed ``__all__`` name this binding (every name but ``__all__`` itself)?"""
+    return binding.kind is not BindingKind.STAR and binding.name != "__all__"

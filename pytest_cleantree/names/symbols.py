@@ -46,7 +46,9 @@ from pytest_cleantree.names.exports import (
     BindingKind,
     ModuleExports,
     Spelling,
+    nameable_by_all,
     parse_module_exports,
+    taken_by_star,
 )
 
 __all__ = [
@@ -463,15 +465,13 @@ class ExportMap:
                     self._missing.add(current)
                     unknown = True
                 continue
-            static = self._static_exports(exports)
-            added: Collection[str]
-            more: Sequence[str]
-            if static is not None:
-                added, more = static
-            else:  # no __all__ (or one not read here): every public name, star-provided too
-                added, more = self._public_exports(exports)
+            own = self._own_exports(exports)
+            if own is None:  # a splice that cannot be followed: its names are unknown
+                unknown = True
+                continue
+            added, more = own
             before = len(names)
-            names |= added
+            names.update(added)
             self.meter.spend(current, len(names) - before + len(more))  # names and edges added
             for other in more:
                 if other not in seen:
@@ -484,29 +484,35 @@ class ExportMap:
         found = self._public.get(exports.name)
         if found is None:
             found = (
-                frozenset(b.name for b in exports.bindings if _public(b)),
+                frozenset(b.name for b in exports.bindings if taken_by_star(b)),
                 tuple(b.module for b in exports.bindings if b.kind is BindingKind.STAR),
             )
             self._public[exports.name] = found
         return found
 
-    def _static_exports(self, exports: ModuleExports) -> tuple[set[str], list[str]] | None:
-        """A static ``__all__``: its names, and the modules whose ``__all__`` it splices in.
+    def _own_exports(self, exports: ModuleExports) -> tuple[Collection[str], Sequence[str]] | None:
+        """What a star import takes of the module's own names, and the modules it goes on to.
 
-        ``None`` when there is none, or a splice (``other.__all__``) cannot be followed.
+        Without ``__all__``: every public name, then its star imports.  With one: the
+        names it may hold and its splices' modules, and besides (``all_open``) every
+        public name or every name, then its star imports.  ``None``: a splice
+        (``other.__all__``) is not plainly a module's.
         """
         if exports.all_names is None:
-            return None
-        spliced: list[str] = []
+            return self._public_exports(exports)
+        stars = [b.module for b in exports.bindings if b.kind is BindingKind.STAR]
+        names = set(exports.all_names)
+        more: list[str] = []
         for bound in exports.all_from:
             other = self._module_bound(exports, bound)
             if other is None:
                 return None
-            if other not in self.modules:
-                self._missing.add(other)
-                return None
-            spliced.append(other)
-        return set(exports.all_names), spliced
+            more.append(other)
+        if exports.all_open == "public":
+            names.update(b.name for b in exports.bindings if taken_by_star(b))
+        elif exports.all_open:
+            names.update(b.name for b in exports.bindings if nameable_by_all(b))
+        return names, (more + stars if exports.all_open else more)
 
     def _module_bound(self, exports: ModuleExports, name: str) -> str | None:
         """The module that ``name`` is in this module by its own import that runs last.
@@ -568,11 +574,6 @@ class ExportMap:
             own = binding.name == binding.attr and self._known(f"{binding.module}.{binding.attr}")
             return None if own else f"{binding.module}.{binding.attr}"
         return None
-
-
-def _public(binding: Binding) -> bool:
-    """Does a star import of the module take this binding (no ``__all__``)?"""
-    return binding.kind is not BindingKind.STAR and not binding.name.startswith("_")
 
 
 def _private(name: str) -> bool:

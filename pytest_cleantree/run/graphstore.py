@@ -22,8 +22,9 @@ from pytest_cleantree.sources.base import FileStat, Source, StatsMany
 __all__ = ["StoredGraph"]
 
 #: the shape of an entry: a change of it makes every stored part unread (3: whole modules;
-#: 4: summaries read as the tokenizer reads them)
-_VERSION = "4"
+#: 4: summaries read as the tokenizer reads them; 5: what a star takes besides ``__all__``'s
+#: names)
+_VERSION = "5"
 
 
 class StoredGraph:
@@ -96,6 +97,7 @@ def _entry(digest: str, exports: ModuleExports) -> list[Any]:
         [[b.name, b.kind.value, b.line, b.module, b.attr] for b in exports.bindings],
         None if exports.all_names is None else list(exports.all_names),
         list(exports.all_from),
+        exports.all_open,
     ]
 
 
@@ -116,7 +118,7 @@ def _summary(entry: Any, digest: str) -> ImportSummary | None:
 def _exports(entry: Any, wanted: list[Any]) -> ModuleExports | None:
     """An entry read back for this content and module name; ``None`` otherwise."""
     try:
-        digest, name, is_package, bindings, all_names, all_from = entry
+        digest, name, is_package, bindings, all_names, all_from, all_open = entry
         if [digest, name, is_package] != wanted:
             return None
         made = tuple(
@@ -128,6 +130,7 @@ def _exports(entry: Any, wanted: list[Any]) -> ModuleExports | None:
             made,
             None if all_names is None else tuple(str(n) for n in all_names),
             tuple(str(n) for n in all_from),
+            str(all_open),
         )
     except (TypeError, ValueError, IndexError):
         return None

@@ -1,5 +1,5 @@
 """The binding model's rules, each on a source string: Python's ``symtable`` says which names a
-scope binds, and the model must bind those; each record's fields, ``__all__``, and the ``lines``
+scope binds, and the model must bind those; each record's fields and the ``lines``
 filter are the module's contract.
 
 These are the direct tests of ``analysis/bindings.py`` (its mutation run uses them, issue 37);
@@ -21,7 +21,6 @@ from pytest_cleantree.analysis.bindings import (
     Binding,
     Definition,
     Deletion,
-    Export,
     Global,
     Importation,
     ImportationFrom,
@@ -267,25 +266,6 @@ def test_an_assignment_holds_its_value_only_when_the_name_takes_it_whole() -> No
         if isinstance(b, Assignment)
     }
     assert values == {"a": "v", "b": "v", "c": None, "d": None, "e": "w", "f": None, "g": "h"}
-
-
-def test_all_is_read_statically_in_module_scope_only() -> None:
-    source = (
-        "__all__ = ['a'] + other.__all__\n"
-        "__all__ += ('b',)\n"
-        "__all__.extend(['c'])\n"
-        "__all__.append('d')\n"
-        "__all__.sort()\n"
-        "__all__.remove('a')\n"
-        "def f():\n    __all__ = ['local']\n"
-    )
-    assert scope_bindings(ast.parse(source)).exports == (
-        Export(1, ("a",), ("other",), replaces=True),
-        Export(2, ("b",)),
-        Export(3, ("c",)),
-        Export(4, ("d",)),
-        Export(6, dynamic=True),
-    )
 
 
 def test_lines_skip_the_statements_that_span_none_of_them() -> None:
@@ -546,85 +526,6 @@ def test_a_lambda_binds_its_parameters_and_the_walrus_in_its_body() -> None:
         Assignment("d", None, 1, 27, "walrus"),
     )
     assert scope_bindings(tree).names == {"f", "c"}
-
-
-# --------------------------------------------------------------------------- __all__
-
-
-def _exports(source: str) -> tuple[Export, ...]:
-    return scope_bindings(ast.parse(source)).exports
-
-
-@pytest.mark.parametrize(
-    ("source", "expected"),
-    [
-        ("__all__ = ['a', 'b']", Export(1, ("a", "b"), replaces=True)),
-        ("__all__ = ('a',)", Export(1, ("a",), replaces=True)),
-        ("__all__ = ['a', 1, name]", Export(1, ("a",), dynamic=True, replaces=True)),
-        ("__all__ = [name] + ['b']", Export(1, ("b",), dynamic=True, replaces=True)),
-        ("__all__ = ['a'] + [name]", Export(1, ("a",), dynamic=True, replaces=True)),
-        (
-            "__all__ = ['a'] + m.__all__ + ['b']",
-            Export(1, ("a", "b"), ("m",), replaces=True),
-        ),
-        ("__all__ = ['a'] * 2", Export(1, dynamic=True, replaces=True)),
-        ("__all__ = m.names", Export(1, dynamic=True, replaces=True)),
-        ("__all__ = a.m.__all__", Export(1, dynamic=True, replaces=True)),
-        ("__all__ = names()", Export(1, dynamic=True, replaces=True)),
-        ("__all__: list[str] = ['a']", Export(1, ("a",), replaces=True)),
-        ("__all__ += ['a']", Export(1, ("a",))),
-        ("__all__ += m.__all__", Export(1, (), ("m",))),
-        ("__all__.extend(['a'])", Export(1, ("a",))),
-        ("__all__.extend(m.__all__)", Export(1, (), ("m",))),
-        ("__all__.append('a')", Export(1, ("a",))),
-        ("__all__.append(name)", Export(1, dynamic=True)),
-        ("__all__.extend(['a'], ['b'])", Export(1, dynamic=True)),
-        ("__all__.append()", Export(1, dynamic=True)),
-        ("__all__.remove('a')", Export(1, dynamic=True)),
-        ("__all__.insert(0, 'a')", Export(1, dynamic=True)),
-        ("\n\n__all__ = (\n    'a',\n)", Export(3, ("a",), replaces=True)),
-        ("\n__all__.append(\n    'a'\n)", Export(2, ("a",))),
-    ],
-)
-def test_each_statement_on_all_is_read_as_this(source: str, expected: Export) -> None:
-    assert _exports(source) == (expected,)
-
-
-@pytest.mark.parametrize(
-    "source",
-    [
-        "__all__: list[str]",
-        "__all__.sort()",
-        "__all__.index('a')",
-        "__all__.count('a')",
-        "__all__.copy()",
-        "other = ['a']",
-        "other += ['a']",
-        "other.extend(['a'])",
-        "other.__all__.extend(['a'])",
-        "m.__all__ = ['a']",
-        "extend(['a'])",
-        "print(__all__)",
-        "__all__",
-    ],
-)
-def test_statements_that_leave_all_as_it_is_are_no_export(source: str) -> None:
-    assert _exports(source) == ()
-
-
-def test_all_in_a_function_or_class_is_no_export() -> None:
-    body = "__all__ = ['a']\n__all__ += ['b']\n__all__: list = ['c']\n__all__.append('d')\n"
-    tree = ast.parse(
-        f"def f():\n{textwrap.indent(body, '    ')}class C:\n{textwrap.indent(body, '    ')}"
-    )
-    assert scope_bindings(tree.body[0]).exports == ()
-    assert scope_bindings(tree.body[1]).exports == ()
-    assert scope_bindings(ast.parse(body)).exports == (
-        Export(1, ("a",), replaces=True),
-        Export(2, ("b",)),
-        Export(3, ("c",), replaces=True),
-        Export(4, ("d",)),
-    )
 
 
 # --------------------------------------------------------------------------- global at module level

@@ -120,6 +120,46 @@ def test_function_import_is_seen_in_its_function_and_nested_ones_only() -> None:
     }
 
 
+LOOPS = """\
+    def f():
+        for _ in range(2):
+            early = warn
+            from warnings import warn
+        outside = warn
+    while True:
+        top = w()
+        if ready:
+            from warnings import warn as w
+        break
+    def g():
+        first = warn
+        for _ in range(2):
+            from warnings import warn
+    """
+
+
+@pytest.mark.parametrize("rebound", ["", "warn = None\n"], ids=["fast", "astroid"])
+def test_an_import_after_its_use_in_a_loop_is_seen_by_the_use(rebound: str) -> None:
+    """The loop's next turn runs the use after the import (issue 48); outside a loop it does not."""
+    expected = {3: ("warnings.warn",), 5: ("warnings.warn",), 7: ("warnings.warn",)}
+    shift = rebound.count("\n")
+    found = resolved_lines(rebound + textwrap.dedent(LOOPS), "warnings.warn")
+    assert found == {line + shift: names for line, names in expected.items()}
+
+
+def test_an_import_into_a_nonlocal_name_binds_it_in_the_function_that_owns_it() -> None:
+    source = """\
+        def outer():
+            m = None
+            def inner():
+                nonlocal m
+                import os.path as m
+            inner()
+            return m.join
+        """
+    assert resolved_lines(source, "os.path.join") == {7: ("os.path",)}
+
+
 def test_rebound_names_are_left_to_astroid_which_follows_the_rebinding() -> None:
     source = """\
         from subprocess import Popen

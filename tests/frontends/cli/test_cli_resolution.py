@@ -160,3 +160,48 @@ def test_a_re_export_module_that_cannot_be_parsed_makes_the_check_incomplete(
 
     assert done.returncode == 2, done.stdout + done.stderr
     assert "python/sglang/srt/utils/__init__.py: cannot follow its re-exports" in done.stdout
+
+
+FLOW_USE = """\
+def run():
+    for _ in range(2):
+        f()
+        from sglang.srt.utils.common import f
+
+
+def outer():
+    m = None
+
+    def inner():
+        nonlocal m
+        import sglang.srt.utils.common as m
+
+    inner()
+    return m.f()
+"""
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_an_import_after_its_use_in_a_loop_and_a_nonlocal_import_are_followed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, engine: str
+) -> None:
+    """A loop's next turn, and the owner of a ``nonlocal`` name, see the import (issue 48)."""
+    files = {**UTILS, **INITS, "python/sglang/srt/layers/use.py": FLOW_USE}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    (tmp_path / "cleantree.toml").write_text(
+        '[[rule]]\nid = "r"\nfiles = ["python/**/*.py"]\nforbid = ["sglang.srt.utils.common.f"]\n'
+    )
+    monkeypatch.setenv("CLEANTREE_ENGINE", engine)
+
+    code, rows, err = check(tmp_path)
+
+    assert (code, err) == (1, "")
+    assert rows == {
+        "python/sglang/srt/utils/__init__.py:1",
+        "python/sglang/srt/utils/common.py:4",
+        "python/sglang/srt/layers/use.py:3",
+        "python/sglang/srt/layers/use.py:4",
+        "python/sglang/srt/layers/use.py:15",
+    }

@@ -75,3 +75,37 @@ def test_a_star_import_that_does_not_export_the_name_binds_nothing(tmp_path: Pat
 
     assert (code, err) == (1, "")
     assert "python/sglang/srt/layers/use.py:6" not in rows
+
+
+@pytest.mark.parametrize(
+    "init",
+    [
+        pytest.param(
+            "import sys\nif sys.maxsize > 1:\n    __all__ = ['is_sm120_supported']\n"
+            "else:\n    __all__ = []\n",
+            id="both-branches",
+        ),
+        pytest.param("__all__ = []\n__all__[:] = ['is_sm120_supported']\n", id="whole-slice"),
+        pytest.param("__all__ = []\ndel __all__\n", id="deleted"),
+        pytest.param(
+            "__all__ = []\n\n\ndef _export(name):\n    __all__.append(name)\n\n\n"
+            "_export('is_sm120_supported')\n",
+            id="filled-by-a-function",
+        ),
+        pytest.param("__all__ = [n for n in dir() if not n.startswith('_')]\n", id="computed"),
+    ],
+)
+def test_an_all_python_computes_larger_than_a_literal_keeps_the_star_import(
+    tmp_path: Path, init: str
+) -> None:
+    """Each ``__all__`` form exports the name when Python runs it: the use is found (issue 48)."""
+    init = "from .common import *\n" + init
+    for name, text in {**TREE, "python/sglang/srt/utils/__init__.py": init}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    (tmp_path / "cleantree.toml").write_text(MANIFEST)
+
+    code, rows, err = check(tmp_path)
+
+    assert (code, err) == (1, "")
+    assert rows == {"python/sglang/srt/utils/common.py:1", "python/sglang/srt/layers/use.py:6"}
