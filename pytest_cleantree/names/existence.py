@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from pytest_cleantree.analysis import decode_python
+from pytest_cleantree.core.patterns import as_name
 from pytest_cleantree.names.exports import BindingKind, ModuleExports, parse_module_exports
 from pytest_cleantree.names.symbols import ExportMap
 
@@ -77,8 +78,9 @@ def pattern_standing(
     pattern: str, known: frozenset[str], files: frozenset[str], emap: ExportMap
 ) -> Standing:
     """What ``pattern`` names, given the tree's modules and packages (``known``:
-    :func:`tree_packages`) and those of them some file is (``files``)."""
-    parts = pattern.split(".")
+    :func:`tree_packages`) and those of them some file is (``files``); the pattern as Python
+    reads a name (NFKC: fullwidth letters are the ASCII ones)."""
+    parts = as_name(pattern).split(".")
     if parts[0] in known:
         return _in_tree(parts, known, files, emap)
     found = _environment_module(parts[0])
@@ -205,7 +207,15 @@ def _near_installed(folders: list[str], name: str, missing: str) -> tuple[str, .
 def standings(
     patterns: Iterable[str], modules: Iterable[str], emap: ExportMap
 ) -> Mapping[str, Standing]:
-    """Each pattern's :class:`Standing` against the tree's ``modules``."""
-    files = frozenset(modules) | frozenset(emap.modules)
+    """Each pattern's :class:`Standing` against the tree's ``modules``, and those the tree's
+    code imports (a module built or generated outside the tree's Python files, an extension,
+    is named by its imports: a pattern on it is not a typo)."""
+    imported = {
+        binding.module
+        for exports in emap.modules.values()
+        for binding in exports.bindings
+        if binding.module
+    }
+    files = frozenset(modules) | frozenset(emap.modules) | frozenset(imported)
     known = tree_packages(files) | emap.namespace_packages
     return {pattern: pattern_standing(pattern, known, files, emap) for pattern in patterns}

@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from pytest_cleantree.analysis import decode_python, module_name_for
 from pytest_cleantree.config.layout import Layout
 from pytest_cleantree.core.errors import SourceError
-from pytest_cleantree.core.patterns import covers
+from pytest_cleantree.core.patterns import as_name, covers
+from pytest_cleantree.names.budget import Budget
 from pytest_cleantree.names.existence import Standing, standings
 from pytest_cleantree.names.exports import BindingKind, ModuleExports, parse_module_exports
 from pytest_cleantree.names.graph import (
@@ -34,7 +35,7 @@ from pytest_cleantree.names.graph import (
     grow_chains,
     pattern_targets,
 )
-from pytest_cleantree.names.symbols import Budget, ExportMap, Reached
+from pytest_cleantree.names.symbols import ExportMap, Reached
 from pytest_cleantree.sources.base import Source
 
 __all__ = [
@@ -164,13 +165,16 @@ def pattern_spellings(
 
     ``tree``: the tree's modules, searched for the re-exports no pattern names
     (:func:`.graph.grow_chains`); without it, only the patterns' own chains are read.
+    A pattern is followed as Python reads a name (NFKC: ``pkg.\uff4d\uff4f\uff44.f`` is
+    ``pkg.mod.f``), its answers kept under the pattern as written.
     Raises :class:`SourceError` when the tree cannot be reached, and
-    :class:`~.symbols.GraphBudgetError` when the graph passes ``budget``.
+    :class:`~.budget.GraphBudgetError` when the graph passes ``budget``.
     """
     patterns = sorted(set(qualified))
     if not patterns:
         return Spellings({}, {})
-    chains = read_chains(source, patterns, bases, tree, store, budget)
+    read = {pattern: as_name(pattern) for pattern in patterns}  # as Python reads a name: NFKC
+    chains = read_chains(source, sorted(set(read.values())), bases, tree, store, budget)
     emap = chains.emap
     names: dict[str, frozenset[str]] = {}
     ways: dict[str, frozenset[str]] = {}
@@ -179,7 +183,7 @@ def pattern_spellings(
     stars: dict[str, tuple[StarSite, ...]] = {}
     others = other_names(tree)
     for pattern in patterns:
-        targets[pattern] = pattern_targets(emap, pattern)
+        targets[pattern] = pattern_targets(emap, read[pattern]) | {pattern}
         reached = emap.reach(targets[pattern]).values()
         whole = {r.name for r in reached if not r.suffix and chains.reached(r.name)}
         names[pattern] = frozenset(_renamed(whole | targets[pattern], others))
@@ -310,13 +314,18 @@ class Explanation:
 
 
 def explain_name(
-    source: Source, qualified: str, bases: Sequence[str], tree: Sequence[TreeModule] = ()
+    source: Source,
+    qualified: str,
+    bases: Sequence[str],
+    tree: Sequence[TreeModule] = (),
+    budget: Budget | None = None,
 ) -> Explanation:
     """Follow ``qualified`` through the tree as :func:`pattern_spellings` does, keeping where.
 
-    Raises :class:`SourceError` only when the tree cannot be reached.
+    Raises :class:`SourceError` when the tree cannot be reached, and
+    :class:`~.budget.GraphBudgetError` when the graph passes ``budget``.
     """
-    chains = read_chains(source, [qualified], bases, tree)
+    chains = read_chains(source, [as_name(qualified)], bases, tree, budget=budget)
     emap, texts = chains.emap, chains.texts
 
     def where(canonical: str) -> tuple[str, int] | None:
@@ -325,9 +334,9 @@ def explain_name(
             return None  # a namespace package or a module not read: no file to show
         return (texts[found[0]][0], found[1])
 
-    canonical = emap.canonical(qualified)
-    others = sorted(emap.canonicals(qualified) | {canonical})
-    targets = sorted(pattern_targets(emap, canonical) | pattern_targets(emap, qualified))
+    canonical = emap.canonical(as_name(qualified))
+    others = sorted(emap.canonicals(as_name(qualified)) | {canonical})
+    targets = sorted(pattern_targets(emap, canonical) | pattern_targets(emap, as_name(qualified)))
     spellings: dict[str, tuple[str, str, int]] = {}
     for spelling in sorted(r for r in emap.reach(targets).values() if not r.suffix):
         if spelling.module in texts and spelling.name not in spellings:

@@ -32,6 +32,7 @@ def check_all(
     *,
     rule_ids: AbstractSet[str] | None = None,
     import_roots: Sequence[str] = (),
+    graph_budget: int | None = None,
 ) -> dict[Check, Result]:
     """Run checks against one source, reading every needed file once.
 
@@ -40,11 +41,12 @@ def check_all(
     ``rule_ids`` are all the manifest's rule ids (default: the checks' own), which inline
     allows may name (see :mod:`pytest_cleantree.run.allows`).
     ``import_roots`` are the manifest's folders on ``sys.path`` (see
-    :mod:`pytest_cleantree.config.layout`).
+    :mod:`pytest_cleantree.config.layout`); ``graph_budget`` bounds the symbol graph's work.
     """
     cache = cache or AnalysisCache()
     try:
-        plan, spelt = spell(checks, plan_checks(checks, source), source, import_roots, cache.store)
+        plan = plan_checks(checks, source)
+        plan, spelt = spell(checks, plan, source, import_roots, cache.store, graph_budget)
         analyses = read_and_analyse(plan, spelt, source, cache)
         analyses = rewrite_findings(analyses, plan.wanted, spelt)
     except SourceError as exc:  # the source as a whole: no file to attach it to

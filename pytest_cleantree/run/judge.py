@@ -72,13 +72,15 @@ def _add_unfollowed(judged: dict[Check, Result], unfollowed: Mapping[str, str]) 
 
 
 def _add_unnamed(judged: dict[Check, Result], unnamed: Mapping[str, str]) -> None:
-    """A pattern naming no module can match nothing: its check cannot say "clean"."""
+    """A pattern naming no module can match nothing: its check cannot say "clean".  The
+    problem is the rule's, attached to its entry: not a host's (which a report would show as
+    "unreachable")."""
     for check, result in judged.items():
         rule = check.rule
         if check.absent or rule.missing_ok:
             continue
         problems = tuple(
-            Problem(f"{key}: {unnamed[pattern.text]}")
+            Problem(f"{key}: {unnamed[pattern.text]}", check.entry)
             for key, patterns in (("forbid", rule.forbid), ("expect", rule.expect))
             for pattern in patterns
             if pattern.tier is PatternTier.QUALIFIED and pattern.text in unnamed

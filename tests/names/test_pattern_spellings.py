@@ -9,8 +9,9 @@ import pytest
 
 from pytest_cleantree.config.layout import parse_layout
 from pytest_cleantree.core.errors import SourceError
+from pytest_cleantree.names.budget import Budget, GraphBudgetError
 from pytest_cleantree.names.exports import ModuleExports, parse_module_exports
-from pytest_cleantree.names.graph import ImportSummary
+from pytest_cleantree.names.imports import ImportSummary
 from pytest_cleantree.names.modules import name_tree
 from pytest_cleantree.names.spellings import (
     Spellings,
@@ -21,7 +22,7 @@ from pytest_cleantree.names.spellings import (
     next_reads,
     pattern_spellings,
 )
-from pytest_cleantree.names.symbols import Budget, ExportMap, GraphBudgetError
+from pytest_cleantree.names.symbols import ExportMap
 from pytest_cleantree.sources.base import Expansion, Needles, NoNeedle, Source
 
 

@@ -24,6 +24,7 @@ CASES = [
     ("relative import, two spaces", "from  ..utils import f as ok\n\n\nok()\n", "pkg.utils.f", 4),
     ("NFKC identifier", f"def g():\n    return is_{FULLWIDTH_SM}120()\n", "=is_sm120", 2),
     ("continued dotted import", "import os.\\\n    sm120\n", "sm120", 2),
+    ("a join wholly on a joined string's second line", 'x = ("a"\n     "sm" "120")\n', "sm120", 2),
 ]
 
 
