@@ -48,6 +48,7 @@ from pathlib import Path
 from pytest_cleantree import __version__
 from pytest_cleantree.agent import MODULE_PREFIX, inside
 from pytest_cleantree.config.exclusions import with_exclusions
+from pytest_cleantree.config.layout import LayoutError, normalize_folder
 from pytest_cleantree.config.manifest import load_manifest
 from pytest_cleantree.core.errors import CleanTreeError
 from pytest_cleantree.core.patterns import glob_base, is_path_glob
@@ -191,12 +192,21 @@ def ask_warm(
         __version__,
     )
     entries = {entry for rule in loaded.rules for entry in (*rule.files, *rule.absent)}
+    # the symbol graph reads the import roots' Python files, a dot folder's too (issue 48)
+    entries |= {f"{root}/**/*.py" for root in map(_folder, loaded.import_roots) if root}
     tree, newest = tree_signature(root, entries)
     code, code_newest = _code_signature()
     resolved = json.dumps(canonical(loaded))
     state = _digest(manifest_bytes.hex(), resolved, root, tree, code, which_libraries())
     file = os.path.join(folder, "answers", question + ".json")
     return WarmQuestion(file, state, max(newest, code_newest), since, manifest, manifest_bytes)
+
+
+def _folder(root: str) -> str:
+    try:
+        return normalize_folder(root)
+    except LayoutError:
+        return ""  # the run refuses it, and keeps no answer
 
 
 def tree_signature(root: str, entries: Iterable[str]) -> tuple[str, int]:

@@ -17,6 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -89,15 +90,34 @@ def find_specs(root: Path, bases: list[str], names: list[str]) -> dict[str, str 
     return found
 
 
+LAYOUTS = {
+    "tree": folders(3),
+    "top_init": st.booleans(),
+    "place": st.sampled_from(
+        [("", ()), ("python", ()), ("src", ("src",)), (".vendor", (".vendor",))]
+    ),
+}
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    tree=folders(3),
-    top_init=st.booleans(),
-    place=st.sampled_from([("", ()), ("python", ()), ("src", ("src",)), (".vendor", (".vendor",))]),
-)
+@given(**LAYOUTS)
 def test_each_module_of_the_tree_is_where_python_finds_it(
     tree: Folder, top_init: bool, place: tuple[str, tuple[str, ...]]
 ) -> None:
+    held_to_importlib(tree, top_init, place)
+
+
+@pytest.mark.slow
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**LAYOUTS)
+def test_each_module_of_many_trees_is_where_python_finds_it(
+    tree: Folder, top_init: bool, place: tuple[str, tuple[str, ...]]
+) -> None:
+    held_to_importlib(tree, top_init, place)
+
+
+def held_to_importlib(tree: Folder, top_init: bool, place: tuple[str, tuple[str, ...]]) -> None:
+    """Build the layout, name it, and ask Python's finder for every name."""
     prefix, import_roots = place
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)

@@ -265,3 +265,27 @@ def test_any_sequence_of_edits_answers_as_a_full_run(
         warm = check(tree, cache, env=env, racy=0)
         full = check(tree, folder / "none", "--no-cache", env=env)
         assert warm[:2] == full[:2], edits
+
+
+def test_a_dot_folder_named_in_import_roots_is_in_the_tree_s_signature(tmp_path: Path) -> None:
+    """The symbol graph reads ``.vendor`` when ``import_roots`` names it (issue 48): an edit
+    there changes the answer, so the kept answer must see it."""
+    tree = tmp_path / "tree"
+    (tree / ".vendor" / "pkg").mkdir(parents=True)
+    (tree / "cleantree.toml").write_text(
+        'root = "."\nimport_roots = [".vendor"]\n'
+        '[[rule]]\nid = "r"\nfiles = ["use.py"]\nforbid = ["pkg.mod.name"]\n'
+    )
+    (tree / ".vendor" / "pkg" / "__init__.py").write_text("")
+    (tree / ".vendor" / "pkg" / "mod.py").write_text("def name():\n    pass\n")
+    again = tree / ".vendor" / "pkg" / "again.py"
+    again.write_text("def renamed():\n    pass\n")
+    (tree / "use.py").write_text("from pkg.again import renamed\n\nrenamed()\n")
+    cache = tmp_path / "cache"
+    first = check(tree, cache, racy=0)
+    assert first[0] == 0
+    assert check(tree, cache, racy=0) == (*first[:2], False)
+    again.write_text("from .mod import name as renamed\n")  # now a re-export of the name
+    warm = check(tree, cache, racy=0)
+    assert warm[:2] == check(tree, tmp_path / "no-cache", "--no-cache")[:2]
+    assert warm[0] == 1
