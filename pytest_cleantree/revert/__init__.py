@@ -9,8 +9,10 @@ written, labelled apart by their ids:
   one).  In a manifest they are ``forbid_lines`` (compared stripped, wherever they stand;
   ``forbid_lines_escaped`` for bytes that are not UTF-8); for ``check --reverted`` in a git
   work tree they are the lines of the work tree that git blame gives to the change (or to a
-  commit with its ``git patch-id``), or, not committed, whose text it added, each pinned to
-  its line (``line@N:``): blame first, a line another commit wrote is that commit's;
+  commit with its ``git patch-id``) while the file holds more lines of that text than
+  before the change (a known text given to one more place is the change's; a moved one is
+  not), or, not committed, whose text it added, each pinned to its line (``line@N:``):
+  blame first, a line another commit wrote is that commit's;
 * ``introduced-names-FILE``: in a Python file, every code name the change introduced (a
   code name after, not one before, as the check's analysis finds them: the words of
   strings never count, the segments of a dotted module path do), as an exact

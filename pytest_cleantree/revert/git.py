@@ -11,7 +11,8 @@ import dataclasses
 import os
 import re
 import subprocess
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -231,10 +232,10 @@ def derive_manifest_for_revert(
     images = _followed(images, {**moved, **_moved_since(top, revs.new)})
 
     def blame(
-        path: str, introduced: frozenset[str], known: frozenset[str]
+        path: str, introduced: frozenset[str], before: Mapping[str, int]
     ) -> list[tuple[int, str]]:
         return experiment_lines_now(
-            top, path, commits, revs.bounds, introduced=introduced, known=known
+            top, path, commits, revs.bounds, introduced=introduced, before=before
         )
 
     plan = plan_changes(
@@ -347,19 +348,25 @@ def experiment_lines_now(
     bounds: Sequence[str] = (),
     *,
     introduced: frozenset[str] = frozenset(),
-    known: frozenset[str] = frozenset(),
+    before: Mapping[str, int] | None = None,
 ) -> list[tuple[int, str]]:
     """The lines of the work tree's ``path`` that are the experiment's now: ``(line, text
     stripped)``, blank lines left out; none for a missing file.
 
-    Blame first.  A line is the experiment's when its text (stripped) is not one its parent
-    had in the file (``known``: a line the experiment moved is not a leftover) and git blame
-    gives it to one of ``commits`` (the experiment's, and their ``git patch-id`` twins: a
-    cherry-pick, a revert of the revert), or it is not committed (the work tree: a line
-    re-applied by hand) and its text is one the experiment added (``introduced``).  A line
-    another commit wrote is not the experiment's, whatever its text (``import warnings``
-    added again by a later refactoring): it is a leftover only when it holds a name the
-    experiment introduced, which the ``introduced-names`` rule finds.  ``bounds``
+    Blame decides committed lines, both ways.  A committed line is the experiment's when
+    git blame gives it to one of ``commits`` (the experiment's, and their ``git patch-id``
+    twins: a cherry-pick, a revert of the revert), whether or not its text is new: a line
+    the experiment wrote where its parent had the same text elsewhere in the file
+    (``backend: str = "auto",`` given to one more function) is the experiment's as long as
+    the file holds more lines of that text than its parent did (``before``: the parent's
+    count of each text).  Without that surplus the line is one the experiment moved, and
+    blame is no evidence: git may give a moved line to the experiment even after a revert
+    that restored the file byte for byte (a swap of two lines, diffed the other way round).
+    A line another commit wrote is not the experiment's, whatever its text (``import
+    warnings`` added again by a later refactoring): it is a leftover only when it holds a
+    name the experiment introduced, which the ``introduced-names`` rule finds.  A line not
+    committed (the work tree: a line re-applied by hand) is the experiment's when its text
+    is one the experiment added that its parent did not have (``introduced``).  ``bounds``
     (``^BASE``) stops the walk where the experiment starts: lines older than it cannot be
     the experiment's.  The text pinned is the file decoded as the check decodes it, so a
     pinned line matches itself.
@@ -370,19 +377,25 @@ def experiment_lines_now(
     blamed = _blamed(_git(top, "blame", "--porcelain", *bounds, "--", path), commits)
     lines = split_lines(checked_text(path, file.read_bytes()))
     same = len(lines) - (lines[-1] == "") == blamed.count  # else: line breaks git ignores
+    parent = before or {}
+    now = Counter(line.strip() for line in lines)
     found = []
     for number, line in sorted(blamed.lines.items()):
         text = (lines[number - 1] if same else decode_text(line.raw)).strip()
-        if text and text not in known and _experiment_line(line, text, introduced):
+        surplus = now[text] > parent.get(text, 0)
+        if text and _experiment_line(line, text, introduced, surplus=surplus):
             found.append((number, text))
     return found
 
 
-def _experiment_line(line: _BlamedLine, text: str, introduced: frozenset[str]) -> bool:
+def _experiment_line(
+    line: _BlamedLine, text: str, introduced: frozenset[str], *, surplus: bool
+) -> bool:
     """Blame first: a committed line is the experiment's when its commits (or twins) wrote
-    it; a line not committed yet, when its text is one the experiment added."""
+    it and the file holds more lines of its text than before the experiment; a line not
+    committed yet, when its text is one the experiment added."""
     if line.ours:
-        return True
+        return surplus
     return not line.committed and text in introduced
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pytest_cleantree.analysis import decode_python, is_python_path, split_lines
@@ -34,6 +35,7 @@ __all__ = [
     "Blame",
     "Plan",
     "PlannedRule",
+    "line_counts",
     "literal_path",
     "plan_changes",
     "root_folder",
@@ -79,8 +81,9 @@ _UNVERIFIED = (
 _REMOVED_WHY = "a line the change removed: a complete revert brings it back"
 
 #: What one file's experiment lines are now, as ``(line, text)``: from git blame, given the
-#: file's path, the texts the experiment introduced there and those its parent had.
-Blame = Callable[[str, frozenset[str], frozenset[str]], "list[tuple[int, str]]"]
+#: file's path, the texts the experiment introduced there and how many lines of each text
+#: its parent had (stripped).
+Blame = Callable[[str, frozenset[str], Mapping[str, int]], "list[tuple[int, str]]"]
 
 
 @dataclass
@@ -222,7 +225,7 @@ def _plan_lines(plan: Plan, changed: ChangedFile, new: str, blame: Blame | None)
     if blame is not None:
         if any(text.strip() for text in added):  # checked even when none is left: clean
             introduced = frozenset(_experiment_lines(added, known))
-            found = blame(change.path, introduced, frozenset(known))
+            found = blame(change.path, introduced, line_counts(new, changed.before))
             pinned = [f"line@{number}:{text}" for number, text in found]
             plan.rules.append(PlannedRule(new, "lines", tuple(pinned), why=_BLAMED_WHY))
             return
@@ -255,6 +258,15 @@ def _stripped_lines(path: str, data: bytes | None) -> set[str]:
     """The texts (stripped) of a file's lines as the check reads them: what experiment
     lines are compared with."""
     return {line.strip() for line in split_lines(checked_text(path, data))} if data else set()
+
+
+def line_counts(path: str, data: bytes | None) -> Counter[str]:
+    """How many lines of each text (stripped) a file holds, as the check reads it."""
+    return (
+        Counter(line.strip() for line in split_lines(checked_text(path, data)))
+        if data
+        else Counter()
+    )
 
 
 def _hunk_lines(changed: ChangedFile, op: str, path: str) -> list[str]:

@@ -4,6 +4,7 @@ here (no diff text, no git), and turned into rules without a manifest's text."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 
 import pytest
 
@@ -360,12 +361,12 @@ class Blamer:
 
     def __init__(self, *found: tuple[int, str]) -> None:
         self.found = list(found)
-        self.asked: list[tuple[str, frozenset[str], frozenset[str]]] = []
+        self.asked: list[tuple[str, frozenset[str], Mapping[str, int]]] = []
 
     def __call__(
-        self, path: str, introduced: frozenset[str], known: frozenset[str]
+        self, path: str, introduced: frozenset[str], before: Mapping[str, int]
     ) -> list[tuple[int, str]]:
-        self.asked.append((path, introduced, known))
+        self.asked.append((path, introduced, before))
         return self.found
 
 
@@ -380,10 +381,10 @@ def test_with_blame_experiment_lines_are_pinned_where_blame_gives_them() -> None
         why=BLAMED_WHY,
     )
     assert got.rules[1].action == "names"
-    [(path, introduced, known)] = blame.asked
+    [(path, introduced, before)] = blame.asked
     assert path == "pkg/comm.py"  # the path in the tree, not under the root
     assert introduced == {"import turbo_lib", "return turbo_lib.fast(os.getcwd())"}
-    assert known == {"import os", "", "def run():", "return os.getcwd()"}
+    assert before == {"import os": 1, "": 2, "def run():": 1, "return os.getcwd()": 1}
 
 
 def test_with_blame_a_file_with_no_line_left_still_has_its_rule() -> None:
