@@ -64,6 +64,10 @@ class Pattern:
     body: str
     #: a line pattern pinned to this 1-based line (``line@N:...``); 0: any line
     line: int = 0
+    #: a counted line pattern (``line*N:...``): the number of lines it stands for (in
+    #: ``expect``: at least that many; in ``forbid``: more is a violation); ``None``: not
+    #: counted
+    count: int | None = None
     #: a qualified name spelt through a module alias (``os.path`` for ``posixpath.join``):
     #: the words one of which every use of it that leads to its target spells (the target's
     #: last names), the prefilter's needles in place of its own last part

@@ -11,8 +11,7 @@ import dataclasses
 import os
 import re
 import subprocess
-from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -231,9 +230,7 @@ def derive_manifest_for_revert(
     moved = {} if revs.root else _moved_since(top, revs.old)
     images = _followed(images, {**moved, **_moved_since(top, revs.new)})
 
-    def blame(
-        path: str, introduced: frozenset[str], before: Mapping[str, int]
-    ) -> list[tuple[int, str]]:
+    def blame(path: str, introduced: frozenset[str], before: bytes | None) -> list[tuple[int, str]]:
         return experiment_lines_now(
             top, path, commits, revs.bounds, introduced=introduced, before=before
         )
@@ -244,10 +241,6 @@ def derive_manifest_for_revert(
         text_rules=text_rules,
         under=under,
         blame=blame,
-        hint=(
-            f" (it removed names: `cleantree from-diff --rev {commit} --expect-removed` "
-            "writes a manifest that expects them back)"
-        ),
     )
     root = root_folder(under).rstrip("/")
     return Manifest(
@@ -348,7 +341,7 @@ def experiment_lines_now(
     bounds: Sequence[str] = (),
     *,
     introduced: frozenset[str] = frozenset(),
-    before: Mapping[str, int] | None = None,
+    before: bytes | None = None,
 ) -> list[tuple[int, str]]:
     """The lines of the work tree's ``path`` that are the experiment's now: ``(line, text
     stripped)``, blank lines left out; none for a missing file.
@@ -357,11 +350,10 @@ def experiment_lines_now(
     git blame gives it to one of ``commits`` (the experiment's, and their ``git patch-id``
     twins: a cherry-pick, a revert of the revert), whether or not its text is new: a line
     the experiment wrote where its parent had the same text elsewhere in the file
-    (``backend: str = "auto",`` given to one more function) is the experiment's as long as
-    the file holds more lines of that text than its parent did (``before``: the parent's
-    count of each text).  Without that surplus the line is one the experiment moved, and
-    blame is no evidence: git may give a moved line to the experiment even after a revert
-    that restored the file byte for byte (a swap of two lines, diffed the other way round).
+    (``backend: str = "auto",`` given to one more function), or a line it moved, is its
+    line.  A file whose bytes are again those it had before the experiment (``before``)
+    holds none: git may still give a moved line to the experiment after a revert that
+    restored the file byte for byte (a swap of two lines, diffed the other way round).
     A line another commit wrote is not the experiment's, whatever its text (``import
     warnings`` added again by a later refactoring): it is a leftover only when it holds a
     name the experiment introduced, which the ``introduced-names`` rule finds.  A line not
@@ -374,28 +366,25 @@ def experiment_lines_now(
     file = top / path
     if not file.is_file():
         return []
+    data = file.read_bytes()
+    if data == before:
+        return []  # restored byte for byte: nothing of the experiment is left in it
     blamed = _blamed(_git(top, "blame", "--porcelain", *bounds, "--", path), commits)
-    lines = split_lines(checked_text(path, file.read_bytes()))
+    lines = split_lines(checked_text(path, data))
     same = len(lines) - (lines[-1] == "") == blamed.count  # else: line breaks git ignores
-    parent = before or {}
-    now = Counter(line.strip() for line in lines)
     found = []
     for number, line in sorted(blamed.lines.items()):
         text = (lines[number - 1] if same else decode_text(line.raw)).strip()
-        surplus = now[text] > parent.get(text, 0)
-        if text and _experiment_line(line, text, introduced, surplus=surplus):
+        if text and _experiment_line(line, text, introduced):
             found.append((number, text))
     return found
 
 
-def _experiment_line(
-    line: _BlamedLine, text: str, introduced: frozenset[str], *, surplus: bool
-) -> bool:
+def _experiment_line(line: _BlamedLine, text: str, introduced: frozenset[str]) -> bool:
     """Blame first: a committed line is the experiment's when its commits (or twins) wrote
-    it and the file holds more lines of its text than before the experiment; a line not
-    committed yet, when its text is one the experiment added."""
+    it; a line not committed yet, when its text is one the experiment added."""
     if line.ours:
-        return surplus
+        return True
     return not line.committed and text in introduced
 
 

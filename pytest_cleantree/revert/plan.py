@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import sys
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from pytest_cleantree.analysis import decode_python, is_python_path, split_lines
@@ -49,9 +49,12 @@ class PlannedRule:
     """One rule to write (or to build): what it checks in which file, as pattern texts."""
 
     path: str
-    action: str  # "lines", "names", "removed" (lines expected back), "absent" or "restore"
+    #: "lines", "names", "removed" (lines expected back), "repeated" (a line's count
+    #: expected down again), "absent" or "restore"
+    action: str
     #: name bodies, or pattern texts: ``line@N:...`` for an experiment line pinned by git
-    #: blame, ``line:...`` for a removed line expected back
+    #: blame, ``line:...`` or ``line*N:...`` for a removed line expected back (``N`` of
+    #: them), ``line*N:...`` for a line of which no more than ``N`` may stand
     forbid: tuple[str, ...] = ()
     expect: tuple[str, ...] = ()
     #: whole lines (``forbid_lines``)
@@ -65,6 +68,7 @@ class PlannedRule:
 #: name" are different findings, and every output format shows the id.
 _ID_PREFIX = {
     "lines": "experiment-lines",
+    "repeated": "repeated-lines",
     "names": "introduced-names",
     "removed": "removed-lines",
     "absent": "absent",
@@ -79,11 +83,18 @@ _UNVERIFIED = (
     "(--rev BASE..EXPERIMENT checks both)"
 )
 _REMOVED_WHY = "a line the change removed: a complete revert brings it back"
+_NOTHING_CHANGED_COUNT = (
+    "changed, but no line's count and no name changed (lines moved, or whitespace inside "
+    "lines changed): not checked (`check --reverted` sees moved lines by git blame)"
+)
+_REPEATED_WHY = (
+    "a line the change wrote again (its text stood in the file before): a complete revert "
+    "brings its count back"
+)
 
 #: What one file's experiment lines are now, as ``(line, text)``: from git blame, given the
-#: file's path, the texts the experiment introduced there and how many lines of each text
-#: its parent had (stripped).
-Blame = Callable[[str, frozenset[str], Mapping[str, int]], "list[tuple[int, str]]"]
+#: file's path, the texts the experiment introduced there and the file's bytes before it.
+Blame = Callable[[str, frozenset[str], "bytes | None"], "list[tuple[int, str]]"]
 
 
 @dataclass
@@ -102,8 +113,6 @@ class _Options:
     text_rules: bool
     #: ``None``: experiment lines are the added lines; else they are what blame gives
     blame: Blame | None
-    #: said when a file's only change is removed names not expected back
-    hint: str
 
 
 def plan_changes(
@@ -113,12 +122,11 @@ def plan_changes(
     text_rules: bool,
     under: str,
     blame: Blame | None,
-    hint: str = " (see --expect-removed)",
 ) -> Plan:
     """Plan the rules for ``changes``; raises :class:`FromDiffError` when none can be."""
     plan = Plan()
     prefix = root_folder(under)
-    options = _Options(expect_removed, text_rules, blame, hint)
+    options = _Options(expect_removed, text_rules, blame)
     for changed in changes:
         _plan_file(plan, changed, prefix, options)
     if not plan.rules:
@@ -201,44 +209,84 @@ def _plan_contents(plan: Plan, changed: ChangedFile, new: str, options: _Options
         plan.notes.append((new, kind_note))
     planned = len(plan.rules)
     _plan_lines(plan, changed, new, options.blame)
+    _plan_counts(plan, changed, new, blamed=options.blame is not None)
     expect = names.removed if names and options.expect_removed else ()
     if names and (names.added or expect):
         why = _NAMES_WHY + ("; removed names expected back" if expect else "")
         code = python and not kind_note
         plan.rules.append(PlannedRule(new, "names", names.added, expect, why=why, code=code))
     if len(plan.rules) == planned:
-        removed = names is not None and names.removed and not options.expect_removed
-        plan.notes.append(
-            (
-                new,
-                "changed, but added no line or name to forbid" + (options.hint if removed else ""),
-            )
-        )
+        plan.notes.append((new, _NOTHING_CHANGED_COUNT))
 
 
 def _plan_lines(plan: Plan, changed: ChangedFile, new: str, blame: Blame | None) -> None:
-    """The experiment lines: pinned where blame gives them, else the added lines' texts.
-    With blame, a file the change only removed lines from must have them back."""
+    """The experiment lines: pinned where blame gives them, else the added lines' texts
+    the file did not have before."""
     change = changed.change
     added = _hunk_lines(changed, "+", new)
     known = _stripped_lines(new, changed.before)
     if blame is not None:
         if any(text.strip() for text in added):  # checked even when none is left: clean
             introduced = frozenset(_experiment_lines(added, known))
-            found = blame(change.path, introduced, line_counts(new, changed.before))
+            found = blame(change.path, introduced, changed.before)
             pinned = [f"line@{number}:{text}" for number, text in found]
             plan.rules.append(PlannedRule(new, "lines", tuple(pinned), why=_BLAMED_WHY))
-            return
-        removed = _experiment_lines(
-            _hunk_lines(changed, "-", new), _stripped_lines(new, changed.after)
-        )
-        back = tuple(f"line:{text}" for text in removed)
-        if back:
-            plan.rules.append(PlannedRule(new, "removed", expect=back, why=_REMOVED_WHY))
         return
     lines = _experiment_lines(added, known)
     if lines:
         plan.rules.append(PlannedRule(new, "lines", lines=lines, why=_LINES_WHY))
+
+
+def _plan_counts(plan: Plan, changed: ChangedFile, new: str, *, blamed: bool) -> None:
+    """The lines whose count the change moved, expected back at their count before it.
+
+    A text it took lines of away must have that many again (``removed``: ``line:TEXT``
+    for one, ``line*N:TEXT`` for more).  A text it wrote again (the file had it before)
+    may stand no more often than before (``repeated``), unless blame pins the change's
+    own lines (``blamed``: a later commit's line of that text is not the change's).  Blank
+    lines are counted only in a change of whitespace alone, where nothing else is left to
+    check (a revert by hand may well keep a blank line of the experiment's function).
+    """
+    before = line_counts(new, changed.before)
+    after = line_counts(new, changed.after)
+    counted = _count_changed(before, after)
+    removed = _in_hunk_order(changed, "-", new)
+    fewer = [text for text in removed if text in counted and before[text] > after[text]]
+    back = tuple(_counted(text, before[text]) for text in fewer)
+    if back:
+        plan.rules.append(PlannedRule(new, "removed", expect=back, why=_REMOVED_WHY))
+    added = _in_hunk_order(changed, "+", new)
+    again = [text for text in added if text in counted and _repeated(text, before, after, blamed)]
+    over = tuple(f"line*{before[text]}:{text}" for text in again)
+    if over:
+        plan.rules.append(PlannedRule(new, "repeated", over, why=_REPEATED_WHY))
+
+
+def _count_changed(before: Counter[str], after: Counter[str]) -> set[str]:
+    """The texts (stripped) whose count the change moved, that a pattern can spell: blank
+    lines only when no other text's count moved."""
+    counted = {text for text in before.keys() | after.keys() if before[text] != after[text]}
+    if counted - {""}:
+        counted.discard("")
+    return {text for text in counted if "\r" not in text and not unrepresentable(text)}
+
+
+def _repeated(text: str, before: Counter[str], after: Counter[str], blamed: bool) -> bool:
+    """Is ``text`` one the change wrote again, its count to be checked (blame pins every
+    other than a blank line)?"""
+    if after[text] <= before[text]:
+        return False
+    return not text or (before[text] > 0 and not blamed)
+
+
+def _counted(text: str, count: int) -> str:
+    """The pattern expecting ``count`` lines of ``text`` (``line:`` for one)."""
+    return f"line:{text}" if count == 1 and text else f"line*{count}:{text}"
+
+
+def _in_hunk_order(changed: ChangedFile, op: str, path: str) -> list[str]:
+    """The texts of the diff's added or removed lines, each once, as they come."""
+    return list(dict.fromkeys(_hunk_lines(changed, op, path)))
 
 
 def _plan_unverified(plan: Plan, changed: ChangedFile, new: str) -> None:
@@ -368,7 +416,7 @@ def rules_from_plan(plan: Plan, *, why: str) -> tuple[Rule, ...]:
     experiment = {rule.path: rule.forbid for rule in plan.rules if rule.action == "lines"}
     for rule in plan.rules:
         path = literal_path(rule.path)
-        pinned = rule.action == "lines"
+        pinned = rule.action in ("lines", "repeated")  # pattern texts, not names
         forbid = [parse_pattern(text if pinned else f"={text}") for text in rule.forbid]
         lines_back = rule.action == "removed"  # expected whole lines, as pattern texts
         expect = [parse_pattern(text if lines_back else f"={text}") for text in rule.expect]

@@ -40,11 +40,14 @@ def derive_manifest(
 
 _FILES_KEY = {
     "lines": "files",
+    "repeated": "files",
     "names": "files",
     "removed": "files",
     "restore": "files",
     "absent": "absent",
 }
+#: rules whose patterns are written as planned (``line:``, ``line*N:``), not as names
+_LINE_ACTIONS = frozenset({"removed", "repeated"})
 _CODE_KINDS_TOML = sorted(kind.value for kind in CODE_KINDS)
 
 
@@ -56,7 +59,9 @@ def render_manifest(plan: Plan, *, why: str, root: str) -> str:
         f"#   {_comment(why)}",
         "# experiment-lines: the lines it added (whole lines, compared stripped); none was in",
         "# its file before.  introduced-names: the names it introduced into a file's code",
-        "# (`=name` is that whole name); none was a name there before.  Review, then commit.",
+        "# (`=name` is that whole name); none was a name there before.  removed-lines: the",
+        "# lines it removed, expected back as many times as before (`line*N:`); repeated-lines:",
+        "# a line it wrote again, no more often than before.  Review, then commit.",
     ]
     if plan.notes:
         out += ["#", "# Not checked:"]
@@ -73,17 +78,22 @@ def render_manifest(plan: Plan, *, why: str, root: str) -> str:
         out.append(f"{_FILES_KEY[rule.action]} = [{_toml_string(literal_path(rule.path))}]")
         out += _lines_arrays("forbid_lines", rule.lines)
         if rule.forbid:
-            out.append(_toml_array("forbid", [f"={name}" for name in rule.forbid]))
+            out.append(_toml_array("forbid", _patterns(rule, rule.forbid)))
         if rule.expect:
-            out.append(_toml_array("expect", [f"={name}" for name in rule.expect]))
+            out.append(_toml_array("expect", _patterns(rule, rule.expect)))
         if rule.code:
             out.append(f"kinds = [{', '.join(_toml_string(k) for k in _CODE_KINDS_TOML)}]")
         out += _lines_arrays("unless_lines", _spared(rule, experiment.get(rule.path, ())))
-        if rule.action == "restore":
+        if rule.action in ("restore", "removed"):
             out.append("must_exist = true")
         out.append(f"why = {_toml_string(f'{why}: {rule.why}')}")
         out.append("")
     return "\n".join(out)
+
+
+def _patterns(rule: PlannedRule, texts: Sequence[str]) -> list[str]:
+    """Names as exact patterns (``=name``); expected and counted lines as planned."""
+    return list(texts) if rule.action in _LINE_ACTIONS else [f"={text}" for text in texts]
 
 
 def _spared(rule: PlannedRule, lines: Sequence[str]) -> list[str]:

@@ -127,8 +127,9 @@ def judge(check: Check, source: Source, paths: tuple[str, ...], found: Found) ->
             continue
         if analysis.problem:
             problems.append(Problem(analysis.problem, path, analysis.problem_line))
-        if forbidden & analysis.patterns_found:
-            hits.extend(_hits(rule, forbidden, analysis))
+        found_here = forbidden & analysis.patterns_found
+        if found_here:
+            hits.extend(_hits(rule, _over_count(rule, found_here, analysis), analysis))
         if rule.expect:
             missing.extend(_missing(rule, analysis))
     return Result(
@@ -180,10 +181,29 @@ def _hits(rule: Rule, forbidden: frozenset[str], analysis: FileAnalysis) -> Iter
         yield Hit(analysis.path, line, kinds, source, col, patterns)
 
 
+def _line_counts(rule: Rule, analysis: FileAnalysis) -> dict[str, int]:
+    """How many lines each pattern was found on, in the kinds the rule looks at."""
+    lines: dict[str, set[int]] = defaultdict(set)
+    for finding in analysis.findings:
+        if _allowed(rule, finding.occurrence.kind):
+            lines[finding.pattern].add(finding.occurrence.line)
+    return {pattern: len(found) for pattern, found in lines.items()}
+
+
+def _over_count(rule: Rule, found: frozenset[str], analysis: FileAnalysis) -> frozenset[str]:
+    """The forbidden patterns found that fail: a counted line pattern (``line*N:``) only
+    when the file holds more than ``N`` of its lines."""
+    counted = {p.text: p.count for p in rule.forbid if p.count is not None and p.text in found}
+    if not counted:
+        return found
+    lines = _line_counts(rule, analysis)
+    return frozenset(
+        text for text in found if text not in counted or lines.get(text, 0) > counted[text]
+    )
+
+
 def _missing(rule: Rule, analysis: FileAnalysis) -> Iterator[Missing]:
-    present = {
-        finding.pattern for finding in analysis.findings if _allowed(rule, finding.occurrence.kind)
-    }
+    lines = _line_counts(rule, analysis)
     for pattern in rule.expect:
-        if pattern.text not in present:
+        if lines.get(pattern.text, 0) < (1 if pattern.count is None else pattern.count):
             yield Missing(analysis.path, pattern.text)

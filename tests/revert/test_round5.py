@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from gitrepo import EXPERIMENT, Repo, git, reported
+from gitrepo import EXPERIMENT, Repo, cleantree, from_diff, git, reported
 
 
 @dataclass(frozen=True)
@@ -168,3 +168,111 @@ def test_the_revert_of_an_experiment_of_known_lines_is_clean(tmp_path: Path, cas
     git(repo.path, "revert", "--no-edit", EXPERIMENT)
     code, out, err = repo.check()
     assert (code, err) == (0, ""), out
+
+
+# --------------------------------------------------------------------------- one plan
+
+
+def _verdicts(repo: Repo, tmp_path: Path) -> tuple[int, int]:
+    """``check --reverted O`` and a ``from-diff --rev O`` manifest, on the same tree."""
+    derived = from_diff(repo.path, "--rev", EXPERIMENT)
+    assert derived.returncode == 0, derived.stderr
+    manifest = tmp_path / "derived.toml"
+    manifest.write_text(derived.stdout)
+    checked = cleantree(repo.path, "check", "--manifest", str(manifest), "--root", ".")
+    assert "Traceback" not in checked.stderr
+    return repo.check()[0], checked.returncode
+
+
+@KNOWN
+def test_from_diff_and_check_reverted_agree_on_an_experiment_of_known_lines(
+    tmp_path: Path, case: Known
+) -> None:
+    """Issue 43: ``from-diff --rev O`` exited 2 ("nothing a manifest can check") where
+    ``check --reverted O`` said clean; both see the experiment now, and its revert."""
+    repo = _experiment(tmp_path, case)
+    assert _verdicts(repo, tmp_path) == (1, 1)
+    git(repo.path, "revert", "--no-edit", EXPERIMENT)
+    assert _verdicts(repo, tmp_path) == (0, 0)
+
+
+# --------------------------------------------------------------------------- removals
+
+SYNCS = "__device__ void f(Block block) {\n" + "    block.sync();\n    step(block);\n" * 6 + "}\n"
+PREPARE = """\
+#!/bin/sh
+set -eu
+make clean
+make all
+make clean
+"""
+ROUTES = """\
+def route(x):
+    if x:
+        return x
+    return None
+
+
+def other(y):
+    if y:
+        return y
+    return None
+"""
+
+REMOVALS = {
+    # 2 of the 6 block.sync(); lines of a header
+    "header": ("csrc/sync.cuh", SYNCS, SYNCS.replace("    block.sync();\n", "", 2)),
+    # one of two equal lines of a script
+    "shell": ("scripts/prepare.sh", PREPARE, PREPARE.replace("make clean\n", "", 1)),
+    # a line whose text stays elsewhere in the file
+    "python": ("pkg/routes.py", ROUTES, ROUTES.replace("    return None\n", "", 1)),
+}
+REMOVED = pytest.mark.parametrize("case", sorted(REMOVALS))
+
+
+@REMOVED
+def test_lines_the_experiment_removed_are_expected_back_with_their_count(
+    tmp_path: Path, case: str
+) -> None:
+    """Issue 43: a change that only removes lines whose text stays in the file is checkable
+    (it was "nothing a manifest can check", exit 2, both ways)."""
+    path, before, after = REMOVALS[case]
+    repo = Repo(tmp_path / "repo")
+    repo.commit("Base", {path: before})
+    repo.commit("Experiment", {path: after}, tag=EXPERIMENT)
+    code, out, err = repo.check()
+    assert (code, err) == (1, ""), out
+    assert f"removed-lines-{path.replace('/', '-')}" in reported(out)
+    assert _verdicts(repo, tmp_path) == (1, 1)
+    git(repo.path, "revert", "--no-edit", EXPERIMENT)
+    assert _verdicts(repo, tmp_path) == (0, 0)
+    # one of them taken away again, by hand: found
+    repo.write({path: after})
+    assert _verdicts(repo, tmp_path) == (1, 1)
+
+
+BLANKS = {
+    "header": (
+        "csrc/sync.cuh",
+        SYNCS,
+        SYNCS.replace("    step(block);\n", "    step(block);\n\n", 1),
+    ),
+    "shell": ("scripts/prepare.sh", PREPARE, PREPARE + "\n"),
+    "python": (
+        "pkg/routes.py",
+        ROUTES,
+        ROUTES.replace("    return None\n", "    return None\n\n", 1),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BLANKS))
+def test_a_change_of_blank_lines_alone_is_compared_as_such(tmp_path: Path, case: str) -> None:
+    """Issue 43: an added blank line is counted, not dropped."""
+    path, before, after = BLANKS[case]
+    repo = Repo(tmp_path / "repo")
+    repo.commit("Base", {path: before})
+    repo.commit("Experiment", {path: after}, tag=EXPERIMENT)
+    assert _verdicts(repo, tmp_path) == (1, 1)
+    git(repo.path, "revert", "--no-edit", EXPERIMENT)
+    assert _verdicts(repo, tmp_path) == (0, 0)

@@ -21,6 +21,7 @@ from pytest_cleantree.core.model import (
     Rule,
     Suppressed,
 )
+from pytest_cleantree.core.patterns import parse_pattern
 from pytest_cleantree.run.judge import Found, failed, judge, judge_all
 from pytest_cleantree.run.plan import Plan
 from pytest_cleantree.sources.base import Expansion
@@ -143,6 +144,28 @@ def test_an_expected_pattern_found_nowhere_of_an_allowed_kind_is_missing_per_fil
         missing=(Missing("b.py", "sm120"), Missing("a.py", "fp8"), Missing("c.py", "sm120")),
         files=paths,
     )
+
+
+def test_a_counted_line_pattern_fails_past_its_count() -> None:
+    """``line*N:`` (issue 43): expected, fewer than ``N`` lines are missing; forbidden, more
+    than ``N`` are a violation, each line reported; ``N`` or fewer (or more) pass."""
+    sync = parse_pattern("line*2:sync();")
+    lines = ("sync();", "step();", "sync();", "sync();")
+    three = _analysis("k.cuh", lines, *(_at(sync.text, n, Kind.TEXT) for n in (1, 3, 4)))
+    one = _analysis("k.cuh", lines[:2], _at(sync.text, 1, Kind.TEXT))
+    two = _analysis("k.cuh", lines[:3], *(_at(sync.text, n, Kind.TEXT) for n in (1, 3)))
+    expect, forbid = Rule("e", ("k.cuh",), expect=(sync,)), Rule("f", ("k.cuh",), forbid=(sync,))
+
+    def judged(rule: Rule, analysis: FileAnalysis) -> Result:
+        found = Found({"k.cuh": analysis}, {("k.cuh", ()): ("k.cuh",)})
+        return judge(Check(rule, "k.cuh"), SOURCE, ("k.cuh",), found)
+
+    assert judged(expect, one).missing == (Missing("k.cuh", "line*2:sync();"),)
+    assert judged(expect, two).ok
+    assert judged(expect, three).ok
+    assert judged(forbid, one).ok
+    assert judged(forbid, two).ok
+    assert [hit.line for hit in judged(forbid, three).hits] == [1, 3, 4]
 
 
 def test_a_file_that_could_not_be_read_or_parsed_is_a_problem_of_the_check() -> None:
