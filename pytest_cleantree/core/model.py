@@ -99,6 +99,9 @@ class Rule:
     #: gitignore-style patterns of files (relative to the root) the rule does not look at:
     #: the manifest's top-level ``exclude`` followed by the rule's own
     exclude: tuple[str, ...] = ()
+    #: the mode each of its files must have, as git writes it (``100644``, ``100755``);
+    #: "" for none (the revert guard's mode rules: a mode is content)
+    mode: str = ""
 
     @property
     def patterns(self) -> tuple[Pattern, ...]:

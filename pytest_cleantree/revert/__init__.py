@@ -25,12 +25,17 @@ written, labelled apart by their ids:
   experiment line is not reported again for its names (``unless``);
 * ``removed-lines-FILE``: the lines it removed, expected back with their count before
   it (``line:TEXT``, ``line*N:TEXT``);
+* ``mode-FILE``: a file whose mode the change made: the mode before it, expected back
+  (``Rule.mode``; ``check --reverted`` checks it, a manifest notes it);
 * a file the change added: an ``absent`` entry;
 * a file the change deleted (or renamed away): a ``must_exist`` rule that expects names
-  the file had (its top-level definitions): still missing, that is a violation.
+  the file had (its top-level definitions), or without one its lines, or, empty, the
+  file itself: still missing, that is a violation.
 
-Things a manifest cannot check (binary contents, file modes, symlink targets, files
-outside the root) become comments at the top of the manifest, never silent omissions.
+Things a manifest cannot check (binary contents, symlink targets, files outside the root,
+a mode) become comments at the top of the manifest, never silent omissions; with ``check
+--reverted`` they are listed as not checked (:class:`~.git.RevertCheck`), and a range that
+changes nothing is no error.
 
 One job per module, each importing only those below it (an import-linter contract):
 

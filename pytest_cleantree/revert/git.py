@@ -24,13 +24,29 @@ from .plan import plan_changes, root_folder, rules_from_plan
 from .text import checked_text, decode_text
 
 __all__ = [
+    "NOTHING_CHANGED",
+    "RevertCheck",
     "derive_manifest_for_revert",
+    "derive_revert_check",
     "experiment_lines_now",
     "images_from_patch",
     "images_from_rev",
     "repository_top",
     "twin_commits",
 ]
+
+
+#: what a range whose diff is empty (a file added then removed, renamed there and back) is
+NOTHING_CHANGED = "changes nothing (git diff is empty)"
+
+
+@dataclass(frozen=True)
+class RevertCheck:
+    """What ``check --reverted`` runs: the derived manifest, and ``(path, why)`` for what
+    it could not check (a range that changes nothing, a path a rule cannot name ...)."""
+
+    manifest: Manifest
+    unchecked: tuple[tuple[str, str], ...] = ()
 
 
 def _git(repo: Path, *args: str, stdin: bytes | None = None) -> bytes:
@@ -138,13 +154,18 @@ def _resolve_range(repo: Path, spec: str) -> _Range:
     return _Range(old, new, short, why, root)
 
 
-def images_from_rev(spec: str, repo: Path | str = ".") -> tuple[list[ChangedFile], str]:
-    """The files a git range (or commit) changed, with their contents; and a ``why`` for it."""
+def images_from_rev(
+    spec: str, repo: Path | str = ".", *, empty_ok: bool = False
+) -> tuple[list[ChangedFile], str]:
+    """The files a git range (or commit) changed, with their contents; and a ``why`` for it.
+    A range that changes nothing is an error, unless ``empty_ok`` (then none)."""
     revs = _resolve_range(Path(repo), spec)
-    return _images_from_range(Path(repo), spec, revs), revs.why
+    return _images_from_range(Path(repo), spec, revs, empty_ok=empty_ok), revs.why
 
 
-def _images_from_range(repo: Path, spec: str, revs: _Range) -> list[ChangedFile]:
+def _images_from_range(
+    repo: Path, spec: str, revs: _Range, *, empty_ok: bool = False
+) -> list[ChangedFile]:
     diff = _git(
         repo,
         "diff",
@@ -160,7 +181,9 @@ def _images_from_range(repo: Path, spec: str, revs: _Range) -> list[ChangedFile]
         "--",
     )
     if not diff.strip():
-        raise FromDiffError(f"{spec}: changes nothing (git diff is empty)")
+        if empty_ok:
+            return []
+        raise FromDiffError(f"{spec}: {NOTHING_CHANGED}")
     changes = parse_unified_diff(decode_text(diff), source=f"git diff {spec}")
     files = []
     for change in changes:
@@ -221,10 +244,26 @@ def derive_manifest_for_revert(
     the work tree as it is now; its path is a name under that folder, for messages.
     Raises :class:`FromDiffError` (a ``CleanTreeError``).
     """
+    return derive_revert_check(
+        commit, repo, expect_removed=expect_removed, text_rules=text_rules, under=under
+    ).manifest
+
+
+def derive_revert_check(
+    commit: str,
+    repo: Path | str = ".",
+    *,
+    expect_removed: bool = False,
+    text_rules: bool = True,
+    under: str = "",
+) -> RevertCheck:
+    """:func:`derive_manifest_for_revert`'s manifest, with what it could not check: a
+    change that leaves no trace (a range whose diff is empty) is a manifest without rules
+    that says so, not an error."""
     top = repository_top(repo)
     revs = _resolve_range(top, commit)
     commits = _range_commits(top, revs)
-    images = _images_from_range(top, commit, revs)
+    images = _images_from_range(top, commit, revs, empty_ok=True)
     commits |= _twins(top, revs, commits, _changed_paths(images))
     # renamed since: like the file before the experiment (reverted) or after it (still in)
     moved = {} if revs.root else _moved_since(top, revs.old)
@@ -241,11 +280,14 @@ def derive_manifest_for_revert(
         text_rules=text_rules,
         under=under,
         blame=blame,
+        allow_empty=True,
     )
     root = root_folder(under).rstrip("/")
-    return Manifest(
+    manifest = Manifest(
         str(top / f"<reverted {revs.short}>"), root, rules_from_plan(plan, why=revs.why)
     )
+    unchecked = sorted(set(plan.notes)) or ([] if images else [(commit, NOTHING_CHANGED)])
+    return RevertCheck(manifest, tuple(unchecked))
 
 
 def _moved_since(top: Path, commit: str) -> dict[str, str]:

@@ -23,6 +23,7 @@ from .apply import ChangedFile
 from .diff import FileChange, FromDiffError, Status, special_file
 from .names import (
     CODE_KINDS,
+    FINGERPRINT_SIZE,
     IntroducedNames,
     fingerprint,
     introduced_names,
@@ -50,7 +51,8 @@ class PlannedRule:
 
     path: str
     #: "lines", "names", "removed" (lines expected back), "repeated" (a line's count
-    #: expected down again), "absent" or "restore"
+    #: expected down again), "mode" (the mode before the change, in ``expect``), "absent"
+    #: or "restore"
     action: str
     #: name bodies, or pattern texts: ``line@N:...`` for an experiment line pinned by git
     #: blame, ``line:...`` or ``line*N:...`` for a removed line expected back (``N`` of
@@ -70,6 +72,7 @@ _ID_PREFIX = {
     "lines": "experiment-lines",
     "repeated": "repeated-lines",
     "names": "introduced-names",
+    "mode": "mode",
     "removed": "removed-lines",
     "absent": "absent",
     "restore": "restore",
@@ -122,14 +125,16 @@ def plan_changes(
     text_rules: bool,
     under: str,
     blame: Blame | None,
+    allow_empty: bool = False,
 ) -> Plan:
-    """Plan the rules for ``changes``; raises :class:`FromDiffError` when none can be."""
+    """Plan the rules for ``changes``; raises :class:`FromDiffError` when none can be,
+    unless ``allow_empty`` (its notes then say why)."""
     plan = Plan()
     prefix = root_folder(under)
     options = _Options(expect_removed, text_rules, blame)
     for changed in changes:
         _plan_file(plan, changed, prefix, options)
-    if not plan.rules:
+    if not plan.rules and not allow_empty:
         details = "; ".join(f"{path}: {note}" for path, note in sorted(set(plan.notes)))
         raise FromDiffError(
             "the change leaves nothing a manifest can check" + (f" ({details})" if details else "")
@@ -181,9 +186,9 @@ def _unchecked(
     plan: Plan, change: FileChange, new: str, special: str | None, options: _Options
 ) -> bool:
     """Note what of a modified file cannot be checked; true when its contents cannot be."""
-    if change.old_mode and change.new_mode and change.old_mode != change.new_mode:
-        modes = f"{change.old_mode} -> {change.new_mode}"
-        plan.notes.append((new, f"mode {modes} not checked (a manifest cannot check modes)"))
+    if change.old_mode and change.new_mode and change.old_mode != change.new_mode and not special:
+        why = f"the change made its mode {change.new_mode}: a complete revert gives it back"
+        plan.rules.append(PlannedRule(new, "mode", expect=(change.old_mode,), why=why))
     if special:
         plan.notes.append((new, f"{special} changed: its target cannot be checked"))
         return True
@@ -403,10 +408,18 @@ def _plan_restore(
         plan.notes.append((path, f"{why}; {what} cannot be expected by its contents"))
         return
     names = fingerprint(path, changed.before)
-    if not names:
-        plan.notes.append((path, f"{why}; it has no name to expect"))
+    if names:
+        plan.rules.append(PlannedRule(path, "restore", expect=tuple(sorted(names)), why=why))
         return
-    plan.rules.append(PlannedRule(path, "restore", expect=tuple(sorted(names)), why=why))
+    # no name: its lines are expected back (a file deleted is lines removed), and a file
+    # without any, an empty one, is expected to exist (a manifest cannot say that alone)
+    counts = line_counts(path, changed.before)
+    texts = [text for text in counts if text and "\r" not in text and not unrepresentable(text)]
+    back = tuple(_counted(text, counts[text]) for text in texts[:FINGERPRINT_SIZE])
+    if back:
+        plan.rules.append(PlannedRule(path, "removed", expect=back, why=f"{why}; {_REMOVED_WHY}"))
+    else:
+        plan.rules.append(PlannedRule(path, "restore", why=f"{why}; it was empty: it must exist"))
 
 
 def rules_from_plan(plan: Plan, *, why: str) -> tuple[Rule, ...]:
@@ -419,7 +432,8 @@ def rules_from_plan(plan: Plan, *, why: str) -> tuple[Rule, ...]:
         pinned = rule.action in ("lines", "repeated")  # pattern texts, not names
         forbid = [parse_pattern(text if pinned else f"={text}") for text in rule.forbid]
         lines_back = rule.action == "removed"  # expected whole lines, as pattern texts
-        expect = [parse_pattern(text if lines_back else f"={text}") for text in rule.expect]
+        expected = rule.expect if rule.action != "mode" else ()
+        expect = [parse_pattern(text if lines_back else f"={text}") for text in expected]
         # an experiment line is reported once, as such, even when it holds introduced names
         unless = experiment.get(rule.path, ()) if rule.action == "names" else ()
         rules.append(
@@ -431,8 +445,9 @@ def rules_from_plan(plan: Plan, *, why: str) -> tuple[Rule, ...]:
                 expect=tuple(expect),
                 kinds=CODE_KINDS if rule.code else DEFAULT_KINDS,
                 why=f"{why}: {rule.why}",
-                must_exist=rule.action in ("restore", "removed"),
+                must_exist=rule.action in ("restore", "removed", "mode"),
                 unless=tuple(parse_pattern(text) for text in unless),
+                mode=rule.expect[0] if rule.action == "mode" else "",
             )
         )
     return tuple(rules)

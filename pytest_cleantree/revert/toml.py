@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from pytest_cleantree.config.entries import escape_line
 
 from .apply import ChangedFile
+from .diff import FromDiffError
 from .names import CODE_KINDS
 from .plan import Plan, PlannedRule, literal_path, plan_changes, unique_id
 from .text import unrepresentable
@@ -35,7 +36,33 @@ def derive_manifest(
     plan = plan_changes(
         changes, expect_removed=expect_removed, text_rules=text_rules, under=under, blame=None
     )
-    return render_manifest(plan, why=why, root=root)
+    return render_manifest(_unwritten_noted(plan), why=why, root=root)
+
+
+_NOT_HERE = "not checked here (`cleantree check --reverted` checks it)"
+
+
+def _unwritten(rule: PlannedRule) -> str:
+    """Why a planned rule has no manifest text (a mode; a file expected without anything
+    to expect in it), or ``""``: it has one."""
+    if rule.action == "mode":
+        return f"mode {rule.expect[0]} expected back: {_NOT_HERE}"
+    if rule.action == "restore" and not rule.expect:
+        return f"{rule.why}; {_NOT_HERE}"
+    return ""
+
+
+def _unwritten_noted(plan: Plan) -> Plan:
+    """The plan with the rules a manifest cannot write as notes (``check --reverted``
+    checks them); nothing left to check is an error, as for a plan."""
+    notes = [(rule.path, _unwritten(rule)) for rule in plan.rules if _unwritten(rule)]
+    if not notes:
+        return plan
+    kept = [rule for rule in plan.rules if not _unwritten(rule)]
+    if not kept:
+        details = "; ".join(f"{path}: {note}" for path, note in sorted({*plan.notes, *notes}))
+        raise FromDiffError(f"the change leaves nothing a manifest can check ({details})")
+    return Plan(kept, [*plan.notes, *notes])
 
 
 _FILES_KEY = {

@@ -23,6 +23,9 @@ from pytest_cleantree.sources.base import Source
 
 _KIND_ORDER = {kind: index for index, kind in enumerate(Kind)}
 
+#: each file's mode as git writes it (``100644``), or why it cannot be told
+Modes = Mapping[str, "str | SourceError"]
+
 
 def judge_all(
     checks: Sequence[Check],
@@ -31,11 +34,13 @@ def judge_all(
     analyses: Mapping[str, FileAnalysis | SourceError],
     unfollowed: Mapping[str, str],
     rule_ids: AbstractSet[str] | None = None,
+    modes: Modes | None = None,
 ) -> dict[Check, Result]:
     """Every check's result; ``unfollowed`` (path -> why) make qualified checks incomplete.
 
     ``rule_ids`` are all the manifest's rule ids (default: the checks' own), which inline
-    allows may name (see :mod:`pytest_cleantree.run.allows`).
+    allows may name (see :mod:`pytest_cleantree.run.allows`).  ``modes`` are the files'
+    modes, for the rules that expect one (``Rule.mode``).
     """
     found = Found(analyses, plan.scoped)
     judged: dict[Check, Result] = {}
@@ -49,6 +54,8 @@ def judge_all(
             judged[check] = judge(check, source, plan.scoped[scope_of(check)], found)
         else:  # everything it names is excluded
             judged[check] = Result(check.rule, check.label, source.host)
+        if check.rule.mode and not check.absent and not isinstance(named, SourceError):
+            judged[check] = _judge_mode(judged[check], plan.scoped[scope_of(check)], modes or {})
     if unfollowed:
         _add_unfollowed(judged, unfollowed)
     # inline allows move allowed hits to Result.suppressed
@@ -179,6 +186,25 @@ def _hits(rule: Rule, forbidden: frozenset[str], analysis: FileAnalysis) -> Iter
         col = min(col for _, col, _ in found)
         source = analysis.source_line(line).strip()
         yield Hit(analysis.path, line, kinds, source, col, patterns)
+
+
+def _judge_mode(result: Result, paths: Sequence[str], modes: Modes) -> Result:
+    """A rule's ``mode`` on each of its files: another mode is missing (the file named, the
+    mode expected and the mode found); a mode that cannot be told is a problem."""
+    expected = result.rule.mode
+    missing: list[Missing] = []
+    problems: list[Problem] = []
+    for path in paths:
+        mode = modes.get(path, SourceError(f"{path}: its mode was not read"))
+        if isinstance(mode, SourceError):
+            problems.append(Problem.at(path, str(mode)))
+        elif mode != expected:
+            missing.append(Missing(path, f"mode {expected}, not {mode}"))
+    return replace(
+        result,
+        missing=result.missing + tuple(missing),
+        problems=result.problems + tuple(problems),
+    )
 
 
 def _line_counts(rule: Rule, analysis: FileAnalysis) -> dict[str, int]:

@@ -115,7 +115,7 @@ def test_every_kind_of_change() -> None:
 #
 # Not checked:
 #   logo.png: a binary file changed: its contents cannot be checked
-#   run.sh: mode 100644 -> 100755 not checked (a manifest cannot check modes)
+#   run.sh: mode 100644 expected back: not checked here (`cleantree check --reverted` checks it)
 
 [[rule]]
 id = "absent-docs-draft-notes-.md"
@@ -438,8 +438,8 @@ def test_nothing_to_check_is_an_error_naming_each_file() -> None:
         derive_manifest(changed_files(diff, {}), expect_removed=False, text_rules=True, why="w")
     assert str(info.value) == (
         "the change leaves nothing a manifest can check (i.png: a binary file changed: its "
-        "contents cannot be checked; t.sh: mode 100644 -> 100755 not checked (a manifest cannot "
-        "check modes))"
+        "contents cannot be checked; t.sh: mode 100644 expected back: not checked here "
+        "(`cleantree check --reverted` checks it))"
     )
 
 

@@ -380,7 +380,8 @@ def test_a_narrow_partial_revert_reports_exactly_the_leftover_lines(repo: Repo) 
     assert "json/turbo.py  present  must not exist" in done.stdout
     # a line with introduced names is reported once, as an experiment line (unless_lines)
     assert done.stdout.splitlines()[-1] == (
-        "cleantree: 12 forbidden lines in 4 files; 1 file that must not exist (9 rules checked)"
+        "cleantree: 12 forbidden lines in 4 files; 1 expected pattern missing in 1 file; "
+        "1 file that must not exist (11 rules checked)"
     )
     # the same through the engine in process, on the loaded manifest
     assert hits_of(load_manifest(repo.path / "cleantree.toml")) == (expected, ("json/turbo.py",))
@@ -447,6 +448,7 @@ def test_a_single_commit_and_a_root(repo: Repo) -> None:
     assert [(r.files, r.absent) for r in manifest.rules] == [
         (("decoder.py",), ()),
         (("decoder.py",), ()),
+        (("encoder.py",), ()),
         (("encoder.py",), ()),
         (("encoder.py",), ()),
         ((), ("turbo.py",)),
@@ -518,7 +520,8 @@ def test_cli_check_reverted_in_one_line(repo: Repo) -> None:
     assert _reported(done.stdout) == leftover_lines(repo)
     # each experiment line once, as such, though most hold introduced names too
     assert done.stdout.splitlines()[-1] == (
-        "cleantree: 12 forbidden lines in 4 files; 1 file that must not exist (9 rules checked)"
+        "cleantree: 12 forbidden lines in 4 files; 1 expected pattern missing in 1 file; "
+        "1 file that must not exist (11 rules checked)"
     )
     assert "introduced-names-" not in done.stdout
     git(repo.path, "checkout", "--", ".")

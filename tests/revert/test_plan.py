@@ -519,12 +519,23 @@ def test_a_deleted_file_whose_text_is_unknown_is_noted() -> None:
     ]
 
 
-def test_a_deleted_file_without_a_name_is_noted() -> None:
+def test_a_deleted_file_without_a_name_has_its_lines_expected_back() -> None:
+    """Issue 43: a file deleted is lines removed; an empty one must exist again."""
     got = plan(
-        ChangedFile(FileChange("old.txt", None, Status.DELETED), before=b"a b c\n"),
-        ChangedFile(FileChange(None, "x", Status.ADDED)),
+        ChangedFile(FileChange("old.txt", None, Status.DELETED), before=b"a b c\n\na b c\n"),
+        ChangedFile(FileChange("empty.txt", None, Status.DELETED), before=b""),
     )
-    assert got.notes == [("old.txt", "the change deleted this file; it has no name to expect")]
+    deleted = "the change deleted this file"
+    assert got.rules == [
+        PlannedRule("empty.txt", "restore", why=f"{deleted}; it was empty: it must exist"),
+        PlannedRule(
+            "old.txt", "removed", expect=("line*2:a b c",), why=f"{deleted}; {REMOVED_WHY}"
+        ),
+    ]
+    assert got.notes == []
+    [empty, old] = rules_from_plan(got, why="w")
+    assert (empty.files, empty.must_exist, empty.expect) == (("empty.txt",), True, ())
+    assert (old.must_exist, [p.text for p in old.expect]) == (True, ["line*2:a b c"])
 
 
 def test_a_renamed_file_is_back_under_its_old_name_and_gone_under_its_new_one() -> None:
@@ -630,16 +641,25 @@ def test_a_modified_file_notes_what_cannot_be_checked() -> None:
         ),
     )
     assert got.notes == [
-        ("mode.txt", "mode 100644 -> 100755 not checked (a manifest cannot check modes)"),
         ("link", "a symbolic link changed: its target cannot be checked"),
         ("blob.bin", "a binary file changed: its contents cannot be checked"),
-        ("empty.txt", "mode 100644 -> 100755 not checked (a manifest cannot check modes)"),
     ]
-    assert [(rule.path, rule.action) for rule in got.rules] == [
-        ("half.txt", "lines"),
-        ("mode.txt", "lines"),
-        ("same.txt", "lines"),
+    # a mode is content (issue 43): the mode before the change is expected back
+    assert [(rule.path, rule.action, rule.expect) for rule in got.rules] == [
+        ("empty.txt", "mode", ("100644",)),
+        ("half.txt", "lines", ()),
+        ("mode.txt", "lines", ()),
+        ("mode.txt", "mode", ("100644",)),
+        ("same.txt", "lines", ()),
     ]
+    [rule] = [r for r in rules_from_plan(got, why="w") if r.id == "mode-mode.txt"]
+    assert (rule.files, rule.mode, rule.must_exist, rule.forbid, rule.expect) == (
+        ("mode.txt",),
+        "100644",
+        True,
+        (),
+        (),
+    )
 
 
 def test_a_partly_reverted_file_is_planned_from_the_diff_alone() -> None:

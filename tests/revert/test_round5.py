@@ -276,3 +276,78 @@ def test_a_change_of_blank_lines_alone_is_compared_as_such(tmp_path: Path, case:
     assert _verdicts(repo, tmp_path) == (1, 1)
     git(repo.path, "revert", "--no-edit", EXPERIMENT)
     assert _verdicts(repo, tmp_path) == (0, 0)
+
+
+# --------------------------------------------------------------------------- modes
+
+#: (path, text, mode before, mode the experiment gave it)
+MODES = {
+    "header": ("csrc/kernel.cuh", HEADER.before, 0o644, 0o755),
+    "shell": ("scripts/run.sh", SHELL.before, 0o755, 0o644),
+    "python": ("tests/unit/test_x.py", PYTHON.before, 0o755, 0o644),
+}
+GIT_MODE = {0o644: "100644", 0o755: "100755"}
+
+
+def _mode_experiment(tmp_path: Path, case: str) -> tuple[Repo, str]:
+    path, text, before, after = MODES[case]
+    repo = Repo(tmp_path / "repo")
+    repo.write({path: text, "other.py": "x = 1\n"})
+    (repo.path / path).chmod(before)
+    repo.commit("Base", {})
+    (repo.path / path).chmod(after)
+    repo.commit("Experiment", {"other.py": "x = 1\ny = 2\n"}, tag=EXPERIMENT)
+    return repo, path
+
+
+@pytest.mark.parametrize("case", sorted(MODES))
+def test_a_mode_the_experiment_changed_is_expected_back(tmp_path: Path, case: str) -> None:
+    """Issue 43: a mode is content.  Still changed: exit 1 naming the file and both modes
+    (it was exit 2, "modes are not checked", even once the revert restored it)."""
+    repo, path = _mode_experiment(tmp_path, case)
+    _, _, before, after = MODES[case]
+    code, out, err = repo.check()
+    assert (code, err) == (1, ""), out
+    expected = f"{path}  missing  expected 'mode {GIT_MODE[before]}, not {GIT_MODE[after]}'"
+    assert expected in out.splitlines()
+    git(repo.path, "revert", "--no-edit", EXPERIMENT)
+    assert repo.check() == (0, "cleantree: clean (2 rules, 2 files)\n", "")
+    # changed again in the work tree alone: found
+    (repo.path / path).chmod(after)
+    assert repo.check()[0] == 1
+
+
+# --------------------------------------------------------------------------- no trace
+
+
+def test_a_range_that_leaves_no_trace_says_so_and_is_no_error(tmp_path: Path) -> None:
+    """Issue 43: an empty file added then removed, a script renamed there and back: the
+    range changes nothing; ``--reverted`` says it could not check it (it was exit 2)."""
+    repo = Repo(tmp_path / "repo")
+    repo.commit("Base", {"scripts/run.sh": SHELL.before})
+    git(repo.path, "tag", "base")
+    repo.commit("Add", {"csrc/empty.cuh": "", "pkg/__init__.py": ""})
+    git(repo.path, "mv", "scripts/run.sh", "scripts/go.sh")
+    repo.commit("Move", {})
+    repo.commit("Remove", {"csrc/empty.cuh": None, "pkg/__init__.py": None})
+    git(repo.path, "mv", "scripts/go.sh", "scripts/run.sh")
+    repo.commit("Move back", {}, tag=EXPERIMENT)
+    done = cleantree(repo.path, "check", "--reverted", f"base..{EXPERIMENT}")
+    assert (done.returncode, done.stdout) == (0, "cleantree: clean (0 rules, 0 files)\n")
+    assert done.stderr == (
+        f"cleantree: not checked: base..{EXPERIMENT}: changes nothing (git diff is empty)\n"
+    )
+
+
+@pytest.mark.parametrize("path", ["csrc/empty.cuh", "scripts/empty.sh", "pkg/__init__.py"])
+def test_an_empty_file_the_experiment_deleted_must_exist_again(tmp_path: Path, path: str) -> None:
+    """It holds no line and no name, but its existence is checkable (it was "nothing a
+    manifest can check", exit 2)."""
+    repo = Repo(tmp_path / "repo")
+    repo.commit("Base", {path: ""})
+    repo.commit("Experiment", {path: None}, tag=EXPERIMENT)
+    code, out, err = repo.check()
+    assert (code, err) == (1, ""), out
+    assert f"{path}  missing  expected 'the file itself'" in out.splitlines()
+    git(repo.path, "revert", "--no-edit", EXPERIMENT)
+    assert repo.check() == (0, "cleantree: clean (1 rule, 1 file)\n", "")

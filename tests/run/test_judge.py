@@ -325,6 +325,38 @@ def test_judge_all_judges_each_check_by_what_its_entry_expanded_to() -> None:
     ]
 
 
+def test_judge_all_compares_a_rule_s_mode_with_each_file_s() -> None:
+    """A mode is content (issue 43): another mode is missing, naming both; a mode that could
+    not be told is a problem; a missing file of a rule that must exist is missing."""
+    rule = Rule("m", ("a.sh", "b.sh", "c.sh", "gone.sh"), mode="100644", must_exist=True)
+    checks = [Check(rule, entry) for entry in rule.files]
+    named: dict[str, Expansion] = {"a.sh": ("a.sh",), "b.sh": ("b.sh",), "c.sh": ("c.sh",)}
+    plan = _plan(checks, named={**named, "gone.sh": ()})
+    modes = {"a.sh": "100644", "b.sh": "100755", "c.sh": SourceError("c.sh: cannot stat")}
+    judged = list(judge_all(checks, SOURCE, plan, {}, {}, modes=modes).values())
+    assert judged == [
+        Result(rule, "a.sh", "gpu-1", files=("a.sh",)),
+        Result(rule, "b.sh", "gpu-1", missing=(Missing("b.sh", "mode 100644, not 100755"),)),
+        Result(rule, "c.sh", "gpu-1", problems=(Problem("cannot stat", "c.sh"),)),
+        Result(rule, "gone.sh", "gpu-1", missing=(Missing("gone.sh", "the file itself"),)),
+    ]
+
+
+def test_the_local_source_tells_modes_as_git_writes_them(tmp_path: Path) -> None:
+    (tmp_path / "run.sh").write_text("echo\n")
+    (tmp_path / "run.sh").chmod(0o755)
+    (tmp_path / "m.py").write_text("x = 1\n")
+    (tmp_path / "m.py").chmod(0o644)
+    (tmp_path / "link").symlink_to("m.py")
+    modes = LocalSource(tmp_path).modes(["run.sh", "m.py", "link", "gone"])
+    assert {path: str(mode) for path, mode in modes.items()} == {
+        "run.sh": "100755",
+        "m.py": "100644",
+        "link": "120000",
+        "gone": "gone: cannot read its mode: No such file or directory",
+    }
+
+
 def test_judge_all_makes_qualified_checks_incomplete_when_a_module_was_not_followed() -> None:
     qualified = Rule("q", ("a.py",), forbid=(QUAL,))
     expects = Rule("e", ("a.py",), expect=(QUAL,), absent=("old",))
