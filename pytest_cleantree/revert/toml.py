@@ -43,10 +43,8 @@ _NOT_HERE = "not checked here (`cleantree check --reverted` checks it)"
 
 
 def _unwritten(rule: PlannedRule) -> str:
-    """Why a planned rule has no manifest text (a mode; a file expected without anything
-    to expect in it), or ``""``: it has one."""
-    if rule.action == "mode":
-        return f"mode {rule.expect[0]} expected back: {_NOT_HERE}"
+    """Why a planned rule has no manifest text (a file expected without anything to expect
+    in it), or ``""``: it has one."""
     if rule.action == "restore" and not rule.expect:
         return f"{rule.why}; {_NOT_HERE}"
     return ""
@@ -71,6 +69,7 @@ _FILES_KEY = {
     "names": "files",
     "removed": "files",
     "restore": "files",
+    "mode": "files",
     "absent": "absent",
 }
 #: rules whose patterns are written as planned (``line:``, ``line*N:``), not as names
@@ -106,12 +105,14 @@ def render_manifest(plan: Plan, *, why: str, root: str) -> str:
         out += _lines_arrays("forbid_lines", rule.lines)
         if rule.forbid:
             out.append(_toml_array("forbid", _patterns(rule, rule.forbid)))
-        if rule.expect:
+        if rule.action == "mode":
+            out.append(f"mode = {_toml_string(rule.expect[0])}")
+        elif rule.expect:
             out.append(_toml_array("expect", _patterns(rule, rule.expect)))
         if rule.code:
             out.append(f"kinds = [{', '.join(_toml_string(k) for k in _CODE_KINDS_TOML)}]")
         out += _lines_arrays("unless_lines", _spared(rule, experiment.get(rule.path, ())))
-        if rule.action in ("restore", "removed"):
+        if rule.action in ("restore", "removed", "mode"):
             out.append("must_exist = true")
         out.append(f"why = {_toml_string(f'{why}: {rule.why}')}")
         out.append("")

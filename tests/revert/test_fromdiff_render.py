@@ -115,7 +115,6 @@ def test_every_kind_of_change() -> None:
 #
 # Not checked:
 #   logo.png: a binary file changed: its contents cannot be checked
-#   run.sh: mode 100644 expected back: not checked here (`cleantree check --reverted` checks it)
 
 [[rule]]
 id = "absent-docs-draft-notes-.md"
@@ -205,6 +204,13 @@ unless_lines = [
     "export NCCL_MIN_NCHANNELS=8",
 ]
 why = "1a2b3c4 \\"Enable SM120\\": an introduced name: new in this file's code"
+
+[[rule]]
+id = "mode-run.sh"
+files = ["run.sh"]
+mode = "100644"
+must_exist = true
+why = "1a2b3c4 \\"Enable SM120\\": the change made its mode 100755: a complete revert gives it back"
 """
     )
 
@@ -223,7 +229,9 @@ def test_the_manifest_round_trips_through_the_core_parser() -> None:
         ("absent-pkg-new_kernel.py", (), ("pkg/new_kernel.py",)),
         ("experiment-lines-run.sh", ("run.sh",), ()),
         ("introduced-names-run.sh", ("run.sh",), ()),
+        ("mode-run.sh", ("run.sh",), ()),
     ]
+    assert manifest.rules[-1].mode == "100644"  # a mode is content (issue 43)
     tiers = [{p.tier for p in rule.patterns} for rule in manifest.rules if rule.patterns]
     line, exact = {PatternTier.LINE}, {PatternTier.EXACT}
     # a names rule also holds the experiment lines it must not report again (unless_lines)
@@ -432,14 +440,13 @@ def test_a_python_file_that_does_not_parse_is_checked_by_its_lines() -> None:
 def test_nothing_to_check_is_an_error_naming_each_file() -> None:
     diff = (
         "diff --git a/i.png b/i.png\nindex 1..2 100644\nBinary files a/i.png and b/i.png differ\n"
-        "diff --git a/t.sh b/t.sh\nold mode 100644\nnew mode 100755\n"
+        "diff --git a/l b/l\nindex 1..2 120000\n--- a/l\n+++ b/l\n@@ -1 +1 @@\n-x\n+y\n"
     )
     with pytest.raises(FromDiffError) as info:
         derive_manifest(changed_files(diff, {}), expect_removed=False, text_rules=True, why="w")
     assert str(info.value) == (
         "the change leaves nothing a manifest can check (i.png: a binary file changed: its "
-        "contents cannot be checked; t.sh: mode 100644 expected back: not checked here "
-        "(`cleantree check --reverted` checks it))"
+        "contents cannot be checked; l: a symbolic link changed: its target cannot be checked)"
     )
 
 

@@ -310,11 +310,13 @@ def test_a_mode_the_experiment_changed_is_expected_back(tmp_path: Path, case: st
     assert (code, err) == (1, ""), out
     expected = f"{path}  missing  expected 'mode {GIT_MODE[before]}, not {GIT_MODE[after]}'"
     assert expected in out.splitlines()
+    assert _verdicts(repo, tmp_path) == (1, 1)  # a manifest's `mode` key, from from-diff
     git(repo.path, "revert", "--no-edit", EXPERIMENT)
     assert repo.check() == (0, "cleantree: clean (2 rules, 2 files)\n", "")
+    assert _verdicts(repo, tmp_path) == (0, 0)
     # changed again in the work tree alone: found
     (repo.path / path).chmod(after)
-    assert repo.check()[0] == 1
+    assert _verdicts(repo, tmp_path) == (1, 1)
 
 
 # --------------------------------------------------------------------------- no trace
