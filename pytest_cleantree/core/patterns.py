@@ -16,7 +16,7 @@ A line pattern (``forbid_lines`` in a manifest, or ``line@N:x`` pinned to line
 against names.  A counted one, ``line*N:x``, stands for ``N`` such lines: in
 ``expect`` the file must hold at least ``N`` of them, in ``forbid`` more than ``N``
 is a violation (each of them reported); its text may be empty (blank lines are
-counted, where one alone cannot be told apart).
+counted, where one alone cannot be told apart), as may a pinned one's (``line@N:``).
 
 In strings, comments and non-Python text the "name" is the text itself for
 substring, regex and qualified patterns (a qualified pattern is then looked for
@@ -126,7 +126,7 @@ def _line_pattern(text: str) -> Pattern:
     if text.startswith("line@") and pinned is None:
         raise ValueError(f"pattern {text!r}: write 'line@N:TEXT' with N a line number from 1")
     body = text[pinned.end() if pinned else len("line:") :].strip()
-    if not body:
+    if not body and not pinned:  # a blank line pinned to its line is told apart by it
         raise ValueError(
             f"pattern {text!r}: empty line (blank lines cannot be told apart; "
             "'line*N:' counts them)"

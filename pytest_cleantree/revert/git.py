@@ -269,9 +269,11 @@ def derive_revert_check(
     moved = {} if revs.root else _moved_since(top, revs.old)
     images = _followed(images, {**moved, **_moved_since(top, revs.new)})
 
-    def blame(path: str, introduced: frozenset[str], before: bytes | None) -> list[tuple[int, str]]:
+    def blame(
+        path: str, introduced: frozenset[str], before: bytes | None, blanks: bool
+    ) -> list[tuple[int, str]]:
         return experiment_lines_now(
-            top, path, commits, revs.bounds, introduced=introduced, before=before
+            top, path, commits, revs.bounds, introduced=introduced, before=before, blanks=blanks
         )
 
     plan = plan_changes(
@@ -384,9 +386,11 @@ def experiment_lines_now(
     *,
     introduced: frozenset[str] = frozenset(),
     before: bytes | None = None,
+    blanks: bool = False,
 ) -> list[tuple[int, str]]:
     """The lines of the work tree's ``path`` that are the experiment's now: ``(line, text
-    stripped)``, blank lines left out; none for a missing file.
+    stripped)``, blank lines left out unless ``blanks`` (a change of blank lines alone);
+    none for a missing file.
 
     Blame decides committed lines, both ways.  A committed line is the experiment's when
     git blame gives it to one of ``commits`` (the experiment's, and their ``git patch-id``
@@ -417,7 +421,7 @@ def experiment_lines_now(
     found = []
     for number, line in sorted(blamed.lines.items()):
         text = (lines[number - 1] if same else decode_text(line.raw)).strip()
-        if text and _experiment_line(line, text, introduced):
+        if (text or blanks) and _experiment_line(line, text, introduced):
             found.append((number, text))
     return found
 

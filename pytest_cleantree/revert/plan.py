@@ -96,8 +96,9 @@ _REPEATED_WHY = (
 )
 
 #: What one file's experiment lines are now, as ``(line, text)``: from git blame, given the
-#: file's path, the texts the experiment introduced there and the file's bytes before it.
-Blame = Callable[[str, frozenset[str], "bytes | None"], "list[tuple[int, str]]"]
+#: file's path, the texts the experiment introduced there, the file's bytes before it, and
+#: whether its blank lines count (a change of blank lines alone).
+Blame = Callable[[str, frozenset[str], "bytes | None", bool], "list[tuple[int, str]]"]
 
 
 @dataclass
@@ -231,9 +232,11 @@ def _plan_lines(plan: Plan, changed: ChangedFile, new: str, blame: Blame | None)
     added = _hunk_lines(changed, "+", new)
     known = _stripped_lines(new, changed.before)
     if blame is not None:
-        if any(text.strip() for text in added):  # checked even when none is left: clean
+        # blank lines alone (added, and removed if any): they are what it wrote
+        blanks = bool(added) and not any(added) and not any(_hunk_lines(changed, "-", new))
+        if any(added) or blanks:  # checked even when none is left: clean
             introduced = frozenset(_experiment_lines(added, known))
-            found = blame(change.path, introduced, changed.before)
+            found = blame(change.path, introduced, changed.before, blanks)
             pinned = [f"line@{number}:{text}" for number, text in found]
             plan.rules.append(PlannedRule(new, "lines", tuple(pinned), why=_BLAMED_WHY))
         return
@@ -277,11 +280,9 @@ def _count_changed(before: Counter[str], after: Counter[str]) -> set[str]:
 
 
 def _repeated(text: str, before: Counter[str], after: Counter[str], blamed: bool) -> bool:
-    """Is ``text`` one the change wrote again, its count to be checked (blame pins every
-    other than a blank line)?"""
-    if after[text] <= before[text]:
-        return False
-    return not text or (before[text] > 0 and not blamed)
+    """Is ``text`` one the change wrote again, its count to be checked (blame pins it
+    otherwise: the change's own lines, a blank one too)?"""
+    return after[text] > before[text] and (before[text] > 0 or not text) and not blamed
 
 
 def _counted(text: str, count: int) -> str:

@@ -212,11 +212,15 @@ def test_a_known_line_written_again_may_stand_no_more_often_than_before() -> Non
 
 
 def test_a_change_of_blank_lines_alone_is_compared_as_such() -> None:
-    """An added blank line is counted (``line*N:``), with blame or without."""
+    """An added blank line is counted (``line*N:``); with blame, pinned where blame gives it
+    (a count would report every blank line of the file)."""
     change = modified("m.py", "x = 1\n", "x = 1\n\n", " x = 1", "+")
-    for blame in (None, Blamer()):
-        got = plan_changes([change], expect_removed=False, text_rules=True, under="", blame=blame)
-        assert got.rules == [PlannedRule("m.py", "repeated", ("line*1:",), why=REPEATED_WHY)]
+    got = plan(change)
+    assert got.rules == [PlannedRule("m.py", "repeated", ("line*1:",), why=REPEATED_WHY)]
+    blame = Blamer((2, ""))
+    got = plan_changes([change], expect_removed=False, text_rules=True, under="", blame=blame)
+    assert got.rules == [PlannedRule("m.py", "lines", ("line@2:",), why=BLAMED_WHY)]
+    assert blame.blanks == [True]
 
 
 def test_removed_names_are_expected_back_when_asked() -> None:
@@ -396,11 +400,13 @@ class Blamer:
     def __init__(self, *found: tuple[int, str]) -> None:
         self.found = list(found)
         self.asked: list[tuple[str, frozenset[str], bytes | None]] = []
+        self.blanks: list[bool] = []
 
     def __call__(
-        self, path: str, introduced: frozenset[str], before: bytes | None
+        self, path: str, introduced: frozenset[str], before: bytes | None, blanks: bool
     ) -> list[tuple[int, str]]:
         self.asked.append((path, introduced, before))
+        self.blanks.append(blanks)
         return self.found
 
 

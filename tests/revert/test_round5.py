@@ -268,11 +268,16 @@ BLANKS = {
 
 @pytest.mark.parametrize("case", sorted(BLANKS))
 def test_a_change_of_blank_lines_alone_is_compared_as_such(tmp_path: Path, case: str) -> None:
-    """Issue 43: an added blank line is counted, not dropped."""
+    """Issue 43: an added blank line is compared, not dropped: counted in a manifest,
+    pinned by blame with ``--reverted`` (the one line the experiment wrote, not every
+    blank line of the file)."""
     path, before, after = BLANKS[case]
     repo = Repo(tmp_path / "repo")
     repo.commit("Base", {path: before})
     repo.commit("Experiment", {path: after}, tag=EXPERIMENT)
+    code, out, _ = repo.check()
+    [(where, line)] = reported(out)[f"experiment-lines-{path.replace('/', '-')}"]
+    assert (code, where, (repo.path / path).read_text().split("\n")[line - 1]) == (1, path, "")
     assert _verdicts(repo, tmp_path) == (1, 1)
     git(repo.path, "revert", "--no-edit", EXPERIMENT)
     assert _verdicts(repo, tmp_path) == (0, 0)
