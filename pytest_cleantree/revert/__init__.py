@@ -13,8 +13,8 @@ written, labelled apart by their ids:
   those it had before the change), or, not committed, whose text it added, each pinned to
   its line (``line@N:``): blame first, a line another commit wrote is that commit's;
 * ``repeated-lines-FILE``: a line it wrote again (the file had its text) may stand no
-  more often than before (``line*N:``), in a manifest (with blame: only blank lines, in
-  a change of whitespace alone);
+  more often than before (``line*N:``), in a manifest (with blame, pinned instead, blank
+  lines too in a change of blank lines alone);
 * ``introduced-names-FILE``: in a Python file, every code name the change introduced (a
   code name after, not one before, as the check's analysis finds them: the words of
   strings never count, the segments of a dotted module path do), as an exact
