@@ -91,9 +91,11 @@ TARGETS = (
     _t("bindings", "analysis/bindings.py", "tests/analysis/test_binding_rules.py"),
     _t("breaks", "analysis/breaks.py", "tests/analysis/test_breaks.py"),
     _t("codenames", "analysis/codenames.py", "tests/analysis/test_codenames.py"),
+    _t("comments", "analysis/comments.py", "tests/analysis/test_comments.py"),
     _t("decoding", "analysis/decoding.py", "tests/analysis/test_decoding.py"),
     _t("fast", "analysis/fast.py", "tests/analysis/test_fast.py"),
     _t("lines", "analysis/lines.py", "tests/analysis/test_lines.py"),
+    _t("literals", "analysis/literals.py", "tests/analysis/test_literals.py"),
     _t(
         "pieces",
         "analysis/pieces.py",
@@ -119,6 +121,8 @@ TARGETS = (
         "tests/names/test_module_exports.py",
     ),
     _t("graph", "names/graph.py", "tests/names/test_graph.py"),
+    _t("imports", "names/imports.py", "tests/names/test_imports.py"),
+    _t("budget", "names/budget.py", "tests/names/test_budget.py"),
     _t("modules", "names/modules.py", "tests/names/test_modules.py"),
     _t(
         "spellings",

@@ -397,8 +397,8 @@ def could_spell(
     depends on the Python), a needle holding a character the tokenizer makes
     (:func:`made_chars`: a one-letter escape's, a translated newline).
     """
-    if any(needle in data for needle, _ in needles):
-        return True
+    if any(needle in data for needle, _ in needles) or refused_as_text(data) is not None:
+        return True  # a file the analysis cannot read is reported whatever the needles
     try:
         text = data.decode("ascii")
     except UnicodeDecodeError:
@@ -415,6 +415,18 @@ def could_spell(
             return True
         sources.append(decoded)
     return any(spelt_across_breaks(source, needle) for source in sources for _, needle in needles)
+
+
+def refused_as_text(data: bytes) -> "Optional[str]":
+    """Why no text file with these bytes can be read, whatever its patterns, or None.
+
+    One model for both sides: the analysis (:func:`~pytest_cleantree.analysis.textfiles.
+    decode_text`) reports such a file as a problem, so the agent must send it rather than
+    spare it (a UTF-16 file without a byte-order mark holds no needle's bytes, and would pass
+    as clean over SSH while it is an error locally)."""
+    if b"\0" in data:  # UTF-16/32 without a mark, or not text: patterns may hide in it
+        return "it holds NUL bytes: UTF-16 or UTF-32 without a byte-order mark, or not text"
+    return None
 
 
 #: what Python's tokenizer may drop between two pieces of one string value, over-approximated:

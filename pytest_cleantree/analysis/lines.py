@@ -40,13 +40,19 @@ def text_findings(
                 )
 
 
-def line_findings(lines: Sequence[str], patterns: Sequence[Pattern]) -> Iterator[Finding]:
-    """Whole-line patterns (``forbid_lines``, ``line@N:``) on each line, as kind ``text``."""
+def line_findings(
+    lines: Sequence[str], patterns: Sequence[Pattern], raw: Sequence[str] | None = None
+) -> Iterator[Finding]:
+    """Whole-line patterns (``forbid_lines``, ``line@N:``) on each line, as kind ``text``;
+    with ``raw`` (the file's bytes read line by line as UTF-8, other bytes kept, where its
+    own decoding reads them otherwise: a coding cookie), a line also matches by its bytes,
+    so that ``forbid_lines_escaped`` finds the bytes it names in any file holding them."""
     for pattern in patterns:
         numbers = [pattern.line] if pattern.line else range(1, len(lines) + 1)
         for number in numbers:
             line = lines[number - 1] if number <= len(lines) else ""
-            if match_text(pattern, line):
+            read = raw[number - 1] if raw is not None and number <= len(raw) else line
+            if match_text(pattern, line) or (read != line and match_text(pattern, read)):
                 indent = len(line) - len(line.lstrip())
                 yield Finding(pattern.text, Occurrence(number, indent, Kind.TEXT, line))
 

@@ -8,10 +8,18 @@ from __future__ import annotations
 import sys
 
 
+def byte_place(data: bytes, offset: int) -> str:
+    """Where a byte stands, as a user finds it: its line (an editor's) and its offset (``cmp``,
+    ``xxd``), and the byte itself."""
+    line = data.count(b"\n", 0, offset) + 1
+    byte = f"0x{data[offset]:02x} " if offset < len(data) else ""
+    return f"at line {line} (byte {byte}at offset {offset} of the file)"
+
+
 def decode_problem(exc: BaseException) -> str:
     """Why a file's bytes are not Python source text (PEP 263), as Python would say."""
     if isinstance(exc, UnicodeDecodeError):
-        reason = f"{exc.reason} at byte {exc.start} ({exc.encoding})"
+        reason = f"{exc.reason} {byte_place(bytes(exc.object), exc.start)} ({exc.encoding})"
     elif isinstance(exc, (LookupError, TypeError)):  # a coding cookie naming a non-text codec
         reason = f"encoding problem: {exc}"
     else:

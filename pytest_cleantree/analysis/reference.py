@@ -70,7 +70,7 @@ def analyze_text(path: str, data: bytes, patterns: Sequence[Pattern]) -> FileAna
     text, problem = decode_text(data, patterns)
     lines = split_lines(text)
     findings = tuple(text_findings(lines, patterns, json_views(path, lines)))
-    comments = text_comments(path, lines)
+    comments = text_comments(path, lines if ALLOW_MARK in text else ())  # none: none to read
     allows = None if comments is None else tuple(c for c in comments if ALLOW_MARK in c[1])
     return FileAnalysis(path, lines, findings, problem, allows=allows)
 
@@ -151,8 +151,9 @@ def with_line_patterns(
             return analyze(path, data, patterns, comments=comments, module=module, stars=stars)
         rest = [p for p in patterns if p.tier is not PatternTier.LINE]
         analysis = analyze(path, data, rest, comments=comments, module=module, stars=stars)
-        lines = analysis.lines or split_lines(data.decode("utf-8", errors="surrogateescape"))
-        found = tuple(line_findings(lines, whole))
+        raw = split_lines(data.decode("utf-8", errors="surrogateescape"))
+        lines = analysis.lines or raw
+        found = tuple(line_findings(lines, whole, raw if len(raw) == len(lines) else None))
         return replace(analysis, findings=analysis.findings + found)
 
     return wrapper

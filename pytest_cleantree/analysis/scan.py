@@ -21,8 +21,9 @@ from pytest_cleantree.core.model import Kind, Occurrence, Pattern
 from pytest_cleantree.core.patterns import match_name, match_text, prefilter_needles
 
 from .bindings import ScopeBindings, scope_bindings, spans
+from .literals import string_places
 from .resolve import _Key, absolute_module, key_of
-from .text import PatternSet, column
+from .text import PatternSet
 
 
 def candidate_lines(
@@ -502,9 +503,9 @@ class Scanner:
     def _string(self, node: ast.Constant, kind: Kind) -> None:
         """Emit a string literal at the line(s) of its source where the pattern stands.
 
-        The decoded value decides *whether* it matches; the raw source lines
-        decide *where*.  When no raw line shows the match (escapes, implicit
-        concatenation over lines), the literal's first line is reported.
+        The decoded value decides *whether* it matches; the source decides *where*: each
+        line whose raw text, or whose pieces joined (:func:`.literals.line_runs`), shows
+        the match.  When none does (escapes or a join across lines), its first line.
         """
         value = node.value
         if isinstance(value, bytes):
@@ -514,22 +515,16 @@ class Scanner:
         else:
             return
         first, last = node.lineno, node.end_lineno or node.lineno
+        raws: list[str] = []
         for pattern in self.patterns:
             if not match_text(pattern, text):
                 continue
-            placed = False
-            for line_no in range(first, last + 1):
-                raw = self._segment_line(node, line_no)
-                if match_text(pattern, raw):
-                    offset = self._char_col(first, node.col_offset) if line_no == first else 0
-                    col = column(pattern, raw) + offset
-                    self.findings.append(
-                        Finding(pattern.text, Occurrence(line_no, col, kind, text))
-                    )
-                    placed = True
-            if not placed:
-                occurrence = Occurrence(first, self._char_col(first, node.col_offset), kind, text)
-                self.findings.append(Finding(pattern.text, occurrence))
+            raws = raws or [self._segment_line(node, n) for n in range(first, last + 1)]
+            for index, col in string_places(pattern, raws):
+                col += self._char_col(first, node.col_offset) if index == 0 else 0
+                self.findings.append(
+                    Finding(pattern.text, Occurrence(first + index, col, kind, text))
+                )
 
     def _segment_line(self, node: ast.expr, line_no: int) -> str:
         text = self.lines[line_no - 1] if line_no <= len(self.lines) else ""

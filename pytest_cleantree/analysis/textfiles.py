@@ -7,9 +7,10 @@
 - A JSON file (a notebook included) holds its text in string literals: each line is also
   matched with its strings decoded (``"\\tenable()"`` holds ``enable``), the line number
   kept (a JSON string never spans lines).
-- Comments, where inline allows count: ``#`` comments of shell, YAML, TOML, INI, Makefile,
-  Dockerfile, R and Ruby files (a ``#`` that starts a word, outside quotes), none in JSON.
-  Other files have no comment syntax known here: their allows are read from the line.
+- Comments, where inline allows count: those of shell, YAML, TOML, INI, Makefile,
+  Dockerfile, R, Ruby, Perl and CMake files, each read by its grammar (:mod:`.comments`:
+  strings spanning lines, here-documents, block scalars are data), none in JSON. Other
+  files have no comment syntax known here: their allows are read from the line.
 """
 
 from __future__ import annotations
@@ -20,12 +21,21 @@ import posixpath
 import re
 from collections.abc import Sequence
 
+from pytest_cleantree.agent import refused_as_text
 from pytest_cleantree.core.model import Pattern
 from pytest_cleantree.core.patterns import text_words
 
+from .comments import comments_of
+from .records import byte_place
 from .text import split_lines
 
-__all__ = ["decode_text", "hash_comment", "json_views", "text_comments", "text_names"]
+__all__ = [
+    "decode_text",
+    "json_views",
+    "text_comments",
+    "text_language",
+    "text_names",
+]
 
 #: byte-order marks and their codecs, longest first (UTF-32 LE begins as UTF-16 LE does)
 _BOMS = (
@@ -36,12 +46,16 @@ _BOMS = (
     (codecs.BOM_UTF16_BE, "utf-16"),
 )
 
-#: suffixes (and names) of files whose comments start with ``#``
-_HASH_SUFFIXES = frozenset(
-    {".sh", ".bash", ".zsh", ".yaml", ".yml", ".toml", ".cfg", ".ini", ".conf", ".r", ".rb",
-     ".pl", ".mk", ".cmake"}
-)  # fmt: skip
-_HASH_NAMES = frozenset({"makefile", "dockerfile", "gnumakefile", "cmakelists.txt"})
+#: the language of each suffix (and file name) whose comments :mod:`.comments` reads
+_LANGUAGE_SUFFIXES = {
+    ".sh": "shell", ".bash": "shell", ".zsh": "shell", ".yaml": "yaml", ".yml": "yaml",
+    ".toml": "toml", ".cfg": "ini", ".ini": "ini", ".conf": "conf", ".r": "r", ".rb": "ruby",
+    ".pl": "perl", ".mk": "make", ".cmake": "cmake",
+}  # fmt: skip
+_LANGUAGE_NAMES = {
+    "makefile": "make", "gnumakefile": "make", "dockerfile": "dockerfile",
+    "cmakelists.txt": "cmake",
+}  # fmt: skip
 _JSON_SUFFIXES = frozenset({".json", ".ipynb"})
 _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 
@@ -65,8 +79,8 @@ def decode_text(data: bytes, patterns: Sequence[Pattern] = ()) -> tuple[str, str
                     continue  # a UTF-16 file whose first character is U+0000
                 problem = f"starts with a {codec.upper()} byte-order mark but {exc.reason}"
                 return data.decode("utf-8", errors="surrogateescape"), problem
-    if b"\0" in data:  # UTF-16/32 without a mark, or not text: patterns may hide in it
-        why = "it holds NUL bytes: UTF-16 or UTF-32 without a byte-order mark, or not text"
+    why = refused_as_text(data)  # the agent's own test: it sends what this refuses
+    if why is not None:
         return data.decode("utf-8", errors="surrogateescape"), f"cannot read as text: {why}"
     try:
         return data.decode("utf-8"), None
@@ -76,7 +90,8 @@ def decode_text(data: bytes, patterns: Sequence[Pattern] = ()) -> tuple[str, str
         if not unsure:
             return text, None
         problem = (
-            f"cannot read as text: {exc.reason} at byte {exc.start} (not UTF-8, no UTF-16 or "
+            f"cannot read as text: {exc.reason} {byte_place(data, exc.start)} (not UTF-8, no "
+            "UTF-16 or "
             f"UTF-32 byte-order mark), and pattern {unsure[0]!r} is not ASCII"
         )
         return text, problem
@@ -102,46 +117,27 @@ def _decoded(match: re.Match[str]) -> str:
     return f'"{value}"' if isinstance(value, str) else match.group(0)
 
 
-def hash_comment(line: str) -> str | None:
-    """The ``#`` comment of a shell-like line: from a ``#`` at the start of a word, outside
-    single and double quotes (a backslash escapes outside single quotes); ``None``: none."""
-    quote = ""
-    escaped = False
-    boundary = True  # at the start of a word: the line's start, or after unescaped blanks
-    for index, char in enumerate(line):
-        starts = boundary
-        boundary = False
-        if escaped:
-            escaped = False
-        elif char == "\\" and quote != "'":
-            escaped = True
-        elif quote:
-            quote = "" if char == quote else quote
-        elif char in "'\"":
-            quote = char
-        elif char == "#" and starts:
-            return line[index:]
-        elif char.isspace():
-            boundary = True
-    return None
-
-
-def text_comments(path: str, lines: tuple[str, ...]) -> tuple[tuple[int, str], ...] | None:
-    """The (line, comment) pairs holding ``mark``-able allows of a non-Python file, as
-    :attr:`FileAnalysis.allows` takes them; ``None`` when its comment syntax is not known
-    here (its allows are read from the line)."""
+def text_language(path: str) -> str | None:
+    """The language whose comments :mod:`.comments` reads for ``path`` (``json``: none),
+    or ``None`` when no comment syntax is known here."""
     name = posixpath.basename(path.lower())
     suffix = posixpath.splitext(name)[1]
     if suffix in _JSON_SUFFIXES:
-        return ()  # JSON has no comments
-    if suffix not in _HASH_SUFFIXES and name not in _HASH_NAMES:
+        return "json"
+    if name.startswith(("dockerfile.", "containerfile")) or suffix == ".dockerfile":
+        return "dockerfile"  # Dockerfile.dev, Containerfile, web.dockerfile
+    return _LANGUAGE_NAMES.get(name) or _LANGUAGE_SUFFIXES.get(suffix)
+
+
+def text_comments(path: str, lines: tuple[str, ...]) -> tuple[tuple[int, str], ...] | None:
+    """The (line, comment) pairs of a non-Python file, as its language's grammar reads its
+    comments (:func:`.comments.comments_of`), where :attr:`FileAnalysis.allows` counts
+    them; ``None`` when its comment syntax is not known here (its allows are read from
+    the line)."""
+    language = text_language(path)
+    if language is None:
         return None
-    found = []
-    for number, line in enumerate(lines, start=1):
-        comment = hash_comment(line) if "#" in line else None
-        if comment is not None:
-            found.append((number, comment))
-    return tuple(found)
+    return () if language == "json" else comments_of(language, lines)
 
 
 def text_names(path: str, data: bytes) -> set[str]:

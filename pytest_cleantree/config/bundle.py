@@ -80,6 +80,8 @@ def write_bundle(name: str, destination: Path) -> list[Path]:
         data = source.read_bytes()
         if relative.name == "cleantree.toml":
             data = _point_schema(data)
+        elif BUNDLES[name].nested:
+            data = _point_paths(data, destination)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             with target.open("xb") as out:  # "x": never over a file
@@ -110,6 +112,16 @@ def _claim(destination: Path) -> None:
         destination.mkdir(parents=True)
     except OSError as exc:
         raise BundleError(f"cannot create {destination}: {exc.strerror or exc}") from None
+
+
+_SHIPPED_PREFIX = b"pytest_cleantree/examples/"
+
+
+def _point_paths(data: bytes, destination: Path) -> bytes:
+    """A script's comments name its siblings by their path in a clone
+    (``pytest_cleantree/examples/ansible/cleantree.yml``); the copy names them where it was
+    written, so that its usage lines run as printed on a machine with no clone."""
+    return data.replace(_SHIPPED_PREFIX, os.fsencode(destination) + b"/")
 
 
 def _point_schema(data: bytes) -> bytes:

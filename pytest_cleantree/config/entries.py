@@ -180,7 +180,10 @@ def escape_line(line: str) -> str:
 
 
 def unescape_line(text: str) -> str:
-    """The line an ``_escaped`` entry stands for (:func:`escape_line`'s inverse)."""
+    """The line an ``_escaped`` entry stands for (:func:`escape_line`'s inverse), read as a
+    file's bytes are read: escaped bytes that together are UTF-8 (``caf\\xc3\\xa9``) are
+    its characters (``café``), as a UTF-8 file's line holding them decodes; the others stay
+    kept bytes (``\\udce9``)."""
 
     def one(match: re.Match[str]) -> str:
         if match.group(1):
@@ -192,7 +195,17 @@ def unescape_line(text: str) -> str:
             "not UTF-8, \\\\ for a backslash"
         )
 
-    return _LINE_ESCAPE.sub(one, text)
+    return _KEPT_BYTES.sub(_as_read, _LINE_ESCAPE.sub(one, text))
+
+
+#: a run of bytes kept as surrogates (``surrogateescape``)
+_KEPT_BYTES = re.compile("[\udc80-\udcff]+")
+
+
+def _as_read(match: re.Match[str]) -> str:
+    """A run of kept bytes as decoding a file reads them: UTF-8 where they are (a run
+    decodes alone as it does in its line: no UTF-8 sequence joins a character outside it)."""
+    return match.group(0).encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
 
 
 def read_excludes(table: Mapping[str, object], prefix: str, report: Report) -> tuple[str, ...]:
@@ -248,11 +261,17 @@ def read_optional(
     return default
 
 
+def nearest(word: str, valid: Sequence[str]) -> str | None:
+    """The valid word ``word`` most likely misspells (difflib), if one is near."""
+    close = difflib.get_close_matches(word, valid, n=1)
+    return close[0] if close else None
+
+
 def suggest(word: str, valid: Sequence[str], what: str, prefix: str = "") -> str:
     """The nearest valid word (difflib), or the list of valid ones when none is near."""
-    close = difflib.get_close_matches(word, valid, n=1)
+    close = nearest(word, valid)
     if close:
-        return f"did you mean '{prefix}{close[0]}'?"
+        return f"did you mean '{prefix}{close}'?"
     return f"valid {what}: " + ", ".join(f"{prefix}{name}" for name in sorted(valid))
 
 

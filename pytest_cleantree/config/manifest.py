@@ -30,10 +30,12 @@ import dataclasses
 import re
 import sys
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from pathlib import Path, PurePath
 
 from pytest_cleantree.config.entries import (
     Report,
+    nearest,
     read_excludes,
     read_forbid_lines,
     read_kinds,
@@ -67,7 +69,15 @@ MANIFEST_NAME = "cleantree.toml"
 #: The file whose ``[tool.cleantree]`` table may hold the manifest instead.
 PYPROJECT_NAME = "pyproject.toml"
 
-_TOP_KEYS = ("root", "rule", "hosts", "allow_outside_root", "exclude", "import_roots")
+_TOP_KEYS = (
+    "root",
+    "rule",
+    "hosts",
+    "allow_outside_root",
+    "exclude",
+    "import_roots",
+    "graph_budget",
+)
 _RULE_KEYS = (
     "id",
     "files",
@@ -221,6 +231,7 @@ class _Parser:
         )
         exclude = read_excludes(document, self.prefix, self.report)
         import_roots = self._import_roots(document.get("import_roots"))
+        graph_budget = self._graph_budget(document.get("graph_budget"))
         rules = self._rules(document.get("rule"))
         if not self.problems:
             rules = _with_default_ids(rules)
@@ -234,6 +245,7 @@ class _Parser:
             allow_outside_root=self.allow_outside_root,
             exclude=exclude,
             import_roots=import_roots,
+            graph_budget=graph_budget,
         )
 
     def _import_roots(self, value: object) -> tuple[str, ...]:
@@ -254,6 +266,19 @@ class _Parser:
             except LayoutError as exc:
                 self.report(f"{key}[{index}]: {exc}")
         return tuple(roots)
+
+    def _graph_budget(self, value: object) -> int | None:
+        """The symbol graph's bound on steps of work: a whole number from 1."""
+        if value is None:
+            return None
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+            return value
+        shown = repr(value) if isinstance(value, int) and not isinstance(value, bool) else None
+        self.report(
+            f"{self.prefix}graph_budget: must be a whole number of steps from 1 "
+            f"(10000000), not {shown or toml_type(value)}"
+        )
+        return None
 
     def _unknown_top_key(self, key: str) -> str:
         where = f"unknown key '{self.prefix}{key}'"
@@ -360,9 +385,11 @@ class _Parser:
             at = (key_lines or {}).get(key[1] or key[2]) if key else None
             self.report(f"{index_label} (line {at}): {problem}" if at else f"{label}: {problem}")
 
+        meant = set(table)  # the keys as the user meant them: one mistake, one problem
         for key in table:
             if key not in _RULE_KEYS:
                 report(f"unknown key '{key}' ({suggest(key, _RULE_KEYS, 'keys')})")
+                meant.add(nearest(key, _RULE_KEYS) or key)
 
         rule_id = read_optional(table, "id", str, "", "", report)
         if "id" in table and isinstance(table["id"], str):
@@ -390,7 +417,7 @@ class _Parser:
         mode = _read_mode(table, report)
 
         unless = read_forbid_lines(table, report, "unless_lines")
-        _check_coverage(table, report)
+        _check_coverage(meant, report)
         for both in sorted(set(files) & set(absent)):
             report(f"'{both}' is in both files and absent")
 
@@ -421,15 +448,16 @@ def _read_mode(table: Mapping[str, object], report: Report) -> str:
     return mode
 
 
-def _check_coverage(table: Mapping[str, object], report: Report) -> None:
-    """A rule checks something, and what looks in files has files to look in."""
+def _check_coverage(meant: AbstractSet[str], report: Report) -> None:
+    """A rule checks something, and what looks in files has files to look in (``meant``:
+    its keys as the user meant them, a misspelt one as the key it is nearest)."""
     lined = ("forbid_lines", "forbid_lines_escaped")
-    searched = [key for key in ("forbid", *lined, "expect", "mode") if key in table]
-    if not searched and "absent" not in table:
+    searched = [key for key in ("forbid", *lined, "expect", "mode") if key in meant]
+    if not searched and "absent" not in meant:
         report("nothing to check: give forbid, expect or absent")
-    if searched and "files" not in table:
+    if searched and "files" not in meant:
         report(f"{' and '.join(searched)} need{'s' * (len(searched) == 1)} files to look in")
-    if not searched and "files" in table:
+    if not searched and "files" in meant:
         report("files: has no effect without forbid or expect")
 
 

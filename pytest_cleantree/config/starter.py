@@ -125,9 +125,9 @@ def render_starter(starter: Starter, schema: str = SCHEMA_REFERENCE) -> str:
 #:schema {schema}
 # cleantree.toml: what must not remain in this tree once an experiment is reverted.
 # Written by `cleantree init`; `cleantree check` reads it from this folder or any below it.
-# Every key is described in pytest-cleantree's docs/manifest.md; editors that read the
-# #:schema line above (taplo, Even Better TOML) check it with {SCHEMA_NAME}, written beside it:
-# commit both.
+# `cleantree reference` prints what every key means (`cleantree reference KEY`: one), offline;
+# editors that read the #:schema line above (taplo, Even Better TOML) check it with
+# {SCHEMA_NAME}, written beside it: commit both.
 # The rules below are examples, clean on this tree as it is: rename them, and name what
 # your experiment added.
 

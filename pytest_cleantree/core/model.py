@@ -122,6 +122,8 @@ class Manifest:
     exclude: tuple[str, ...] = ()
     #: folders on ``sys.path``, relative to the root: module names are read from there
     import_roots: tuple[str, ...] = ()
+    #: the symbol graph's bound on steps of work (``None``: the default, see ``names/budget.py``)
+    graph_budget: int | None = None
 
 
 @dataclass(frozen=True)

@@ -308,6 +308,15 @@ def glob_base(entry: str) -> str:
     return "/".join(literal)
 
 
+def literal_glob(path: str) -> str:
+    """The file entry naming exactly ``path``: the path itself when it holds no glob
+    character, else a glob with each ``*``, ``?`` and ``[`` in a class of its own (``[x].py``
+    is ``[[]x].py``), so that a path is never read as a pattern."""
+    if not is_path_glob(path):
+        return path
+    return "".join(f"[{char}]" if char in _GLOB_CHARS else char for char in path)
+
+
 def _segment_regex(segment: str) -> str:
     """One path segment of a glob as a regex; wildcards never cross ``/``."""
     out: list[str] = []

@@ -8,11 +8,13 @@ new spelling of it (``os`` does ``import posixpath as path``; ``collections.abc`
 which no pattern names.  :func:`grow_chains` finds them in the whole tree, round by
 round, to the fixpoint: a module can make a spelling of a target only through an import
 statement that names the last part of a name that reaches it (the target, or a module on
-its way), or a star import of a module holding one.  :func:`import_summary` reads that
-from a file's text without parsing it (kept by content in a :class:`SummaryStore`): a
-prefilter that only admits files, never an edge.  The modules it admits are parsed whole
-into the export map (:func:`.exports.parse_module_exports`, the one binding model), so an
-import in a docstring or a string binds nothing.
+its way), or a star import of a module holding one.  :func:`.imports.import_summary` reads
+that from a file's text without parsing it (kept by content in a :class:`SummaryStore`): a
+prefilter that only admits files, never an edge, and may admit more than it must, never
+fewer (``CLEANTREE_ENGINE=reference`` parses every file instead: the path it is held
+to).  The modules it admits are parsed whole into the export map
+(:func:`.exports.parse_module_exports`, the one binding model), so an import in a
+docstring or a string binds nothing.
 A server sends only the files that may spell a word or a star import (its needle
 test, :func:`pytest_cleantree.agent.could_spell`, given :data:`STAR_NEEDLE` too); the
 others stay unread until the words grow.  A local source reads every file: there the
@@ -26,72 +28,42 @@ module of a tree does one.
 
 from __future__ import annotations
 
-import re
-import unicodedata
+import ast
+import os
 from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from pytest_cleantree.analysis import decode_python
-from pytest_cleantree.names.exports import BindingKind, ModuleExports, parse_module_exports
-from pytest_cleantree.names.symbols import ExportMap, Meter
+from pytest_cleantree.analysis import ENGINE_ENV, decode_python
+from pytest_cleantree.names.budget import Meter
+from pytest_cleantree.names.exports import (
+    BindingKind,
+    ModuleExports,
+    exports_of_tree,
+    parse_module_exports,
+)
+from pytest_cleantree.names.imports import (
+    UNKNOWN_STAR,
+    ImportSummary,
+    import_summary,
+    parsed_summary,
+)
+from pytest_cleantree.names.symbols import ExportMap
 from pytest_cleantree.sources.base import NoNeedle, Source
 
 __all__ = [
     "STAR_NEEDLE",
-    "ImportSummary",
     "Reach",
     "SummaryStore",
     "TreeModule",
     "grow_chains",
-    "import_summary",
     "spelling_words",
 ]
-#: an import statement longer than this is not read: the file is admitted whatever it holds
-_MAX_STATEMENT = 20_000
-#: the star marker: a star import whose module could not be read from the text
-UNKNOWN_STAR = "*"
 
 #: the needle that makes a server send every file that may hold a star import (which
 #: binds names its text does not show; the needle test cannot tell ``import *`` from a
 #: product, so it sends every file with a ``*``)
 STAR_NEEDLE = "*"
-
-_FROM_BEFORE = re.compile(r"\bfrom\s+(\.*)\s*([\w.]*)\s*$")
-#: an import clause that is a star: ``*`` after spaces and backslash-newlines
-_STAR_CLAUSE = re.compile(r"[\s\\]*\*")
-_WORD = re.compile(r"\w+")
-_AS = re.compile(r"\s+as(?:\s|\\)+")
-
-
-@dataclass(frozen=True)
-class ImportSummary:
-    """What one file's import statements can re-export, read from its text alone.
-
-    ``names``: (the last part of the module, the name) for each ``from M import NAME``
-    and each ``import M.NAME as X`` (the module it makes ``X``); the module part is
-    ``""`` when the text does not say (``from . import x``, a statement spread over
-    lines).  ``stars``: the last part of each module a ``from M import *`` takes
-    (:data:`UNKNOWN_STAR` when the text does not say).  An over-approximation: a
-    string or comment that reads like an import adds names.
-    """
-
-    names: frozenset[tuple[str, str]]
-    stars: frozenset[str]
-    #: every part of every module a plain ``import a.b.c`` names (``a``, ``b``, ``c``)
-    modules: frozenset[str] = frozenset()
-
-    def may_spell(self, words: frozenset[str]) -> bool:
-        """Can this module bind a name that reaches a target (whose last part is in ``words``)?
-
-        Only through an import of such a name from a module whose last part is in
-        ``words`` too (a module on the way reaches the target), or from one the text
-        does not name; or through a star import of such a module.
-        """
-        for module, name in self.names:
-            if name in words and (not module or module in words):
-                return True
-        return UNKNOWN_STAR in self.stars or not self.stars.isdisjoint(words)
 
 
 class SummaryStore(Protocol):
@@ -160,93 +132,6 @@ class TreeModule:
     is_package: bool
 
 
-def import_summary(text: str) -> ImportSummary:
-    """The names the file's import statements take (see :class:`ImportSummary`)."""
-    names: set[tuple[str, str]] = set()
-    stars: set[str] = set()
-    modules: set[str] = set()
-    for keyword in _keywords(text):
-        start = keyword + len("import")
-        end = _statement_end(text, start)
-        if end is None:
-            stars.add(UNKNOWN_STAR)
-            continue
-        clause = text[start:end]
-        if not clause.isascii():
-            clause = unicodedata.normalize("NFKC", clause)
-        line_start = text.rfind("\n", 0, keyword) + 1
-        before = text[line_start:keyword]
-        from_module = _FROM_BEFORE.search(before)
-        continued = line_start > 1 and text[line_start - 2] == "\\"
-        module = from_module.group(2).rsplit(".", 1)[-1] if from_module else ""
-        if _STAR_CLAUSE.match(clause):  # ``from m import \\`` and ``*`` on the next line too
-            stars.add(module or UNKNOWN_STAR)
-        elif from_module or continued or before.strip().endswith("\\"):
-            names.update((module, word) for word in _WORD.findall(clause) if word != "as")
-        else:
-            names.update(_renamed_modules(clause))
-            modules.update(_WORD.findall(clause))
-    return ImportSummary(frozenset(names), frozenset(stars), frozenset(modules))
-
-
-def _keywords(text: str) -> Iterable[int]:
-    """Where the word ``import`` stands (``str.find``: far faster than a ``\\b`` regex)."""
-    index = text.find("import")
-    while index >= 0:
-        end = index + len("import")
-        if (index == 0 or not _is_word(text[index - 1])) and (
-            end == len(text) or not _is_word(text[end])
-        ):
-            yield index
-        index = text.find("import", end)
-
-
-def _is_word(char: str) -> bool:
-    return char.isalnum() or char == "_"
-
-
-def _renamed_modules(clause: str) -> Iterable[tuple[str, str]]:
-    """``import a.b as x, c``: (``a``, ``b``) for each module given a name of its own.
-
-    ``import c`` binds ``c`` itself: no new spelling of anything.  A top-level
-    module renamed (``import posixpath as path``) has no module part (``""``).
-    """
-    for part in clause.split(","):
-        split = _AS.split(part, maxsplit=1)
-        if len(split) < 2:
-            continue
-        dotted = split[0]
-        parts = _WORD.findall(dotted)
-        if parts:
-            yield (parts[-2] if len(parts) > 1 else ""), parts[-1]
-        else:  # not plainly ``import a.b as x``: every word, from any module
-            yield from (("", word) for word in _WORD.findall(part) if word != "as")
-
-
-def _statement_end(text: str, start: int) -> int | None:
-    """Where the logical line from ``start`` ends (brackets, backslashes, comments skipped)."""
-    depth = 0
-    index = start
-    limit = min(len(text), start + _MAX_STATEMENT)
-    while index < limit:
-        char = text[index]
-        if char == "#":
-            newline = text.find("\n", index)
-            index = limit if newline < 0 else newline
-            continue
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth = max(depth - 1, 0)
-        elif char == "\\" and text.startswith("\n", index + 1):
-            index += 2
-            continue
-        elif char in "\n;" and depth == 0:
-            return index
-        index += 1
-    return index if limit == len(text) else None
-
-
 def pattern_targets(emap: ExportMap, pattern: str) -> frozenset[str]:
     """Where a pattern leads (every binding on the way), and the pattern as written."""
     return emap.canonicals(pattern) | {pattern}
@@ -274,6 +159,7 @@ def grow_chains(
     texts: MutableMapping[str, tuple[str, str]],
     store: SummaryStore | None = None,
     meter: Meter | None = None,
+    every: bool | None = None,
 ) -> tuple[ExportMap, Reach]:
     """Add to ``parsed`` every module of ``tree`` that can make a spelling of the patterns.
 
@@ -281,14 +167,20 @@ def grow_chains(
     (:func:`spelling_words`) admit the modules whose imports take one
     (:meth:`ImportSummary.may_spell`); those are parsed, which may reach more.
     Each module is admitted once, so the rounds end; ``meter`` bounds the work
-    (:class:`~.symbols.GraphBudgetError`).  A file the server found to spell none
+    (:class:`~.budget.GraphBudgetError`).  A file the server found to spell none
     of the words stays unread, and is asked again only when the words grow past
     those it was tested with.
+
+    ``every`` (by default, under ``CLEANTREE_ENGINE=reference``): the obviously-correct
+    path the prefilter is held to: every module parsed, the reach read from the parser
+    (:func:`parsed_summary`), nothing stored.
     """
     meter = meter or Meter()
+    left = [m for m in tree if m.module and m.module not in parsed]
+    if _parses_every(every):
+        return _parse_every(source, left, parsed, texts, meter)
     summaries: dict[str, ImportSummary] = {}
     held: dict[str, bytes] = {}
-    left = [m for m in tree if m.module and m.module not in parsed]
     #: per unread file, the words the server found it spells none of
     unbound: dict[str, frozenset[str]] = {}
     if store is not None:
@@ -298,13 +190,8 @@ def grow_chains(
     tried: set[str] = set()
     while True:
         words = spelling_words(emap, patterns)
-        stale = [path for path in unread if not words <= unbound.get(path, frozenset())]
-        if stale:
-            still = set(_summarise(source, stale, words, summaries, held, store))
-            unbound.update((path, words) for path in still)
-            asked = set(stale)
-            unread = [path for path in unread if path in still or path not in asked]
-        admitted = _admitted(left, tried, parsed, summaries, words)
+        unread = _ask(source, unread, unbound, words, summaries, held, store)
+        admitted = _admitted(left, tried, parsed, summaries, words, emap.star_needs())
         if not admitted:
             break
         for module in admitted:
@@ -315,21 +202,47 @@ def grow_chains(
     return emap, _reach(summaries.values(), parsed.values())
 
 
+def _ask(
+    source: Source,
+    unread: list[str],
+    unbound: dict[str, frozenset[str]],
+    words: frozenset[str],
+    summaries: dict[str, ImportSummary],
+    held: dict[str, bytes],
+    store: SummaryStore | None,
+) -> list[str]:
+    """Summarise the unread files not yet asked with these words; those still unread."""
+    stale = [path for path in unread if not words <= unbound.get(path, frozenset())]
+    if not stale:
+        return unread
+    still = set(_summarise(source, stale, words, summaries, held, store))
+    unbound.update((path, words) for path in still)
+    asked = set(stale)
+    return [path for path in unread if path in still or path not in asked]
+
+
+def _parses_every(every: bool | None) -> bool:
+    """Does the graph parse every module (``None``: under ``CLEANTREE_ENGINE=reference``)?"""
+    return os.environ.get(ENGINE_ENV) == "reference" if every is None else every
+
+
 def _admitted(
     left: Sequence[TreeModule],
     tried: set[str],
     parsed: Mapping[str, ModuleExports],
     summaries: Mapping[str, ImportSummary],
     words: frozenset[str],
+    needed: frozenset[str],
 ) -> list[TreeModule]:
-    """The modules this round parses: not yet tried, and whose imports take one of ``words``."""
+    """The modules this round parses: not yet tried, and whose imports take one of ``words``,
+    or whose exports a star import of a parsed module needs (``needed``: what it binds is
+    known only when every module it star-imports is read, even one that imports nothing)."""
     return [
         m
         for m in left
         if m.path not in tried
         and m.module not in parsed
-        and m.path in summaries
-        and summaries[m.path].may_spell(words)
+        and (m.module in needed or (m.path in summaries and summaries[m.path].may_spell(words)))
     ]
 
 
@@ -419,3 +332,34 @@ def _parse(
         texts[module.module] = (module.path, text)
         if store is not None:
             store.keep_exports(module.path, exports)
+
+
+def _parse_every(
+    source: Source,
+    modules: Sequence[TreeModule],
+    parsed: MutableMapping[str, ModuleExports],
+    texts: MutableMapping[str, tuple[str, str]],
+    meter: Meter,
+) -> tuple[ExportMap, Reach]:
+    """Parse every module into ``parsed``; the reach from each one's imports as parsed.
+
+    One that cannot be read, decoded or parsed adds nothing (as in :func:`_parse`).
+    """
+    for module in modules:
+        meter.spend(module.module)
+    contents = source.read(sorted(m.path for m in modules)) if modules else {}
+    found: list[ImportSummary] = []
+    for module in modules:
+        data = contents.get(module.path)
+        if not isinstance(data, bytes):
+            continue
+        try:
+            text = decode_python(data)
+            tree = ast.parse(text)
+            exports = exports_of_tree(module.module, tree, is_package=module.is_package)
+        except (LookupError, SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        parsed[module.module] = exports
+        texts[module.module] = (module.path, text)
+        found.append(parsed_summary(tree))
+    return ExportMap(parsed, meter=meter), _reach(found, parsed.values())

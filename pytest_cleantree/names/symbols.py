@@ -22,9 +22,10 @@ check), memoised per node:
   words a use of the target spells; no spelling strings are enumerated, so a
   web of modules that import each other in cycles has as many answers as nodes.
 
-Every walk counts against one :class:`Meter`: a web that would pass the run's
-:class:`Budget` ends the run with :class:`GraphBudgetError` naming the module
-where it stopped (exit 2), never a hang or a ``RecursionError``.
+Every walk counts its work against one :class:`~.budget.Meter`: a web that would
+pass the run's :class:`~.budget.Budget` ends the run with
+:class:`~.budget.GraphBudgetError` naming the module where it stopped (exit 2),
+never a hang or a ``RecursionError``.
 
 Out of reach (the spelling is then answered as written): names made at run time
 (``importlib.import_module``, ``getattr(mod, "name")``, ``globals()[...]``, a
@@ -34,13 +35,12 @@ module ``__getattr__``), ``sys.modules`` tricks, an alias made by assignment
 
 from __future__ import annotations
 
-import time
 from collections import defaultdict, deque
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
-from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.core.patterns import covers
+from pytest_cleantree.names.budget import Meter
 from pytest_cleantree.names.exports import (
     Binding,
     BindingKind,
@@ -50,58 +50,10 @@ from pytest_cleantree.names.exports import (
 )
 
 __all__ = [
-    "Budget",
     "ExportMap",
-    "GraphBudgetError",
-    "Meter",
     "Reached",
     "build_export_map",
 ]
-
-
-class GraphBudgetError(SourceError):
-    """The symbol graph would pass its bound: the run stops there, naming where (exit 2)."""
-
-
-@dataclass(frozen=True)
-class Budget:
-    """Bounds on the symbol graph of one run: steps taken over nodes, and seconds.
-
-    Real trees stay far below them (the standard library with every target of the
-    oracle: about 10^5 steps); a web that passes them ends the run with
-    :class:`GraphBudgetError` instead of a hang.
-    """
-
-    nodes: int = 5_000_000
-    seconds: float = 300.0
-
-    def start(self) -> Meter:
-        return Meter(self)
-
-
-@dataclass
-class Meter:
-    """The steps a run's graph has taken, against its :class:`Budget` (shared by every map)."""
-
-    budget: Budget = field(default_factory=Budget)
-    steps: int = 0
-    started: float = field(default_factory=time.monotonic)
-
-    def spend(self, where: str) -> None:
-        """Count one step at the module ``where``; raise once the budget is passed."""
-        self.steps += 1
-        if self.steps > self.budget.nodes:
-            raise GraphBudgetError(
-                f"the symbol graph passed its bound of {self.budget.nodes} steps at the "
-                f"module {where!r}: the spellings of the qualified patterns are unknown "
-                "(narrow the root, or check fewer qualified patterns at once)"
-            )
-        if self.steps % 4096 == 0 and time.monotonic() - self.started > self.budget.seconds:
-            raise GraphBudgetError(
-                f"the symbol graph passed its bound of {self.budget.seconds:g} s at the "
-                f"module {where!r}: the spellings of the qualified patterns are unknown "
-                "(narrow the root, or check fewer qualified patterns at once)"
-            )
 
 
 @dataclass(frozen=True)
@@ -138,7 +90,9 @@ class Reached:
 
 
 #: one reverse edge: (the node's dotted name, the module binding it, the binding's line)
-_Into = tuple[str, str, int]
+_Into = tuple[str, str, int, int]  # ... and the binding's place among all (the walk's order)
+#: one star import of a module: (the module importing it, the binding's line, its place)
+_Star = tuple[str, int, int]
 
 
 class ExportMap:
@@ -167,7 +121,8 @@ class ExportMap:
         self._missing: set[str] = set()
         self._cache: dict[tuple[str, str, bool], tuple[tuple[_Target, ...], frozenset[str]]] = {}
         self._exports_cache: dict[str, tuple[frozenset[str] | None, frozenset[str]]] = {}
-        self._reverse: tuple[dict[str, list[_Into]], dict[str, list[tuple[str, int]]]] | None
+        self._public: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {}
+        self._reverse: tuple[dict[str, list[_Into]], dict[str, list[_Star]]] | None
         self._reverse = None
 
     # ------------------------------------------------------------------ public API
@@ -247,6 +202,21 @@ class ExportMap:
         self._exports_cache[module] = (result, frozenset(missing))
         return result
 
+    def star_needs(self) -> frozenset[str]:
+        """Modules not in the map that what its modules' star imports bind needs.
+
+        ``from pkg.sub import *`` binds ``pkg.sub``'s exports, and those of every module
+        it star-imports in turn (or splices ``__all__`` from): until each is read, what
+        the star binds is unknown.
+        """
+        needed: set[str] = set()
+        for exports in self.modules.values():
+            for binding in exports.bindings:
+                if binding.kind is BindingKind.STAR:
+                    self.exported_names(binding.module)
+                    needed |= self._exports_cache[binding.module][1]
+        return frozenset(needed)
+
     def spellings(self, canonical: str) -> list[Spelling]:
         """Every whole spelling, one per node of the graph that reaches ``canonical``.
 
@@ -271,7 +241,7 @@ class ExportMap:
         (``os.path`` then ``join``) is a name of its own.  Each name is visited
         once, or twice when found first on the way and later as the target itself.
         """
-        into, wild = self._reverse_edges()
+        into, stars = self._reverse_edges()
         found: dict[str, Reached] = {}
         queue: deque[str] = deque()
 
@@ -289,17 +259,40 @@ class ExportMap:
             add(target, "", *(where or ("", 0)))
         while queue:
             here = found[queue.popleft()]
-            self.meter.spend(here.module or here.name)
-            for name, module, line in into.get(here.name, ()):
-                add(name, here.suffix, module, line)
             head, _, tail = here.name.rpartition(".")
+            edges, wild = self._edges_into(here.name, into, stars)
+            self.meter.spend(here.module or here.name, 1 + len(edges) + len(wild))
+            for name, module, line, _ in edges:
+                add(name, here.suffix, module, line)
             if head:
                 add(head, f"{tail}.{here.suffix}" if here.suffix else tail, here.module, here.line)
-                for module, line in wild.get(head, ()):  # star imports of what is not known
+                for module, line, _ in wild:  # star imports of what is not known
                     add(f"{module}.{tail}", here.suffix, module, line)
             if here.suffix:
                 add(here.spelling, "", here.module, here.line)
         return found
+
+    def _edges_into(
+        self, name: str, into: Mapping[str, list[_Into]], stars: Mapping[str, list[_Star]]
+    ) -> tuple[list[_Into], list[_Star]]:
+        """The edges into ``name``, in the bindings' order; the star imports of its module
+        whose exports are not known (each may provide it).
+
+        A star import of ``S`` is an edge ``S.x`` -> ``M.x`` for each name ``x`` that ``S``
+        exports: taken here, for the name the walk is at, never listed per name.
+        """
+        edges = into.get(name, [])
+        head, _, tail = name.rpartition(".")
+        importers = stars.get(head, []) if head else []
+        if not importers:
+            return edges, []
+        provided = self.exported_names(head)
+        if provided is None:
+            return edges, importers
+        if tail not in provided:
+            return edges, []
+        made = [(f"{module}.{tail}", module, line, place) for module, line, place in importers]
+        return sorted([*edges, *made], key=lambda edge: edge[3]), []
 
     # ------------------------------------------------------------------ forward
 
@@ -460,7 +453,9 @@ class ExportMap:
             if cached is not None:
                 self._missing |= cached[1]
                 unknown = unknown or cached[0] is None
+                before = len(names)
                 names |= cached[0] or frozenset()
+                self.meter.spend(current, len(names) - before)  # the names it adds
                 continue
             exports = self.modules.get(current)
             if exports is None:
@@ -469,17 +464,31 @@ class ExportMap:
                     unknown = True
                 continue
             static = self._static_exports(exports)
+            added: Collection[str]
+            more: Sequence[str]
             if static is not None:
-                names |= static[0]
-                more = static[1]
+                added, more = static
             else:  # no __all__ (or one not read here): every public name, star-provided too
-                names.update(b.name for b in exports.bindings if _public(b))
-                more = [b.module for b in exports.bindings if b.kind is BindingKind.STAR]
+                added, more = self._public_exports(exports)
+            before = len(names)
+            names |= added
+            self.meter.spend(current, len(names) - before + len(more))  # names and edges added
             for other in more:
                 if other not in seen:
                     seen.add(other)
                     todo.append(other)
         return None if unknown else frozenset(names)
+
+    def _public_exports(self, exports: ModuleExports) -> tuple[frozenset[str], tuple[str, ...]]:
+        """A module's public names and the modules it star-imports (read once per map)."""
+        found = self._public.get(exports.name)
+        if found is None:
+            found = (
+                frozenset(b.name for b in exports.bindings if _public(b)),
+                tuple(b.module for b in exports.bindings if b.kind is BindingKind.STAR),
+            )
+            self._public[exports.name] = found
+        return found
 
     def _static_exports(self, exports: ModuleExports) -> tuple[set[str], list[str]] | None:
         """A static ``__all__``: its names, and the modules whose ``__all__`` it splices in.
@@ -517,36 +526,36 @@ class ExportMap:
 
     # ------------------------------------------------------------------ backward
 
-    def _reverse_edges(self) -> tuple[dict[str, list[_Into]], dict[str, list[tuple[str, int]]]]:
-        """Per dotted name, the nodes whose binding leads there; per module, its unknown stars.
+    def _reverse_edges(self) -> tuple[dict[str, list[_Into]], dict[str, list[_Star]]]:
+        """Per dotted name, the nodes whose binding leads there; per module, its star imports.
 
         The graph's edges, reversed: ``from S import a as n`` in ``M`` is an edge
         ``S.a`` -> ``M.n``; ``import S as n`` one ``S`` -> ``M.n``; a star import of
         ``S`` one ``S.x`` -> ``M.x`` per name ``S`` exports (all of them, when that
-        is not known: ``wild``).  Names that only repeat a spelling are left out:
+        is not known), taken by :meth:`_edges_into` for the names a walk meets (a web
+        of star imports would list the product of its modules and their names).  Each
+        edge keeps its binding's place, so a walk meets them in the bindings' order.
+        Names that only repeat a spelling are left out:
         ``import os`` in ``m`` (``m.os.path`` is ``os.path``), ``from . import sub``
         (``m.sub.X`` is ``pkg.sub.X``), ``import os as _os`` (the module's own).
         """
         if self._reverse is not None:
             return self._reverse
         into: dict[str, list[_Into]] = defaultdict(list)
-        wild: dict[str, list[tuple[str, int]]] = defaultdict(list)
+        stars: dict[str, list[_Star]] = defaultdict(list)
+        place = 0
         for module, exports in sorted(self.modules.items()):
+            self.meter.spend(module, len(exports.bindings))
             for binding in exports.bindings:
-                self.meter.spend(module)
+                place += 1
                 if binding.kind is BindingKind.STAR:
-                    provided = self.exported_names(binding.module)
-                    if provided is None:
-                        wild[binding.module].append((module, binding.line))
-                    for name in sorted(provided or ()):
-                        into[f"{binding.module}.{name}"].append(
-                            (f"{module}.{name}", module, binding.line)
-                        )
+                    stars[binding.module].append((module, binding.line, place))
                     continue
                 source = self._source_of(binding)
                 if source is not None:
-                    into[source].append((f"{module}.{binding.name}", module, binding.line))
-        self._reverse = (dict(into), dict(wild))
+                    name = f"{module}.{binding.name}"
+                    into[source].append((name, module, binding.line, place))
+        self._reverse = (dict(into), dict(stars))
         return self._reverse
 
     def _source_of(self, binding: Binding) -> str | None:

@@ -6,14 +6,14 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
-from pytest_cleantree.core.model import Result
+from pytest_cleantree.core.model import Problem, Result
 from pytest_cleantree.report.context import PathFrame, RenderContext
 from pytest_cleantree.report.fleet import (
     count_errors,
     describe_counts,
     failed_files,
-    first_time,
     host_statuses,
+    is_host_problem,
     iter_distinct_problems,
 )
 
@@ -85,16 +85,29 @@ def _where(
     return f"{host}:{place}" if host else place
 
 
+def problem_text(problem: Problem, host: str = "", frame: PathFrame = AS_GIVEN) -> str:
+    """A problem as the text report shows it: its path in the frame the findings are shown in
+    (relative to the current folder, not to the root), so that it can be copied as they can."""
+    if not problem.path:
+        return problem.message
+    place = frame.show(problem.path, host)
+    return (
+        f"{place}:{problem.line}: {problem.message}"
+        if problem.line
+        else f"{place}: {problem.message}"
+    )
+
+
 def render_rows(
     results: Iterable[Result],
     frame: PathFrame = AS_GIVEN,
-    seen: set[tuple[str, str]] | None = None,
+    *,
+    host_problems: bool = True,
 ) -> list[tuple[str, str, str]]:
     """The (where, what, detail) rows of failed results: remaining lines first, then the rest.
 
-    ``where`` is ``path:line:col`` (1-based), the path as ``frame`` shows it.  With ``seen``,
-    a host's own problem (see :mod:`.fleet`) is shown once: its (host, message) is added, and
-    skipped when there.
+    ``where`` is ``path:line:col`` (1-based), the path as ``frame`` shows it.  Without
+    ``host_problems``, a host's own problem (see :mod:`.fleet`) is left for its host's block.
     """
     rows: list[tuple[str, str, str]] = []
     for result in results:
@@ -109,8 +122,8 @@ def render_rows(
         for path in result.present:
             rows.append((_where(host, path, frame=frame), "present", "must not exist"))
         for problem in result.problems:
-            if seen is None or first_time(seen, host, problem):
-                rows.append((host, "error", str(problem)))
+            if host_problems or not (host and is_host_problem(problem)):
+                rows.append((host, "error", problem_text(problem, host, frame)))
     return rows
 
 
@@ -196,7 +209,8 @@ def render_report(
 ) -> str:
     """The CLI's text report: each failed rule's id and why, its rows, then for a fleet a
     status line per host, then a summary line.  A host's own error (it could not be reached)
-    is one row, under the first rule it failed, not one per rule."""
+    is said once, under its host, not one per rule nor under a rule it has nothing to do
+    with: in the fleet's status lines, or alone in a ``host NAME`` block."""
     blocks: list[str] = []
     failed = [result for result in results if not result.ok]
     by_rule: dict[str, list[Result]] = {}
@@ -204,14 +218,19 @@ def render_report(
         by_rule.setdefault(result.rule.id, []).append(result)
     statuses = host_statuses(results)
     fleet = len(statuses) > 1
-    seen: set[tuple[str, str]] = set()
     for rule_id, rule_results in by_rule.items():
-        rows = render_rows(rule_results, frame, seen)
-        if not rows:  # its only failure is a host's own error, shown under an earlier rule
+        rows = render_rows(rule_results, frame, host_problems=False)
+        if not rows:  # its only failure is a host's own error, shown in the host's block
             continue
         why = _why(rule_results[0].rule.why)
         header = f"{escape_controls(rule_id)}: {why}" if why else escape_controls(rule_id)
         blocks.append(f"{header}\n{render_table(rows, color)}")
+    by_host: dict[str, list[tuple[str, str, str]]] = {}
+    for result, problem in iter_distinct_problems(failed):
+        if result.host and is_host_problem(problem) and not fleet:  # or its status line
+            by_host.setdefault(result.host, []).append(("", "error", problem.message))
+    for host, rows in by_host.items():
+        blocks.append(f"host {escape_controls(host)}\n{render_table(rows, color)}")
     if fleet:
         blocks.append("\n".join(escape_controls(status.text()) for status in statuses))
     blocks.append(render_summary(results))
@@ -251,7 +270,7 @@ def render_statistics(results: Sequence[Result], frame: PathFrame = AS_GIVEN) ->
             per_file[_where(result.host, hit.path, frame=frame)] += 1
     errors = render_table(
         [
-            (result.host, "error", str(problem))
+            (result.host, "error", problem_text(problem, result.host, frame))
             for result, problem in iter_distinct_problems(results)
         ]
     )

@@ -33,6 +33,7 @@ def check_all(
     *,
     rule_ids: AbstractSet[str] | None = None,
     import_roots: Sequence[str] = (),
+    graph_budget: int | None = None,
 ) -> dict[Check, Result]:
     """Run checks against one source, reading every needed file once.
 
@@ -41,20 +42,23 @@ def check_all(
     ``rule_ids`` are all the manifest's rule ids (default: the checks' own), which inline
     allows may name (see :mod:`pytest_cleantree.run.allows`).
     ``import_roots`` are the manifest's folders on ``sys.path`` (see
-    :mod:`pytest_cleantree.config.layout`).
+    :mod:`pytest_cleantree.config.layout`); ``graph_budget`` bounds the symbol graph's work.
     """
     cache = cache or AnalysisCache()
     try:
-        plan, spelt = spell(checks, plan_checks(checks, source), source, import_roots, cache.store)
+        plan = plan_checks(checks, source)
+        plan, spelt = spell(checks, plan, source, import_roots, cache.store, graph_budget)
         analyses = read_and_analyse(plan, spelt, source, cache)
         analyses = rewrite_findings(analyses, plan.wanted, spelt)
     except SourceError as exc:  # the source as a whole: no file to attach it to
         return {check: failed(check, source, Problem(str(exc))) for check in checks}
     finally:
         cache.flush()
-    unfollowed = spelt.spellings.problems if spelt.spellings is not None else {}
+    spellings = spelt.spellings
+    unfollowed = spellings.problems if spellings is not None else {}
+    unnamed = spellings.unnamed if spellings is not None else {}
     modes = read_modes(checks, plan, source)
-    return judge_all(checks, source, plan, analyses, unfollowed, rule_ids, modes)
+    return judge_all(checks, source, plan, analyses, unfollowed, rule_ids, unnamed, modes)
 
 
 def read_modes(checks: Sequence[Check], plan: Plan, source: Source) -> Modes:

@@ -15,14 +15,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from pytest_cleantree.names.exports import Binding, BindingKind, ModuleExports
-from pytest_cleantree.names.graph import ImportSummary
+from pytest_cleantree.names.imports import ImportSummary
 from pytest_cleantree.run.analyses import FindingStore
 from pytest_cleantree.sources.base import FileStat, Source, StatsMany
 
 __all__ = ["StoredGraph"]
 
-#: the shape of an entry: a change of it makes every stored part unread (3: whole modules)
-_VERSION = "3"
+#: the shape of an entry: a change of it makes every stored part unread (3: whole modules;
+#: 4: summaries read as the tokenizer reads them)
+_VERSION = "4"
 
 
 class StoredGraph:

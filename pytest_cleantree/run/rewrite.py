@@ -53,22 +53,26 @@ def spell(
     source: Source,
     import_roots: Sequence[str],
     store: FindingStore | None = None,
+    graph_budget: int | None = None,
 ) -> tuple[Plan, Spelt]:
     """The plan with every spelling of its qualified patterns asked of each file.
 
     ``store``: where the symbol graph's per-file parts persist (see :mod:`.graphstore`).
-    The graph runs under the default :class:`~pytest_cleantree.names.symbols.Budget`.
+    The graph runs under a :class:`~pytest_cleantree.names.budget.Budget` of
+    ``graph_budget`` steps (the manifest's; the default when ``None``).
     """
     qualified = qualified_patterns(checks)
     if not qualified:
         return plan, Spelt()
+    from pytest_cleantree.names.budget import Budget
     from pytest_cleantree.names.modules import name_tree
     from pytest_cleantree.names.spellings import pattern_spellings
     from pytest_cleantree.run.graphstore import StoredGraph
 
     naming = name_tree(source, plan.paths, import_roots)
     graph = StoredGraph(store) if store is not None else None
-    spellings = pattern_spellings(source, qualified, naming.bases, naming.tree, graph)
+    budget = Budget(nodes=graph_budget) if graph_budget is not None else None
+    spellings = pattern_spellings(source, qualified, naming.bases, naming.tree, graph, budget)
     wanted, back, ways = with_spellings(plan.wanted, spellings)
     return replace(plan, wanted=wanted), Spelt(dict(naming.modules), back, spellings, ways)
 

@@ -110,6 +110,7 @@ class Runner:
                     self.cache,
                     rule_ids=self.rule_ids,
                     import_roots=self.manifest.import_roots,
+                    graph_budget=self.manifest.graph_budget,
                 )
                 fresh = {check: _on_host(result, host) for check, result in fresh.items()}
             for check, result in fresh.items():

@@ -6,7 +6,15 @@ named folder is the files under it that the rules cover, as the whole-tree check
 them (globs are expanded by the source, so links, hidden folders and exclusions are the
 walk's).  A named file is checked as the whole-tree check checks it, by its path in the tree:
 a link is not resolved first (the read follows it, and refuses one leading out of the root,
-as it does for the walk).  A named path that does not exist is an error.
+as it does for the walk).  A named path that does not exist is an error.  A named path is a
+path, never a pattern: an entry made from it names that path alone (``src/[x]/a.py`` is not
+``src/x/a.py``; :func:`~pytest_cleantree.core.patterns.literal_glob`).
+
+A file has one path in the tree per way the walk can reach it; a named path stands for
+each of its spellings in the root (:attr:`NamedPath.spellings`): as written, its folders
+resolved (``linkdir/a.py`` through ``linkdir -> src`` is ``src/a.py`` too), and wholly
+resolved (a link to a file is its target too).  So naming a file through a link reports
+what the whole-tree check reports on the file under either path.
 
 A rule applies to a named file when the whole-tree check would have looked at it: a
 ``files`` entry naming it (literally, or as a glob with the same glob rules as the
@@ -27,7 +35,7 @@ from pathlib import Path
 
 from pytest_cleantree.core.errors import CleanTreeError, SourceError
 from pytest_cleantree.core.model import Rule
-from pytest_cleantree.core.patterns import compile_path_glob, glob_base, is_path_glob
+from pytest_cleantree.core.patterns import compile_path_glob, glob_base, is_path_glob, literal_glob
 
 __all__ = [
     "NamedPath",
@@ -56,11 +64,19 @@ class Selection:
 @dataclasses.dataclass(frozen=True)
 class NamedPath:
     """A path the user named: as given, and as a normalised path from the root (``.`` the
-    root itself, ``../x`` outside it), the last part never resolved (a link stays a link)."""
+    root itself, ``../x`` outside it), the last part never resolved (a link stays a link);
+    ``also``: the other paths in the root that reach it through links (its folders
+    resolved, then the whole path)."""
 
     given: str
     path: str
     folder: bool
+    also: tuple[str, ...] = ()
+
+    @property
+    def spellings(self) -> tuple[str, ...]:
+        """Every path from the root by which the whole-tree check may meet it."""
+        return (self.path, *self.also)
 
 
 def under(path: str, folder: str) -> bool:
@@ -76,15 +92,32 @@ def place_named(
     """The named paths (relative to ``cwd``, or absolute) from the root, in order, without
     duplicates (``folders=False``: each is a file, as git lists a link to a folder).
     Raises :class:`CleanTreeError` for a path where nothing exists."""
-    roots = dict.fromkeys([os.path.abspath(root), os.path.realpath(root)])
+    real = os.path.realpath(root)
+    roots = dict.fromkeys([os.path.abspath(root), real])
     found: dict[str, NamedPath] = {}
     for name in names:
         full = os.path.normpath(os.path.join(cwd, name))
         if not os.path.lexists(full):
             raise CleanTreeError(f"{name}: no such file or folder")
         path = _from_root(full, tuple(roots))
-        found.setdefault(path, NamedPath(name, path, folders and os.path.isdir(full)))
+        folder = folders and os.path.isdir(full)
+        found.setdefault(path, NamedPath(name, path, folder, _also(full, path, real, folder)))
     return list(found.values())
+
+
+def _also(full: str, path: str, real_root: str, folder: bool) -> tuple[str, ...]:
+    """The other paths in the root of ``full`` (placed at ``path``): its folders resolved,
+    and (a folder, or a link to a file) the whole path resolved."""
+    parent, name = os.path.split(full)
+    candidates = [os.path.join(os.path.realpath(parent), name)]
+    if folder or not os.path.isdir(full):
+        candidates.append(os.path.realpath(full))
+    found: dict[str, None] = {}
+    for candidate in candidates:
+        relative = Path(os.path.relpath(candidate, real_root)).as_posix()
+        if relative != path and relative != ".." and not relative.startswith("../"):
+            found[relative] = None
+    return tuple(found)
 
 
 def _from_root(full: str, roots: tuple[str, ...]) -> str:
@@ -118,7 +151,7 @@ def _absent_covers(entry: str, path: str) -> str | None:
     for end in range(len(parts), 0, -1):
         here = "/".join(parts[:end])
         if here != ".." and not here.endswith("/..") and _matches(entry, here):
-            return here if is_path_glob(entry) else entry
+            return literal_glob(here) if is_path_glob(entry) else entry
     return None
 
 
@@ -131,7 +164,7 @@ def _narrowed(rule: Rule, paths: Sequence[str]) -> tuple[Rule | None, set[str]]:
     for path in paths:
         for entry in rule.files:
             if _matches(entry, path):
-                files[path if is_path_glob(entry) else entry] = None
+                files[literal_glob(path) if is_path_glob(entry) else entry] = None
                 covered.add(path)
         for entry in rule.absent:
             if (present := _absent_covers(entry, path)) is not None:
@@ -161,27 +194,39 @@ def select_paths(rules: Sequence[Rule], named: Sequence[NamedPath], expand: Expa
     """The rules narrowed to the named files (:func:`select_rules`) and folders: under a
     folder, each rule keeps its literal entries there, and the files of its globs there as
     the source lists them (a glob the source cannot list is kept whole: it reports why).
-    The root named keeps every rule whole."""
-    files = [n.path for n in named if not n.folder]
-    folders = [n.path for n in named if n.folder]
+    The root named keeps every rule whole.  Each named path counts by all its spellings:
+    a file is uncovered when none is covered, a folder unchecked when nothing is read under
+    any (:class:`Selection` names each by its :attr:`NamedPath.path`)."""
+    spelt = {n.path: n.spellings for n in named if n.folder}
+    folders = list(dict.fromkeys(p for spellings in spelt.values() for p in spellings))
     if "." in folders:
         return Selection(tuple(rules), (), (".",))
-    by_files = select_rules(rules, files)
+    by_files = _by_files(rules, [n for n in named if not n.folder])
     if not folders:
         return by_files
     listed = _listings(rules, folders, expand)
     narrowed: list[Rule] = []
-    needing = dict.fromkeys(folders)
+    needing = dict.fromkeys(spelt)
     file_rules = {rule.id: rule for rule in by_files.rules}
     for rule in rules:
         in_folders, absent = _in_folders(rule, folders, listed)
-        for folder in folders:
-            if any(under(a, folder) or under(folder, a) for a in absent):
+        for folder, spellings in spelt.items():
+            if any(under(a, f) or under(f, a) for a in absent for f in spellings):
                 needing.pop(folder, None)  # an absent entry is checked there
         merged = _merged(file_rules.get(rule.id), rule, in_folders, absent)
         if merged is not None:
             narrowed.append(merged)
     return Selection(tuple(narrowed), by_files.uncovered, tuple(needing))
+
+
+def _by_files(rules: Sequence[Rule], named: Sequence[NamedPath]) -> Selection:
+    """The rules narrowed to the named files by all their spellings; the uncovered named
+    files (by :attr:`NamedPath.path`) are those with no spelling covered."""
+    selection = select_rules(rules, list(dict.fromkeys(p for n in named for p in n.spellings)))
+    uncovered = set(selection.uncovered)
+    return dataclasses.replace(
+        selection, uncovered=tuple(n.path for n in named if uncovered.issuperset(n.spellings))
+    )
 
 
 def _listings(
@@ -226,7 +271,9 @@ def _in_folders(
             for folder in folders:
                 inside = [p for p in paths if under(p, folder)]
                 narrowed = narrow_glob(entry, folder) if inside and not any_kind else None
-                out.update((p, None) for p in ([narrowed] if narrowed else inside))
+                out.update(
+                    (p, None) for p in ([narrowed] if narrowed else map(literal_glob, inside))
+                )
             if any_kind:
                 out.update((a, None) for f in folders if (a := _absent_covers(entry, f)))
     return list(files), list(absent)

@@ -28,6 +28,7 @@ from pytest_cleantree.sources import HostTarget, RemoteOptions, Source, resolve_
 from pytest_cleantree.sources.base import Expansion
 
 if TYPE_CHECKING:
+    from pytest_cleantree.names.budget import Budget
     from pytest_cleantree.names.spellings import Explanation
 
 
@@ -88,8 +89,9 @@ class Session:
     uncovered: tuple[str, ...] = ()
     #: with ``reverted``: the changes no check can see (path, why), when allowed
     unchecked: tuple[tuple[str, str], ...] = ()
-    #: the folders named (from the root, and as given): nothing checked there is an error
-    folders: tuple[tuple[str, str], ...] = ()
+    #: the folders named (each of its paths from the root, and as given): nothing checked
+    #: there is an error
+    folders: tuple[tuple[tuple[str, ...], str], ...] = ()
 
     def unchecked_folders(self, results: Sequence[Result]) -> list[str]:
         """The named folders (as given) under which the run checked nothing: no file read
@@ -98,7 +100,9 @@ class Session:
 
         read = [path for result in results for path in result.files]
         return [
-            given for folder, given in self.folders if not any(under(path, folder) for path in read)
+            given
+            for spellings, given in self.folders
+            if not any(under(path, folder) for path in read for folder in spellings)
         ]
 
     def local_source(self) -> Source:
@@ -122,7 +126,14 @@ class Session:
                 raise listed
             files.update(listed)
         naming = name_tree(source, sorted(files), self.manifest.import_roots)
-        return explain_name(source, qualified, naming.bases, naming.tree)
+        return explain_name(source, qualified, naming.bases, naming.tree, self._graph_budget())
+
+    def _graph_budget(self) -> Budget | None:
+        """The manifest's bound on the symbol graph's work (``None``: the default)."""
+        from pytest_cleantree.names.budget import Budget
+
+        steps = self.manifest.graph_budget
+        return Budget(nodes=steps) if steps is not None else None
 
     def roots(self) -> dict[str, str]:
         """Each host's root folder (``""`` for a host whose tree could not be opened)."""
@@ -269,9 +280,11 @@ def _selected_rules(session: Session) -> tuple[tuple[Rule, ...], tuple[str, ...]
         return source.expand(entries, any_kind=any_kind)
 
     selection = select_paths(manifest.rules, placed, expand)
-    given = {n.path: n.given for n in placed}
-    session.folders = tuple((path, given[path]) for path in selection.folders)
-    return selection.rules, tuple(given[path] for path in selection.uncovered)
+    by_path = {n.path: n for n in placed}
+    session.folders = tuple(
+        (by_path[path].spellings, by_path[path].given) for path in selection.folders
+    )
+    return selection.rules, tuple(by_path[path].given for path in selection.uncovered)
 
 
 def _unchecked_submodules(unchecked: Sequence[tuple[str, str]]) -> str:

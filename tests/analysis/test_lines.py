@@ -106,6 +106,18 @@ def test_every_line_pattern_is_tried() -> None:
     ]
 
 
+def test_a_line_matches_by_its_bytes_where_the_files_decoding_reads_them_otherwise() -> None:
+    lines = ("# coding: latin-1", "x = 'caf\u00c3\u00a9'", "y = 'caf\u00e9'")  # as latin-1 reads
+    raw = ("# coding: latin-1", "x = 'caf\u00e9'", "y = 'caf\udce9'")  # as UTF-8, bytes kept
+    utf8, kept = parse_pattern("line:x = 'café'"), parse_pattern("line:y = 'caf\udce9'")
+
+    assert list(line_findings(lines, [utf8, kept], raw)) == [
+        text(utf8.text, 2, 0, lines[1]),
+        text(kept.text, 3, 0, lines[2]),
+    ]
+    assert list(line_findings(lines, [utf8, kept])) == []
+
+
 # ---------------------------------------------------------------- allow_comments
 
 ALLOW = "# cleantree: allow no-sm120 -- kept for the old cards"

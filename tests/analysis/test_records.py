@@ -15,11 +15,12 @@ ANOTHER = (
 )
 
 
-def test_a_byte_that_does_not_decode_is_named_with_its_offset_and_codec() -> None:
+def test_a_byte_that_does_not_decode_is_named_with_its_line_offset_and_codec() -> None:
     with pytest.raises(UnicodeDecodeError) as caught:
-        b"ab\xff".decode("utf-8")
+        b"x = 1\n# ab\xff\n".decode("utf-8")
     assert decode_problem(caught.value) == (
-        "cannot decode as Python source: invalid start byte at byte 2 (utf-8)"
+        "cannot decode as Python source: invalid start byte at line 2 (byte 0xff at offset 10 "
+        "of the file) (utf-8)"
     )
 
 

@@ -41,6 +41,24 @@ CASES = [
         {2: {"string"}},
     ),
     (
+        "a join that stands wholly on the literal's second line (issue 42)",
+        'x = ("a"\n     "sm" "120")\n',
+        "sm120",
+        {2: {"string"}},
+    ),
+    (
+        "a join of escaped, plain and raw pieces on the literal's third line (issue 42)",
+        'x = ("a"\n     "b"\n     "s\\x6d" \'1\' r"20")\n',
+        "sm120",
+        {3: {"string"}},
+    ),
+    (
+        "a join on the second line of an f-string's concatenation (issue 42)",
+        'y = 1\nx = (f"a{y}"\n     "sm" "120")\n',
+        "sm120",
+        {3: {"string"}},
+    ),
+    (
         "relative import without a space (7)",
         "from..utils import f as ok\n\ndef g():\n    return ok()\n",
         "pkg.utils.f",

@@ -6,11 +6,12 @@ import codecs
 
 import pytest
 
+from pytest_cleantree.analysis.comments import comments_of
 from pytest_cleantree.analysis.textfiles import (
     decode_text,
-    hash_comment,
     json_views,
     text_comments,
+    text_language,
     text_names,
 )
 from pytest_cleantree.core.model import Pattern, PatternTier
@@ -57,8 +58,8 @@ def test_bytes_beyond_utf8_are_a_problem_for_a_pattern_beyond_ascii() -> None:
         ("it's # c", None),  # an unclosed quote: no comment (an allow does not count)
     ],
 )
-def test_hash_comment(line: str, comment: str | None) -> None:
-    assert hash_comment(line) == comment
+def test_a_shell_lines_comment(line: str, comment: str | None) -> None:
+    assert comments_of("shell", (line,)) == (((1, comment),) if comment is not None else ())
 
 
 def test_json_views_decode_strings_and_keep_lines() -> None:
@@ -70,7 +71,8 @@ def test_json_views_decode_strings_and_keep_lines() -> None:
 def test_text_comments_by_file_type() -> None:
     lines = ("a # one", '"b # two"')
     assert text_comments("x.yaml", lines) == ((1, "# one"),)
-    assert text_comments("Makefile", lines) == ((1, "# one"),)
+    assert text_comments("Makefile", lines) == ((1, "# one"), (2, '# two"'))  # make: no quotes
+    assert text_comments("x.ini", lines) == ()  # configparser: an inline # is the value's
     assert text_comments("x.json", lines) == ()
     assert text_comments("notes.md", lines) is None
 
@@ -131,10 +133,11 @@ def test_nul_bytes_are_a_problem_whatever_the_patterns() -> None:
 def test_bytes_beyond_utf8_name_the_first_pattern_beyond_ascii_and_the_byte() -> None:
     patterns = [parse_pattern("=caf"), parse_pattern("=née"), parse_pattern("=café")]
 
-    assert decode_text(b"ab caf\xe9\n", patterns) == (
-        "ab caf\udce9\n",
-        "cannot read as text: invalid continuation byte at byte 6 (not UTF-8, no UTF-16 or "
-        "UTF-32 byte-order mark), and pattern '=née' is not ASCII",
+    assert decode_text(b"x\nab caf\xe9\n", patterns) == (
+        "x\nab caf\udce9\n",
+        "cannot read as text: invalid continuation byte at line 2 (byte 0xe9 at offset 8 of "
+        "the file) (not UTF-8, no UTF-16 or UTF-32 byte-order mark), and pattern '=née' is "
+        "not ASCII",
     )
 
 
@@ -173,21 +176,42 @@ def test_a_json_string_that_does_not_decode_is_kept_as_written() -> None:
 
 
 @pytest.mark.parametrize(
-    "path",
+    ("path", "language"),
     [
-        *(f"x{suffix}" for suffix in (".sh", ".bash", ".zsh", ".yaml", ".yml", ".toml", ".cfg")),
-        *(f"x{suffix}" for suffix in (".ini", ".conf", ".r", ".rb", ".pl", ".mk", ".cmake")),
-        "X.YAML",
-        "dir/Makefile",
-        "Dockerfile",
-        "GNUmakefile",
-        "sub/CMakeLists.txt",
+        *((f"x{suffix}", "shell") for suffix in (".sh", ".bash", ".zsh")),
+        ("x.yaml", "yaml"),
+        ("X.YML", "yaml"),
+        ("x.toml", "toml"),
+        ("x.r", "r"),
+        ("x.rb", "ruby"),
+        ("x.pl", "perl"),
+        ("x.mk", "make"),
+        ("x.cmake", "cmake"),
+        ("dir/Makefile", "make"),
+        ("GNUmakefile", "make"),
+        ("Dockerfile", "dockerfile"),
+        ("Dockerfile.dev", "dockerfile"),
+        ("web.dockerfile", "dockerfile"),
+        ("Containerfile", "dockerfile"),
+        ("sub/CMakeLists.txt", "cmake"),
     ],
 )
-def test_files_with_hash_comments(path: str) -> None:
+def test_files_with_hash_comments(path: str, language: str) -> None:
     lines = ("a: 1", "b: 2  # cleantree: allow r -- why", "# c")
 
+    assert text_language(path) == language
     assert text_comments(path, lines) == ((2, "# cleantree: allow r -- why"), (3, "# c"))
+
+
+@pytest.mark.parametrize(
+    ("path", "language"), [("x.cfg", "ini"), ("x.ini", "ini"), ("x.conf", "conf")]
+)
+def test_ini_files_have_whole_line_comments(path: str, language: str) -> None:
+    lines = ("a = 1", "b = 2  # cleantree: allow r -- why", "  # c", "; d")
+
+    assert text_language(path) == language
+    expected = ((3, "# c"), (4, "; d")) if language == "ini" else ((3, "# c"),)
+    assert text_comments(path, lines) == expected
 
 
 @pytest.mark.parametrize("path", ["notes.md", "x.py.txt", "makefile.txt", "x.c", "README"])
@@ -211,13 +235,13 @@ def test_json_files_have_no_comment(path: str) -> None:
         ("\\# a # b", "# b"),
         ('"a\\" # b" # c', "# c"),
         ("x # ", "# "),
-        ("X # c", "# c"),  # only ' and " open a quote
-        ("`a # c", "# c"),
+        ("X # c", "# c"),
+        ("`a # c", None),  # a backtick quotes as well
         ("", None),
     ],
 )
-def test_hash_comment_words_quotes_and_escapes(line: str, comment: str | None) -> None:
-    assert hash_comment(line) == comment
+def test_shell_comments_words_quotes_and_escapes(line: str, comment: str | None) -> None:
+    assert comments_of("shell", (line,)) == (((1, comment),) if comment is not None else ())
 
 
 def test_text_names_hold_every_lines_words_and_the_json_views() -> None:

@@ -43,6 +43,19 @@ def test_unescape_line_reads_what_escape_line_writes(escaped: str, line: str) ->
 
 
 @pytest.mark.parametrize(
+    ("escaped", "line"),
+    [
+        ("echo caf\\xc3\\xa9", "echo café"),  # UTF-8 bytes read as a UTF-8 file's line reads
+        ("\\xc3\\xa9\\xff", "é\udcff"),  # the UTF-8 part decoded, the other byte kept
+        ("\\xe9\\xc3", "\udce9\udcc3"),  # a lead byte without its continuation stays kept
+        ("\\xf0\\x9f\\x98\\x80!", "\U0001f600!"),
+    ],
+)
+def test_escaped_bytes_that_are_utf8_stand_for_their_characters(escaped: str, line: str) -> None:
+    assert unescape_line(escaped) == line
+
+
+@pytest.mark.parametrize(
     ("escaped", "shown"),
     [("a\\n", "'\\\\n'"), ("\\x41", "'\\\\x'"), ("end\\", "'\\\\'"), ("\\x7f", "'\\\\x'")],
 )

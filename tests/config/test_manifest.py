@@ -24,7 +24,7 @@ VALID_KEYS = (
     "absent, exclude, expect, files, forbid, forbid_lines, forbid_lines_escaped, id, kinds, "
     "missing_ok, mode, must_exist, unless_lines, unless_lines_escaped, why"
 )
-VALID_TOP_KEYS = "allow_outside_root, exclude, hosts, import_roots, root, rule"
+VALID_TOP_KEYS = "allow_outside_root, exclude, graph_budget, hosts, import_roots, root, rule"
 OUTSIDE = "(set allow_outside_root = true to allow it)"
 ABSOLUTE = f"is absolute: paths are relative to the root {OUTSIDE}"
 
@@ -136,6 +136,16 @@ def forbid_rule(rule_id: str, line: int, files: tuple[str, ...] = ("a.py",), *fo
                 import_roots=("python", "src", ""),
             ),
             id="import-roots",
+        ),
+        pytest.param(
+            'graph_budget = 1000\n[[rule]]\nid = "r"\nfiles = ["a.py"]\nforbid = ["x"]\n',
+            Manifest(
+                path=MANIFEST_NAME,
+                root="",
+                rules=(forbid_rule("r", 2, ("a.py",)),),
+                graph_budget=1000,
+            ),
+            id="graph-budget",
         ),
         pytest.param(
             'rule = [{id = "a", files = ["a.py"], forbid = ["x"]},\n'
@@ -317,6 +327,26 @@ TOP_LEVEL_CASES = [
         "import_roots[1]: must be a string, not an integer",
         "import_roots[2]: '../up' leaves the tree; import roots are relative to the tree",
         id="import-roots-values",
+    ),
+    case(
+        'graph_budget = "big"\n[[rule]]\n' + OK,
+        "graph_budget: must be a whole number of steps from 1 (10000000), not a string",
+        id="graph-budget-type",
+    ),
+    case(
+        "graph_budget = true\n[[rule]]\n" + OK,
+        "graph_budget: must be a whole number of steps from 1 (10000000), not a boolean",
+        id="graph-budget-bool",
+    ),
+    case(
+        "graph_budget = 0\n[[rule]]\n" + OK,
+        "graph_budget: must be a whole number of steps from 1 (10000000), not 0",
+        id="graph-budget-zero",
+    ),
+    case(
+        "graph_budget = 1.5\n[[rule]]\n" + OK,
+        "graph_budget: must be a whole number of steps from 1 (10000000), not a float",
+        id="graph-budget-float",
     ),
     case(
         '[[rules]]\nfiles = ["a.py"]\nforbid = ["x"]\n',
@@ -501,6 +531,17 @@ RULE_KEY_CASES = [
         "rule 1 (line 2): unknown key 'forbids' (did you mean 'forbid'?)",
         "rule 1 (line 3): unknown key 'file' (did you mean 'files'?)",
         id="unknown-rule-keys",
+    ),
+    # one mistake, one problem: the misspelt key is taken as meant for what follows from it
+    case(
+        '[[rule]]\nforbidd = ["y"]\nfiles = ["b.py"]\n',
+        "rule 1 (line 2): unknown key 'forbidd' (did you mean 'forbid'?)",
+        id="misspelt-forbid-alone",
+    ),
+    case(
+        '[[rule]]\nfilez = ["b.py"]\nforbid = ["y"]\n',
+        "rule 1 (line 2): unknown key 'filez' (did you mean 'files'?)",
+        id="misspelt-files-alone",
     ),
     case(
         '[[rule]]\npattern = "x"\n' + OK,
@@ -791,7 +832,8 @@ PYPROJECT_HEAD = '[project]\nname = "x"\n\n'
             PYPROJECT_HEAD
             + "[tool.cleantree]\nzzz = 1\nallow_outside_root = 0\n[tool.cleantree.hosts]\na = 1\n",
             "unknown key 'tool.cleantree.zzz' (valid keys: tool.cleantree.allow_outside_root, "
-            "tool.cleantree.exclude, tool.cleantree.hosts, tool.cleantree.import_roots, "
+            "tool.cleantree.exclude, tool.cleantree.graph_budget, tool.cleantree.hosts, "
+            "tool.cleantree.import_roots, "
             "tool.cleantree.root, "
             "tool.cleantree.rule) (at line 5)",
             "tool.cleantree.hosts.a: must be a string, not an integer",
@@ -1174,8 +1216,8 @@ def test_a_bad_unless_line_and_a_rule_of_escaped_lines_alone_are_reported() -> N
 
 ZZZ = (
     "unknown key 'tool.cleantree.zzz' (valid keys: tool.cleantree.allow_outside_root, "
-    "tool.cleantree.exclude, tool.cleantree.hosts, tool.cleantree.import_roots, "
-    "tool.cleantree.root, tool.cleantree.rule)"
+    "tool.cleantree.exclude, tool.cleantree.graph_budget, tool.cleantree.hosts, "
+    "tool.cleantree.import_roots, tool.cleantree.root, tool.cleantree.rule)"
 )
 
 

@@ -20,6 +20,7 @@ from pytest_cleantree.frontends.options import PYTEST_OPTIONS
 
 REPO = Path(__file__).resolve().parents[2]
 WORKFLOW = REPO / "pytest_cleantree" / "examples" / "ci" / "cleantree.yml"
+PIP_WORKFLOW = WORKFLOW.with_name("cleantree-pip.yml")
 
 
 def workflow_steps() -> list[dict[str, str]]:
@@ -227,6 +228,59 @@ def test_the_workflow_check_step_on_a_bad_manifest_annotates_and_writes_sarif(
     (invocation,) = document["runs"][0]["invocations"]
     assert invocation["executionSuccessful"] is False
     assert invocation["toolExecutionNotifications"]
+
+
+def pip_steps() -> list[dict[str, str]]:
+    steps: list[dict[str, str]] = yaml.safe_load(PIP_WORKFLOW.read_text())["jobs"]["cleantree"][
+        "steps"
+    ]
+    return steps
+
+
+def test_the_pip_workflow_installs_this_release_and_uploads_what_the_check_wrote() -> None:
+    """The plain-pip route: the same permissions and actions as the action's workflow, this
+    release pinned, and an upload that runs also when the check failed."""
+    workflow = yaml.safe_load(PIP_WORKFLOW.read_text())
+    assert workflow["permissions"] == yaml.safe_load(WORKFLOW.read_text())["permissions"]
+    runs = [step["run"] for step in pip_steps() if "run" in step]
+    assert runs[0] == f'python -m pip install "pytest-cleantree=={pytest_cleantree.__version__}"'
+    upload = next(s for s in pip_steps() if "upload-sarif" in s.get("uses", ""))
+    assert upload["uses"] == "github/codeql-action/upload-sarif@v4"
+    assert upload["if"].startswith("always()")
+    assert upload["with"]["sarif_file"] in runs[1]
+
+
+@pytest.mark.parametrize("root", ["partial-revert/python/sglang", "reverted/python/sglang"])
+def test_the_pip_workflow_check_step_annotates_and_writes_sarif(
+    example_tree: Path, root: str
+) -> None:
+    """The workflow's check command, run as the step runs it (a shell in the checkout, with the
+    manifest at its root): annotations on the dirty tree, exit 0 on the reverted one, and the
+    SARIF file the upload step reads either way."""
+    manifest = example_tree / "cleantree.toml"
+    text = manifest.read_text()
+    manifest.write_text(text.replace('root = "partial-revert/python/sglang"', f'root = "{root}"'))
+    (check,) = [s["run"] for s in pip_steps() if s.get("name") == "Check the tree"]
+    bindir = Path(sys.executable).parent
+    env = {**os.environ, "PATH": f"{bindir}{os.pathsep}{os.environ['PATH']}"}
+    completed = subprocess.run(
+        ["bash", "-e", "-c", check],
+        capture_output=True,
+        text=True,
+        cwd=example_tree,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    document = json.loads((example_tree / "cleantree.sarif").read_text())
+    results = document["runs"][0]["results"]
+    if root.startswith("partial"):
+        assert completed.returncode == 1, completed.stderr
+        assert completed.stdout.startswith("::error file=")
+        assert len(results) == 5
+    else:
+        assert completed.returncode == 0, completed.stderr
+        assert results == []
 
 
 def test_the_readme_links_the_references_and_they_document_every_flag() -> None:

@@ -64,7 +64,7 @@ def test_wrapper_refuses_to_launch_on_a_dirty_tree(example_tree: Path, fake_sgla
     assert completed.returncode == 1
     assert "LAUNCHED" not in completed.stdout
     assert "partial-revert/python/sglang/srt/server_args.py:46:36" in completed.stdout
-    assert "not launching SGLang" in completed.stderr
+    assert f"not launching {sys.executable}: the tree is not clean" in completed.stderr
 
 
 def test_wrapper_refuses_to_launch_when_the_check_cannot_run(
@@ -100,6 +100,73 @@ def test_wrapper_with_a_module_root_checks_the_package_that_would_be_imported(
     completed = launch(manifest, fake_sglang)
     assert completed.returncode == 1
     assert re.search(r"^/\S+/sglang/srt/server_args.py:1:28 +condition", completed.stdout, re.M)
+
+
+def run_wrapper(
+    args: list[str], cwd: Path, fake_sglang: Path, manifest: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHON": sys.executable, "PYTHONPATH": str(fake_sglang)}
+    env.pop("CLEANTREE_MANIFEST", None)
+    if manifest is not None:
+        env["CLEANTREE_MANIFEST"] = str(manifest)
+    return subprocess.run(
+        ["sh", str(WRAPPER), *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize("root", [REVERTED, PARTIAL])
+def test_wrapper_runs_any_server_command_given_after_the_separator(
+    example_tree: Path, fake_sglang: Path, tmp_path: Path, root: str
+) -> None:
+    """``-- CMD ARGS`` launches CMD (here a stand-in vLLM) only on a clean tree, with its
+    arguments untouched; the SGLang launcher is not run."""
+    server = tmp_path / "vllm"
+    server.write_text('#!/bin/sh\necho "VLLM $*"\n')
+    server.chmod(0o755)
+    manifest = with_root(example_tree, root)
+    completed = run_wrapper(
+        ["--", str(server), "serve", "m", "--tensor-parallel-size", "8"],
+        example_tree,
+        fake_sglang,
+        manifest,
+    )
+    assert "LAUNCHED" not in completed.stdout
+    if root == REVERTED:
+        assert completed.returncode == 0, completed.stderr
+        assert completed.stdout.splitlines()[-1] == "VLLM serve m --tensor-parallel-size 8"
+    else:
+        assert completed.returncode == 1
+        assert "VLLM" not in completed.stdout
+        assert f"not launching {server}: the tree is not clean" in completed.stderr
+
+
+def test_wrapper_with_nothing_after_the_separator_is_an_error(
+    example_tree: Path, fake_sglang: Path
+) -> None:
+    completed = run_wrapper(["--"], example_tree, fake_sglang)
+    assert completed.returncode == 2
+    assert completed.stderr.splitlines() == [
+        "launch_server.sh: nothing to launch: give the server command after --"
+    ]
+
+
+def test_wrapper_finds_the_manifest_from_a_subfolder_as_check_does(
+    example_tree: Path, fake_sglang: Path
+) -> None:
+    """Without CLEANTREE_MANIFEST the manifest is discovered (this folder or a parent), so the
+    wrapper run from inside the tree checks it rather than failing to read ``cleantree.toml``."""
+    inside = example_tree / PARTIAL / "srt"
+    completed = run_wrapper(["--tp", "8"], inside, fake_sglang)
+    assert completed.returncode == 1, completed.stderr
+    assert "cannot read the manifest" not in completed.stderr
+    assert "server_args.py:46:36" in completed.stdout
+    assert "LAUNCHED" not in completed.stdout
 
 
 def hook() -> dict[str, object]:
@@ -251,7 +318,7 @@ def test_wrapper_says_pytest_cleantree_is_not_installed_before_checking(
     assert completed.stdout == ""  # no check ran: nothing reported
     (message,) = completed.stderr.splitlines()
     assert message.startswith(
-        f"launch_server.sh: not launching SGLang: pytest-cleantree is not installed for {python}"
+        f"launch_server.sh: not launching {python}: pytest-cleantree is not installed for {python}"
     )
     assert "not clean" not in message
     if interpreter == "venv":

@@ -110,6 +110,7 @@ RUNNABLE = (
     "pytest_cleantree/examples/prelaunch/launch_server.sh",
     "pytest_cleantree/examples/ansible/cleantree.yml",
     "pytest_cleantree/examples/ci/cleantree.yml",
+    "pytest_cleantree/examples/ci/cleantree-pip.yml",
     "pytest_cleantree/schemas/manifest-v1.json",
     "pytest_cleantree/schemas/report-v1.json",
     "pytest_cleantree/py.typed",
@@ -210,7 +211,8 @@ def test_the_release_workflow_builds_runs_the_quick_start_and_publishes() -> Non
     smoke = next(i for i, run in enumerate(runs) if "bash .ci/wheel-smoke dist/*.whl" in run)
     assert built < smoke
     assert any('"v${version}"' in run and "cat-file -t" in run for run in runs[:built])
-    assert release["needs"] == pypi["needs"] == "build"
+    assert pypi["needs"] == "build"
+    assert release["needs"] == ["build", "wheelhouse"]  # no release without the wheelhouses
     assert release["permissions"] == {"contents": "write"}
     assert any("gh release create" in str(step.get("run", "")) for step in release["steps"])
     assert pypi["permissions"] == {"id-token": "write"}  # trusted publishing, nothing else
@@ -218,8 +220,38 @@ def test_the_release_workflow_builds_runs_the_quick_start_and_publishes() -> Non
     assert pypi["steps"][-1] == {"uses": "pypa/gh-action-pypi-publish@release/v1"}
 
 
+def test_each_platform_and_python_gets_a_wheelhouse_installed_offline_before_release() -> None:
+    """The offline route (issue 46): per supported platform and Python, the wheel and every
+    dependency, installed with ``--no-index`` by the smoke test, attached to the release."""
+    import yaml
+
+    workflow = yaml.safe_load((REPO / ".github" / "workflows" / "release.yml").read_text())
+    job = workflow["jobs"]["wheelhouse"]
+    pythons = re.findall(
+        r'"Programming Language :: Python :: (3\.\d+)"', (REPO / "pyproject.toml").read_text()
+    )
+    assert job["strategy"]["matrix"]["python"] == pythons
+    assert {"ubuntu-latest", "macos-latest"} <= set(job["strategy"]["matrix"]["os"])
+    runs = [str(step.get("run", "")) for step in job["steps"]]
+    download = next(i for i, run in enumerate(runs) if "pip download -d wheelhouse" in run)
+    smoke = next(
+        i for i, run in enumerate(runs) if "WHEELHOUSE=wheelhouse bash .ci/wheel-smoke" in run
+    )
+    assert download < smoke
+    release = workflow["jobs"]["github-release"]
+    fetched = [
+        step["with"] for step in release["steps"] if "download-artifact" in step.get("uses", "")
+    ]
+    assert {"pattern": "wheelhouse-*", "path": "dist/", "merge-multiple": True} in fetched
+    script = (REPO / ".ci" / "wheel-smoke").read_text(encoding="utf-8")
+    assert "--no-index" in script
+
+
 def test_ci_runs_the_same_wheel_smoke_after_lint_and_before_the_tests() -> None:
     script = (REPO / ".ci" / "run").read_text(encoding="utf-8")
-    lint, smoke = script.index("\nlint-imports\n"), script.index("\nbash .ci/wheel-smoke ")
+    lint, smoke = (
+        script.index("\nlint-imports\n"),
+        script.index("\nWHEEL_SMOKE_PLAYBOOK=1 bash .ci/wheel-smoke "),
+    )
     assert lint < smoke < script.index("\npython3 -m pytest ")
     assert os.access(REPO / ".ci" / "wheel-smoke", os.X_OK)

@@ -9,6 +9,7 @@ import contextlib
 import logging
 import os
 import re
+import shlex
 import signal
 import socket
 import subprocess
@@ -177,6 +178,16 @@ def test_a_changed_host_key_is_refused_even_when_accepting_new_ones(
     assert _fingerprint(host_key.with_suffix(".pub")) in message
     assert _fingerprint(other) in message
     assert setup.known_hosts.read_text() == line
+    # the fix it names works as printed: the host is on another port and the known hosts
+    # are not ~/.ssh/known_hosts, so it needs '[host]:port' and -f FILE
+    fix = re.search(r"remove its old key \((ssh-keygen -R .+?)\) and add", message)
+    assert fix is not None, message
+    assert f"-f {setup.known_hosts}" in fix[1]
+    done = subprocess.run(
+        shlex.split(fix[1]), capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert setup.known_hosts.read_text() == ""  # the old key is gone, and only it
 
 
 def test_accepting_new_host_keys_records_the_key(
@@ -570,3 +581,36 @@ def test_a_proxy_jump_is_followed(
     source = make_ssh_source(tmp_path, make_client_setup(extra=jump))
     assert source.read(["a.py"]) == {"a.py": b"a = 1\n"}
     assert opened == {"connections": 2, "direct-tcpip": 1, "session": 1}
+
+
+def test_a_port_that_answers_without_ssh_is_said_so_not_a_timeout(
+    tmp_path: Path,
+    make_ssh_source: SourceFactory,
+    make_client_setup: Callable[..., Any],
+) -> None:
+    """What answers at once but is not an SSH server (an HTTP server on the port) is named for
+    what it is; "no handshake within N s" would send the user after a slow network."""
+    import socket
+    import threading
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+
+    def answer() -> None:
+        with contextlib.suppress(OSError):
+            connection, _ = listener.accept()
+            with connection:
+                connection.sendall(b"HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n")
+
+    threading.Thread(target=answer, daemon=True).start()
+    setup = make_client_setup(port=listener.getsockname()[1])
+    source = make_ssh_source(tmp_path, setup, connect_timeout=60)
+    try:
+        with pytest.raises(SourceError) as caught:
+            source.read(["a.py"])
+    finally:
+        listener.close()
+    message = _one_line(caught.value)
+    assert "within" not in message, message
+    assert f"port {setup.server.port} did not send an SSH banner" in message, message

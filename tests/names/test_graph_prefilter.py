@@ -18,11 +18,14 @@ from pathlib import Path
 import pytest
 
 from pytest_cleantree.agent import could_spell
-from pytest_cleantree.names.graph import STAR_NEEDLE, import_summary
+from pytest_cleantree.analysis import decode_python
+from pytest_cleantree.names.graph import STAR_NEEDLE
+from pytest_cleantree.names.imports import import_summary, parsed_summary
 from pytest_cleantree.names.modules import name_tree
 from pytest_cleantree.names.spellings import pattern_spellings
 from pytest_cleantree.sources.base import NO_NEEDLE, Needles, NoNeedle, SourceError
 from pytest_cleantree.sources.local import LocalSource
+from tests.names.test_import_spellings import covered, engine
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 #: words a pattern's spellings are made of, common and rare in the standard library
@@ -171,3 +174,69 @@ def test_a_server_sends_a_file_whose_only_import_is_an_unnamed_star(tmp_path: Pa
     naming = name_tree(server, sorted(files), ())
     found = pattern_spellings(server, ["subprocess.Popen"], naming.bases, naming.tree)
     assert "pkg.mod.Popen" in found.names["subprocess.Popen"]
+
+
+SITE = Path(sysconfig.get_paths()["purelib"])
+#: real trees, each with qualified patterns whose chains run through it
+REAL_TREES = {
+    "stdlib": (STDLIB, (), PATTERNS),
+    "site-packages": (
+        SITE,
+        ("hypothesis", "_pytest", "astroid", "jedi"),
+        (
+            "hypothesis.strategies.integers",
+            "_pytest.fixtures.fixture",
+            "astroid.nodes.Module",
+            "jedi.api.Script",
+        ),
+    ),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(REAL_TREES))
+def test_the_prefilter_and_every_module_parsed_give_one_graph_on_real_trees(
+    tmp_path: Path, name: str
+) -> None:
+    """A real tree through the text's reading, and with every module parsed
+    (``CLEANTREE_ENGINE=reference``): one graph; and every file's reading covers the
+    parser's (a file kept out by the reading imports nothing the graph needs)."""
+    base, packages, patterns = REAL_TREES[name]
+    root = tmp_path / name
+    if packages:
+        for package in packages:
+            shutil.copytree(
+                base / package, root / package, ignore=shutil.ignore_patterns("__pycache__")
+            )
+    else:
+        shutil.copytree(base, root, ignore=shutil.ignore_patterns("site-packages", "__pycache__"))
+    paths = sorted(str(p.relative_to(root)) for p in root.rglob("*.py"))
+    read = 0
+    for path in paths:
+        data = (root / path).read_bytes()
+        try:
+            tree = ast.parse(data)
+            text = decode_python(data)
+        except (SyntaxError, ValueError, LookupError):
+            continue
+        read += 1
+        assert covered(import_summary(text), parsed_summary(tree)) == [], path
+    assert read > 300
+    source = LocalSource(root)
+    naming = name_tree(source, paths, ())
+    with engine("fast"):
+        through = pattern_spellings(source, patterns, naming.bases, naming.tree)
+    with engine("reference"):
+        every = pattern_spellings(source, patterns, naming.bases, naming.tree)
+    assert through.emap is not None
+    assert every.emap is not None
+    for pattern in patterns:  # the graph: every name that reaches a target, the same
+        targets = through.targets[pattern]
+        assert targets == every.targets[pattern]
+        assert set(through.emap.reach(targets)) == set(every.emap.reach(targets)), pattern
+        # what no import of the tree can reach is dropped: the text's reading may keep more
+        # (a docstring that reads ``import Mapping`` keeps ``m.Mapping``), never fewer
+        assert every.names[pattern] <= through.names[pattern], pattern
+        assert every.ways[pattern] <= through.ways[pattern], pattern
+        assert set(every.stars[pattern]) <= set(through.stars[pattern]), pattern
+    assert through.problems == every.problems

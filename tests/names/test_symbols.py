@@ -1,20 +1,14 @@
 """The symbol graph (``names/symbols.py``) on small module sets held in memory: where a spelling
-leads, which modules following it needs, the names that reach a target, the run's budget, and
-the memo that keeps a web of modules as cheap as its nodes."""
+leads, which modules following it needs, the names that reach a target, the work each walk
+counts against the run's budget (``test_budget.py`` states the budget itself), and the memo that
+keeps a web of modules as cheap as its nodes."""
 
 from __future__ import annotations
 
 import pytest
 
-from pytest_cleantree.names import symbols
-from pytest_cleantree.names.symbols import (
-    Budget,
-    ExportMap,
-    GraphBudgetError,
-    Meter,
-    Reached,
-    build_export_map,
-)
+from pytest_cleantree.names.budget import Budget, GraphBudgetError
+from pytest_cleantree.names.symbols import ExportMap, Reached, build_export_map
 
 
 def emap_of(
@@ -33,71 +27,6 @@ def emap_of(
     if nodes is not None:
         emap.meter = Budget(nodes=nodes).start()
     return emap
-
-
-# ------------------------------------------------------------------ Meter and Budget
-
-
-def test_the_budget_allows_its_steps_and_stops_the_next() -> None:
-    meter = Budget(nodes=3).start()
-    for _ in range(3):
-        meter.spend("m")
-    assert meter.steps == 3
-    with pytest.raises(GraphBudgetError) as raised:
-        meter.spend("pkg.mod")
-    message = str(raised.value)
-    assert "bound of 3 steps at the module 'pkg.mod'" in message
-    assert message.endswith(
-        "the spellings of the qualified patterns are unknown "
-        "(narrow the root, or check fewer qualified patterns at once)"
-    )
-
-
-class Clock:
-    """A stand-in for the ``time`` module: the meter reads ``monotonic`` only."""
-
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def monotonic(self) -> float:
-        return self.now
-
-
-def test_the_clock_is_read_every_4096_steps(monkeypatch: pytest.MonkeyPatch) -> None:
-    clock = Clock(110.0)
-    monkeypatch.setattr(symbols, "time", clock)
-    meter = Meter(Budget(seconds=5.0), started=100.0)  # ten seconds ago: past the bound
-    for _ in range(4095):
-        meter.spend("m")
-    with pytest.raises(GraphBudgetError) as raised:
-        meter.spend("pkg.slow")
-    message = str(raised.value)
-    assert "bound of 5 s at the module 'pkg.slow'" in message
-    assert message.endswith(
-        "the spellings of the qualified patterns are unknown "
-        "(narrow the root, or check fewer qualified patterns at once)"
-    )
-
-
-def test_a_run_within_its_seconds_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    clock = Clock(1000.0)
-    monkeypatch.setattr(symbols, "time", clock)
-    meter = Meter(Budget(seconds=5.0), started=995.0)  # exactly at the bound: not past it
-    for _ in range(3 * 4096):
-        meter.spend("m")
-    assert meter.steps == 3 * 4096
-    clock.now = 1000.5
-    for _ in range(4095):
-        meter.spend("m")
-    with pytest.raises(GraphBudgetError):
-        meter.spend("m")
-
-
-def test_a_fresh_meter_within_its_seconds_goes_on() -> None:
-    meter = Budget(seconds=300.0).start()
-    for _ in range(2 * 4096):
-        meter.spend("m")
-    assert meter.steps == 2 * 4096
 
 
 # ------------------------------------------------------------------ following a spelling
@@ -458,13 +387,56 @@ def test_a_new_link_onto_a_chain_followed_before_costs_two_steps(how: str) -> No
     assert emap.canonicals("top.f") == {"m0.f"}
 
 
-def test_a_new_star_onto_star_exports_walked_before_costs_two_steps() -> None:
+def test_a_new_star_onto_star_exports_walked_before_costs_two_modules_and_what_they_add() -> None:
     modules = {**chain(30, star=True), "top": "from m29 import *\n"}
     emap = emap_of(modules)
     assert emap.exported_names("m29") == {"f"}
-    assert steps_of(emap, "top", "exported_names") <= 2
+    # ``top``: a step and its star's edge; ``m29``, known: a step and its one name
+    assert steps_of(emap, "top", "exported_names") == 4
     assert steps_of(emap, "top", "exported_names") == 0
     assert emap.exported_names("top") == {"f"}
+
+
+def test_an_export_walk_counts_the_names_and_edges_each_module_adds() -> None:
+    modules = {
+        "a": "from b import *\nfrom c import *\nx = y = 1\n",
+        "b": "__all__ = ['p', 'q', 'r']\n",
+        "c": "def s(): ...\n",
+    }
+    emap = emap_of(modules)
+    # a: 1 + 2 names + 2 edges; b: 1 + 3 names; c: 1 + 1 name
+    assert steps_of(emap, "a", "exported_names") == 11
+    assert emap.exported_names("a") == {"x", "y", "p", "q", "r", "s"}
+
+
+def test_a_walk_back_counts_each_edge_it_follows_star_edges_included() -> None:
+    stars = "".join(f"from m{j} import *\n" for j in range(1, 5))
+    modules = {"m0": "def f(): ...\n", **{f"m{i}": "from m0 import *\n" for i in range(1, 5)}}
+    modules["top"] = stars
+    emap = emap_of(modules)
+    for module in modules:
+        emap.exported_names(module)  # (their export walks counted apart)
+    emap.reach(["m0.f"])  # (the reverse index, built once, counted apart)
+    before = emap.meter.steps
+    found = emap.reach(["m0.f"])
+    assert set(found) >= {"m0.f", "m1.f", "m4.f", "top.f"}
+    # a step per name met, an edge per star import of a module met (m0: 4, m1..m4: 1 each)
+    assert emap.meter.steps - before == len(found) + 4 + 4
+
+
+def test_a_star_web_lists_no_edge_per_name() -> None:
+    """100 modules that star-import each other with 30 names each: the index is the
+    bindings, not the product (3 * 10^7 edges); a walk back takes the few it meets."""
+    size = 100
+    modules = {
+        f"m{i}": "".join(f"from m{j} import *\n" for j in range(size) if j != i)
+        + "".join(f"def f{i}_{k}(): ...\n" for k in range(30))
+        for i in range(size)
+    }
+    emap = emap_of(modules, nodes=3_000_000)
+    found = emap.reach(["m0.f0_0"])
+    assert {name for name in found if name.endswith(".f0_0")} == {f"m{i}.f0_0" for i in range(size)}
+    assert emap.meter.steps < 3_000_000
 
 
 def test_the_likely_target_walks_no_star_that_does_not_run_last() -> None:

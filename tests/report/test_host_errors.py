@@ -29,15 +29,12 @@ HIT = Result(R, "a.py", hits=(Hit("a.py", 3, (Kind.CALL,), "sm120()", 4),), file
 
 
 def test_text_shows_each_hosts_error_once_and_what_follows_it() -> None:
-    assert render_rows(FLEET, seen=set()) == [
-        ("g1", "error", "cannot connect"),
-        ("g2", "error", "cannot connect"),
-        ("g1", "error", "a.py: cannot decode"),
-    ]
+    assert render_rows(FLEET, host_problems=False) == [("g1", "error", "a.py:2: cannot decode")]
     report = render_report(FLEET)
-    assert report.count("cannot connect") == 4  # a row and a status line per host
-    assert "a.py: cannot decode" in report
+    assert report.count("cannot connect") == 2  # a status line per host, under no rule
+    assert "a.py:2: cannot decode" in report
     assert "\nt\n" in f"\n{report}"  # rule t's block, after s which shows nothing
+    assert "\nr\n" not in f"\n{report}"  # r fails only by the hosts' errors
 
 
 def _values(node: Any, key: str) -> Iterator[Any]:

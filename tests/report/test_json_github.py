@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 from pytest_cleantree import __version__
 from pytest_cleantree.core.errors import CleanTreeError, ManifestError
@@ -149,10 +150,10 @@ def test_render_json_of_a_clean_complete_run_is_indented() -> None:
     assert text.startswith('{\n  "$schema": ')
 
 
-def test_the_json_entry_takes_the_manifest_and_the_root_as_given() -> None:
+def test_the_json_entry_makes_the_manifest_absolute_from_the_run_s_folder() -> None:
     context = RenderContext(manifest="m.toml", root="/w", workspace="/", cwd="/w")
     assert json_format.render([CLEAN], context) == render_json(
-        [CLEAN], manifest="m.toml", root="/w"
+        [CLEAN], manifest="/w/m.toml", root="/w"
     )
 
 
@@ -264,3 +265,32 @@ def test_join_root_normalises_a_path_at_the_root() -> None:
     assert join_root("", "a/../b.py") == "b.py"
     assert join_root(".", "a/./b.py") == "a/b.py"
     assert join_root("r", "a/./b.py") == "r/a/b.py"
+
+
+def test_the_schema_named_is_the_shipped_one_at_this_release() -> None:
+    """``$schema`` resolves: it is the shipped report schema's ``$id``, the repository's URL
+    of that file at this version's tag (not an ``.invalid`` placeholder)."""
+    import pytest_cleantree
+
+    shipped = Path(pytest_cleantree.__file__).parent / "schemas" / "report-v1.json"
+    schema = json.loads(shipped.read_text(encoding="utf-8"))
+    tag = f"v{__version__}"
+    expected = (
+        "https://github.com/pytest-cleantree/pytest-cleantree/raw/"
+        f"{tag}/pytest_cleantree/schemas/report-v1.json"
+    )
+    assert JSON_SCHEMA_ID == schema["$id"] == expected
+    document = json.loads(render_json([CLEAN], manifest="m.toml", root="/w"))
+    assert document["$schema"] == expected
+
+
+def test_the_registry_s_document_holds_absolute_paths_whichever_front_end() -> None:
+    """pytest's parts hold the manifest and root as typed (relative); the document is the
+    CLI's: both absolute, from the run's folder."""
+    from pytest_cleantree.report.context import RenderContext
+    from pytest_cleantree.report.registry import render
+
+    context = RenderContext(manifest="cleantree.toml", root="python/sglang", cwd="/work/fork")
+    document = json.loads(render("json", [CLEAN], context))
+    assert document["manifest"] == "/work/fork/cleantree.toml"
+    assert document["root"] == "/work/fork/python/sglang"

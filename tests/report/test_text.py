@@ -388,14 +388,32 @@ def test_colour_paints_paths_kinds_errors_and_the_summary_by_outcome() -> None:
     assert "\x1b" not in render([HITS, OTHER], RenderContext())
 
 
+def test_one_host_s_own_error_stands_in_its_host_block_after_the_rules() -> None:
+    gone = Result(RULE, "a.py", host="gpu1", problems=(Problem("unknown host key"),), files=FILES)
+    hit = Result(
+        BARE, "b.py", host="gpu1", hits=(Hit("b.py", 2, (Kind.CALL,), "sm120()", 0),), files=FILES
+    )
+    assert render([gone, hit], RenderContext()).split("\n\n")[-2:] == [
+        "host gpu1\nerror: unknown host key",
+        "cleantree: 1 forbidden line in 1 file; 1 error: the check is incomplete (2 rules checked)",
+    ]
+    assert "no-sm120" not in render([gone, hit], RenderContext())  # its rule holds no row
+
+
+def test_a_problem_s_path_is_shown_from_the_findings_base() -> None:
+    """A file's error names it as its findings do (relative to the current folder, not to the
+    root), so that both can be copied and opened."""
+    broken = Result(RULE, "a.py", problems=(Problem("not valid", "sub/b.py", 3),), files=FILES)
+    context = RenderContext(root="/w/root", cwd="/w")
+    assert "error: root/sub/b.py:3: not valid" in render([broken], context)
+
+
 def test_a_fleet_shows_a_host_s_own_error_once_and_a_status_line_per_host() -> None:
     gone_a = Result(RULE, "a.py", host="gpu1", problems=(Problem("gone"),), files=FILES)
     gone_b = Result(BARE, "b.py", host="gpu1", problems=(Problem("gone"),), files=FILES)
     fine = Result(RULE, "a.py", host="gpu2", files=FILES)
+    # the host's error is under its host (its status line), not under a rule's heading
     assert render([gone_a, gone_b, fine], RenderContext()) == (
-        "no-sm120: the sm120 experiment was reverted\n"
-        "gpu1  error  gone\n"
-        "\n"
         "gpu1: unreachable: gone\n"
         "gpu2: clean\n"
         "\n"
@@ -403,3 +421,14 @@ def test_a_fleet_shows_a_host_s_own_error_once_and_a_status_line_per_host() -> N
     )
     # one host is no fleet: no status block
     assert "gpu2: clean" not in render([fine], RenderContext())
+
+
+def test_a_local_problem_of_no_file_stays_under_its_rule() -> None:
+    """Only a remote host's own error moves to a host block: a local one without a path (a
+    rule's pattern naming no module) stands under the rule it concerns."""
+    unnamed = Result(
+        RULE, "a.py", problems=(Problem("forbid: 'p.q' names no module"),), files=FILES
+    )
+    report = render([unnamed], RenderContext())
+    assert report.startswith("no-sm120: the sm120 experiment was reverted\nerror: forbid:")
+    assert "host" not in report

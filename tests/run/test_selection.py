@@ -40,6 +40,10 @@ def rule(files: tuple[str, ...] = (), absent: tuple[str, ...] = ()) -> Rule:
         (rule(absent=("..",)), ["../x.py"], None, None, ("../x.py",)),
         (rule(absent=("../..",)), ["../../x.py"], None, None, ("../../x.py",)),
         (rule(absent=("./k",)), ["k/a.py"], (), ("./k",), ()),
+        # a named path is a path, never a pattern: the entry made from it names it alone
+        (rule(files=("src/**/*.py",)), ["src/[x]/a.py"], ("src/[[]x]/a.py",), (), ()),
+        (rule(files=("**/*.py",)), ["a*b/?.py"], ("a[*]b/[?].py",), (), ()),
+        (rule(absent=("k/*",)), ["k/[x]/a.py"], (), ("k/[[]x]",), ()),
     ],
 )
 def test_a_rule_covers_a_named_file_as_the_whole_tree_check_would(
@@ -60,7 +64,10 @@ def test_a_rule_covers_a_named_file_as_the_whole_tree_check_would(
 
 # --------------------------------------------------------------------------- named paths
 
-LISTING = {"**/*.py": ("a.py", "src/b.py", "src/k/c.py", "docs/d.py"), "src/*.md": ("src/r.md",)}
+LISTING = {
+    "**/*.py": ("a.py", "src/b.py", "src/k/c.py", "docs/d.py", "g/[x]/e.py", "g/x/f.py"),
+    "src/*.md": ("src/r.md",),
+}
 
 
 def expand(entries: Sequence[str], any_kind: bool) -> Mapping[str, tuple[str, ...] | SourceError]:
@@ -92,6 +99,16 @@ def named(path: str, folder: bool = True) -> NamedPath:
             ("a.py", "src/**/*.py"),
             (),
             ("src",),
+        ),
+        # a folder whose name holds glob characters: its files, each a literal entry
+        (rule(files=("**/*.py",)), [named("g/[x]")], ("g/[[]x]/e.py",), (), ("g/[x]",)),
+        # a folder through a link (``lnk -> src``): what rules cover under either path
+        (
+            rule(files=("src/*.md",)),
+            [NamedPath("lnk", "lnk", True, ("src",))],
+            ("src/*.md",),
+            (),
+            ("lnk",),
         ),
     ],
 )
@@ -246,9 +263,39 @@ def test_a_path_through_links_is_placed_in_the_tree_the_last_part_kept(tmp_path:
     placed = place_named(["real/src/a.py", "into/a.py", "tree/lnk"], root, tmp_path)
     assert placed == [
         NamedPath("real/src/a.py", "src/a.py", False),
-        NamedPath("tree/lnk", "lnk", True),
+        NamedPath("tree/lnk", "lnk", True, ("src",)),
     ]
     assert os.path.islink(real / "lnk")
+
+
+def test_a_path_through_a_link_in_the_tree_is_also_the_path_it_leads_to(tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.py").write_text("")
+    (tmp_path / "linkdir").symlink_to("src")
+    (tmp_path / "alias.py").symlink_to("src/a.py")
+    (tmp_path / "src" / "up").symlink_to("..")
+    given = ["linkdir/a.py", "alias.py", "src/up/linkdir/a.py", "linkdir", "src/a.py"]
+    assert place_named(given, str(tmp_path), tmp_path) == [
+        NamedPath("linkdir/a.py", "linkdir/a.py", False, ("src/a.py",)),
+        NamedPath("alias.py", "alias.py", False, ("src/a.py",)),
+        NamedPath("src/up/linkdir/a.py", "src/up/linkdir/a.py", False, ("src/a.py",)),
+        NamedPath("linkdir", "linkdir", True, ("src",)),
+        NamedPath("src/a.py", "src/a.py", False),
+    ]
+    # git's view: a link to a folder is a file, checked as the link
+    assert place_named(["linkdir"], str(tmp_path), tmp_path, folders=False) == [
+        NamedPath("linkdir", "linkdir", False)
+    ]
+
+
+def test_a_named_file_is_uncovered_only_when_no_spelling_of_it_is_covered() -> None:
+    given = rule(files=("src/*.py",))
+    through = NamedPath("linkdir/a.py", "linkdir/a.py", False, ("src/a.py",))
+    elsewhere = NamedPath("other/b.py", "other/b.py", False, ("more/b.py",))
+    selection = select_paths([given], [through, elsewhere], expand)
+    assert selection.uncovered == ("other/b.py",)
+    (narrowed,) = selection.rules
+    assert narrowed.files == ("src/a.py",)
 
 
 def test_a_folder_inside_the_root_is_taken_as_written_even_when_it_leads_out(

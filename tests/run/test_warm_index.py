@@ -27,6 +27,9 @@ from pytest_cleantree.sources.base import Expansion, FileStat, Needles, NoNeedle
 from pytest_cleantree.sources.local import LocalSource
 
 HOUR_AGO = time.time() - 3600
+#: a racy window no run outlasts, and a time well before it
+A_DAY_NS = 86_400 * 10**9
+TEN_DAYS_AGO = time.time() - 10 * 86_400
 
 
 class Counting:
@@ -168,14 +171,19 @@ def rewrite_keeping_stat(target: Path) -> None:
 
 
 def test_a_file_changed_within_two_seconds_of_being_seen_is_read_again(
-    tree: Path, tmp_path: Path
+    tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The racy case: a rewrite in the same timestamp tick keeps every stamp, ctime too.
 
     A ctime-blind stat stands for such a file system.  A file just written is
-    not trusted on the next run; the same file an hour old is (the control:
-    it is the two-second rule, not luck, that makes the first read again).
+    not trusted on the next run; the same file older than the window is (the control:
+    it is the racy rule, not luck, that makes the first read again).  The window is a
+    day here, so that "just written" does not depend on how fast the machine runs.
     """
+    monkeypatch.setattr("pytest_cleantree.run.cache.RACY_NS", A_DAY_NS)
+    for path in tree.rglob("*"):
+        if path.is_file():
+            os.utime(path, (TEN_DAYS_AGO, TEN_DAYS_AGO))
     write(tree / "a.py", "import os\nif sm120:\n    pass\n", when=None)  # changed just now
     run(Counting(tree, ctime_blind=True), AnalysisCache(store(tmp_path)))
     rewrite_keeping_stat(tree / "a.py")
@@ -185,7 +193,7 @@ def test_a_file_changed_within_two_seconds_of_being_seen_is_read_again(
     ]
     assert racy.reads == ["a.py"]
 
-    write(tree / "old.py", "import os\nif sm120:\n    pass\n")  # an hour old
+    write(tree / "old.py", "import os\nif sm120:\n    pass\n", when=TEN_DAYS_AGO)
     run(Counting(tree, ctime_blind=True), AnalysisCache(store(tmp_path)))
     rewrite_keeping_stat(tree / "old.py")
     settled = Counting(tree, ctime_blind=True)

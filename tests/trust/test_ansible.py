@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import venv
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -191,7 +192,17 @@ STALE = '{"gpu-b": {"exit": 0, "status": "clean", "report": null, "stderr": "sta
 @pytest.mark.parametrize(
     ("variables", "why"),
     [
-        pytest.param({"cleantree_python": "/no/such/python"}, "", id="no-python"),
+        pytest.param(
+            {"cleantree_python": "/no/such/python"},
+            "cannot execute /no/such/python (no such interpreter?)",
+            id="no-python",
+        ),
+        # a Python without the tool: "did not run", never "violations" (exit 3 of the bootstrap)
+        pytest.param(
+            {"cleantree_python": "BARE", "cleantree_environment": "'{}'"},
+            "pytest-cleantree is not installed for BARE",
+            id="no-tool",
+        ),
         pytest.param({"cleantree_chdir": "/no/such/folder"}, "change directory", id="no-folder"),
         # the module itself cannot run there (cleantree_python defaults to this one too)
         pytest.param(
@@ -205,6 +216,11 @@ def test_a_host_whose_check_did_not_start_is_marked_and_the_summary_is_this_runs
     """The command cannot start on one host (no such Python, no such folder): that host is
     "did not run: <why>" (no exit status), the others are reported, the play fails, and the
     summary on disk is this run's, not the previous one."""
+    if variables.get("cleantree_python") == "BARE":
+        venv.create(site / "bare")  # a Python that cannot import pytest-cleantree
+        bare = str(site / "bare" / "bin" / "python")
+        variables = {**variables, "cleantree_python": bare}
+        why = why.replace("BARE", bare)
     host = add_broken_host(site, **variables)
     (site / "cleantree-fleet.json").write_text(STALE)
     completed = run_playbook(site, "-e", f"cleantree_hosts=gpu-b:{host}")
@@ -220,6 +236,24 @@ def test_a_host_whose_check_did_not_start_is_marked_and_the_summary_is_this_runs
     assert why in summary[host]["status"], summary[host]
     assert f"not clean: {host}" in output
     assert not list(site.glob(".*cleantree-fleet*")), "a temporary file was left behind"
+
+
+def test_the_manifest_is_copied_from_the_controller(site: Path) -> None:
+    """``cleantree_manifest_copy`` checks each host against the controller's manifest (copied to
+    a temporary folder there), not the host's own."""
+    (site / "controller.toml").write_text(
+        '[[rule]]\nid = "ones"\nfiles = ["server_args.py"]\nforbid = ["=x"]\n'
+    )
+    completed = run_playbook(
+        site, "-e", "cleantree_hosts=gpu-b", "-e", f"cleantree_manifest_copy={site}/controller.toml"
+    )
+    output = completed.stdout + completed.stderr
+    assert completed.returncode != 0, output
+    summary = json.loads((site / "cleantree-fleet.json").read_text())
+    assert summary["gpu-b"]["status"] == "violations", summary
+    (result,) = summary["gpu-b"]["report"]["results"]
+    assert result["rule"] == "ones"
+    assert [hit["line"] for hit in result["hits"]] == [1]
 
 
 def test_a_run_that_checks_nothing_leaves_no_stale_summary(site: Path) -> None:

@@ -191,3 +191,28 @@ def test_a_revoked_host_key_is_refused(
     assert "REVOKED" in completed.stdout
     assert "internal error" not in completed.stderr
     assert setup.known_hosts.read_text() == text  # nothing recorded
+
+
+# ---------------------------------------------------------------- issue 45: one model, both sides
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_a_file_the_analysis_cannot_read_is_an_error_over_ssh_as_locally(
+    tmp_path: Path, ssh_setup: Setup, encoding: str
+) -> None:
+    """A YAML file in UTF-16 without a byte-order mark holds the word: locally exit 2 (it
+    cannot be read as text); the agent, whose needle test saw no ``sm120`` bytes, spared it and
+    the remote check said clean.  Both sides are now one answer."""
+    root = tmp_path / "tree"
+    root.mkdir()
+    (root / "ci.yaml").write_bytes("steps:\n  - run: enable sm120\n".encode(encoding))
+    (tmp_path / "cleantree.toml").write_text(
+        'root = "tree"\n[[rule]]\nid = "r"\nfiles = ["*.yaml"]\nforbid = ["sm120"]\n'
+    )
+    local = cleantree("check", cwd=tmp_path)
+    remote = cleantree(
+        "check", "--host", f"{ssh_setup.alias}:{root}", *options(ssh_setup), cwd=tmp_path
+    )
+    assert local.returncode == 2, local.stdout + local.stderr
+    assert remote.returncode == local.returncode, remote.stdout + remote.stderr
+    assert "holds NUL bytes" in remote.stdout, remote.stdout

@@ -15,10 +15,11 @@ import logging
 import os
 import re
 import select
+import shlex
 import socket
 import sys
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -460,6 +461,8 @@ class Connection:
                 raise SourceError(f"{self.host}: {exc}") from None
             if isinstance(exc, Exception):
                 slow = time.monotonic() - started >= timeout * 0.95
+                if isinstance(exc, paramiko.BadHostKeyException):
+                    accept_into = _file_holding(trusted, exc.hostname, target.port) or accept_into
                 raise self._connect_error(exc, target, where, accept_into, slow, revoked) from None
             raise
         return client
@@ -495,7 +498,8 @@ class Connection:
                 f"{_fingerprint(exc.key)} but known hosts expect {exc.expected_key.get_name()} "
                 f"{_fingerprint(exc.expected_key)}; refusing to connect (someone may be "
                 f"intercepting); if the host was reinstalled, remove its old key "
-                f"(ssh-keygen -R '{exc.hostname}') and add the new one"
+                f"({forget_host_key_command(exc.hostname, target.port, known_hosts)}) and add "
+                "the new one"
             )
         if isinstance(exc, paramiko.AuthenticationException):
             tried = ", ".join(target.key_files) or "the agent and default keys"
@@ -513,10 +517,16 @@ class Connection:
             return SourceError(
                 f"{where}: cannot resolve host name {target.hostname!r}: {exc.strerror}"
             )
-        if isinstance(exc, paramiko.SSHException) and (slow or "banner" in str(exc)):
+        if isinstance(exc, paramiko.SSHException) and slow:
             return SourceError(
                 f"{where}: no SSH handshake within {self._connect_timeout:g} s ({exc}): "
                 "is an SSH server listening on that port?"
+            )
+        if isinstance(exc, paramiko.SSHException) and "banner" in str(exc):
+            # in time, but what answered is not an SSH server (or closed before its banner)
+            return SourceError(
+                f"{where}: no SSH handshake: what answers on port {target.port} did not send an "
+                f"SSH banner ({exc}): is an SSH server listening on that port?"
             )
         if isinstance(exc, paramiko.SSHException):
             return SourceError(f"{where}: SSH handshake failed: {exc}")
@@ -525,6 +535,29 @@ class Connection:
         if isinstance(exc, EOFError):
             return SourceError(f"{where}: the host closed the connection during the handshake")
         return SourceError(f"{where}: cannot connect: {type(exc).__name__}: {exc}")
+
+
+def known_hosts_name(hostname: str, port: int) -> str:
+    """The name a known-hosts line gives a host: ``[host]:port`` off port 22, as ssh writes it."""
+    return hostname if port == 22 or hostname.startswith("[") else f"[{hostname}]:{port}"
+
+
+def forget_host_key_command(hostname: str, port: int, known_hosts: Path) -> str:
+    """The ``ssh-keygen -R`` that removes this host's key from ``known_hosts``: the bare host
+    name answers "not found" for a host on another port, and ssh-keygen edits
+    ``~/.ssh/known_hosts`` unless ``-f`` names the file that holds the key."""
+    name = shlex.quote(known_hosts_name(hostname, port))
+    return f"ssh-keygen -R {name} -f {shlex.quote(str(known_hosts))}"
+
+
+def _file_holding(files: Sequence[Path], hostname: str, port: int) -> Path | None:
+    """The first known-hosts file with a key for the host, where its old key is to be removed."""
+    name = known_hosts_name(hostname, port)
+    for path in files:
+        with contextlib.suppress(OSError, paramiko.SSHException):
+            if path.exists() and paramiko.HostKeys(str(path)).lookup(name):
+                return path
+    return None
 
 
 #: a ``Match`` line with an ``exec`` criterion (case-insensitive, as ssh reads keywords)

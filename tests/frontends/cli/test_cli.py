@@ -295,7 +295,7 @@ def test_a_missing_file_exits_2_naming_it(
     assert result.code == 2
     assert result.err == ""
     assert (
-        "error: srt/server_args.py: no such file under "
+        "error: partial-revert/python/sglang/srt/server_args.py: no such file under "
         f"{example_tree / 'partial-revert/python/sglang'} (set missing_ok = true to allow)"
     ) in result.lines
     # the rest is still checked and reported
@@ -321,7 +321,9 @@ def test_an_unparseable_file_exits_2_and_shows_its_matching_lines(
         ("srt/server_args.py", 46),
     }
     assert any(
-        line.startswith("error: srt/server_args.py: not valid Python ") for line in result.lines
+        line.startswith("error: partial-revert/python/sglang/srt/server_args.py:")
+        and ": not valid Python " in line
+        for line in result.lines
     )
 
 

@@ -114,13 +114,29 @@ def test_the_scripts_written_out_are_the_shipped_ones(tmp_path: Path) -> None:
     done = run("-m", "pytest_cleantree", "scripts", "out", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     files = sorted(str(p.relative_to(tmp_path / "out")) for p in (tmp_path / "out").rglob("*.*"))
-    assert files == ["ansible/cleantree.yml", "ci/cleantree.yml", "prelaunch/launch_server.sh"]
+    assert files == [
+        "ansible/cleantree.yml",
+        "ci/cleantree-pip.yml",
+        "ci/cleantree.yml",
+        "prelaunch/launch_server.sh",
+    ]
     for name in files:
-        shipped = (EXAMPLES / name).read_bytes()
+        shipped = (EXAMPLES / name).read_bytes().replace(b"pytest_cleantree/examples/", b"out/")
         assert (tmp_path / "out" / name).read_bytes() == shipped
         assert f"out/{name}" in done.stdout
     assert os.access(tmp_path / "out" / "prelaunch" / "launch_server.sh", os.X_OK)
     assert not os.access(tmp_path / "out" / "ci" / "cleantree.yml", os.X_OK)
+
+
+def test_the_scripts_name_where_they_were_written(tmp_path: Path) -> None:
+    """Usage lines in a written script name the copy (``DIR/ansible/cleantree.yml``), not the
+    path in a clone, which a server with only the wheel does not have."""
+    done = run("-m", "pytest_cleantree", "scripts", "ops/ct", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    playbook = (tmp_path / "ops" / "ct" / "ansible" / "cleantree.yml").read_text()
+    assert "ansible-playbook -i inventory ops/ct/ansible/cleantree.yml" in playbook
+    for written in (tmp_path / "ops" / "ct").rglob("*.*"):
+        assert "pytest_cleantree/examples" not in written.read_text(), written
 
 
 def test_scripts_needs_a_folder(tmp_path: Path) -> None:

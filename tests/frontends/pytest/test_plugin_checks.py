@@ -50,7 +50,7 @@ def test_a_missing_file_is_an_error_naming_it(pytester: pytest.Pytester, tree: P
     result.stdout.fnmatch_lines(
         [
             "*cleantree r[[]gone.py[]]*",
-            "error: gone.py: no such file under */src (set missing_ok = true to allow)",
+            "error: src/gone.py: no such file under */src (set missing_ok = true to allow)",
         ]
     )
 
@@ -79,7 +79,10 @@ def test_a_glob_matching_nothing_is_an_error(pytester: pytest.Pytester, tree: Pa
 
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
-        ["error: ops/**/*.py: glob matches no file under */src (set missing_ok = true to allow)"]
+        [
+            "error: src/ops/**/*.py: glob matches no file under */src"
+            " (set missing_ok = true to allow)"
+        ]
     )
 
 
@@ -131,7 +134,7 @@ def test_an_unparseable_file_fails_and_still_shows_its_matching_lines(
         [
             "src/legacy/broken.py:2:5   text   use_sm120 = True",
             "src/legacy/broken.py:4:12  text   launch_sm120()",
-            "error: legacy/broken.py: not valid Python *invalid syntax at line 3*",
+            "error: src/legacy/broken.py:3: not valid Python *invalid syntax at line 3*",
         ]
     )
 

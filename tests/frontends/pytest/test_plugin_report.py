@@ -58,6 +58,12 @@ def test_pytest_writes_the_sarif_and_json_the_cli_writes(
     document = json.loads((example_tree / "pytest.json").read_text(encoding="utf-8"))
     assert document["summary"]["text"] == SUMMARY
     assert len(document["results"]) == 4  # passed checks too: the report is the session's
+    # one document however the manifest was named: found by discovery, the CLI's is the same
+    assert document["manifest"] == str(example_tree / "cleantree.toml")
+    assert Path(document["root"]).is_absolute()
+    found = cli("--json-output", "found.json", cwd=example_tree)
+    assert found.returncode == 1, found.stderr
+    assert json.loads((example_tree / "found.json").read_text(encoding="utf-8")) == document
 
 
 def test_the_summary_line_is_the_clis_under_both_front_ends(
@@ -156,3 +162,23 @@ def test_a_manifest_that_cannot_start_still_writes_the_clis_sarif(
     theirs = json.loads((pytester.path / "cli.sarif").read_text(encoding="utf-8"))
     assert mine == theirs
     assert "Traceback" not in ran.stdout.str()
+
+
+def test_a_manifest_that_cannot_start_still_writes_the_clis_json(pytester: pytest.Pytester) -> None:
+    """As the SARIF above: the JSON document with the problem and an incomplete status."""
+    pytester.makefile(
+        ".toml", cleantree='root = "."\n[[rule]]\nid = "r"\nfiles = 3\nforbid = ["x"]\n'
+    )
+    ran = pytester.runpytest_subprocess(
+        "--cleantree", "cleantree.toml", "--cleantree-json-output", "pytest.json"
+    )
+    checked = cli("--manifest", "cleantree.toml", "--json-output", "cli.json", cwd=pytester.path)
+
+    assert ran.ret != pytest.ExitCode.OK
+    assert checked.returncode == 2
+    mine = json.loads((pytester.path / "pytest.json").read_text(encoding="utf-8"))
+    theirs = json.loads((pytester.path / "cli.json").read_text(encoding="utf-8"))
+    assert mine == theirs
+    assert mine["summary"]["complete"] is False
+    (problem,) = mine["errors"]
+    assert (problem["file"], problem["line"]) == ("cleantree.toml", 4)

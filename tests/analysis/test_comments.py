@@ -1,0 +1,143 @@
+"""Comments by each language's grammar (analysis/comments.py), stated directly: where a
+``#`` is a comment, and where the language reads data (``# allow`` stands where an allow in
+data would).  The generated differential against each language's own reader is
+``tests/trust/test_comment_grammar.py``."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_cleantree.analysis.comments import LANGUAGES, comments_of
+
+CASES = [
+    (
+        "toml",
+        "data in a basic multi-line string",
+        'a = """\nrun # allow\n"""\nb = 1 # c',
+        ((4, "# c"),),
+    ),
+    ("toml", "data in a literal multi-line string", "a = '''\nrun # allow\n'''", ()),
+    ("toml", "quotes before the closing three", 'a = """x""""  # c', ((1, "# c"),)),
+    ("toml", "a hash in a literal string", "a = 'x#y' # c", ((1, "# c"),)),
+    ("toml", "an escaped quote in a basic string", 'a = "x\\"#" # c', ((1, "# c"),)),
+    ("toml", "a comment needs no blank before it", "a = 1# c", ((1, "# c"),)),
+    ("shell", "single quotes over lines", "echo 'a\nsm120 # allow'", ()),
+    ("shell", "double quotes over lines", 'echo "a\nsm120 # allow"\n# c', ((3, "# c"),)),
+    ("shell", "ansi-c quotes with an escaped quote", "echo $'a\\'\n# allow'\n# c", ((3, "# c"),)),
+    ("shell", "a here-document", "cat <<EOF\n# allow\nEOF\necho # c", ((4, "# c"),)),
+    ("shell", "a here-document, tabs stripped", "cat <<-EOF\n\t# allow\n\tEOF\n# c", ((4, "# c"),)),
+    ("shell", "a here-document, quoted word", "cat <<'E F'\n# allow\nE F\n# c", ((4, "# c"),)),
+    (
+        "shell",
+        "two here-documents on one line",
+        "cat <<A; cat <<B\nA\n# allow\nB\n# c",
+        ((5, "# c"),),
+    ),
+    (
+        "shell",
+        "a here-document after a string over lines",
+        'cat <<EOF; echo "a\nb # allow"\nbody # allow\nEOF\n# c',
+        ((5, "# c"),),
+    ),
+    ("shell", "parameters and arithmetic", "echo ${#x} ${x#y} $((1<<2)) # c", ((1, "# c"),)),
+    ("shell", "an escaped blank", "echo a\\ #b", ()),
+    ("shell", "after a metacharacter", "x=1;# c", ((1, "# c"),)),
+    ("shell", "backticks over lines", "echo `a\n# b` # c", ((2, "# c"),)),
+    ("yaml", "a literal block scalar", "a: |\n  x # allow\nb: 1 # c", ((3, "# c"),)),
+    (
+        "yaml",
+        "a line less indented than the block's first ends it",
+        "a: |\n  x # allow\n # c\nb: 1",
+        ((3, "# c"),),
+    ),
+    ("yaml", "an indentation indicator", "a: |2\n    x\n   # allow\nb: 1", ()),
+    (
+        "yaml",
+        "a block scalar in a sequence entry",
+        "- a: |\n   x # allow\n  b: 1 # c",
+        ((3, "# c"),),
+    ),
+    ("yaml", "a double-quoted scalar over lines", 'a: "x\n  # allow"\nb: 1 # c', ((3, "# c"),)),
+    ("yaml", "a single-quoted scalar over lines", "a: 'it''s\n  # allow' # c", ((2, "# c"),)),
+    ("yaml", "a hash inside a word", "a: b#c # d", ((1, "# d"),)),
+    ("yaml", "a quote inside a plain scalar", "a: it's # c", ((1, "# c"),)),
+    ("yaml", "a top-level block scalar", "--- |\nx # allow\n--- # c", ((3, "# c"),)),
+    (
+        "ini",
+        "whole lines only, as configparser",
+        "[s]\nk = v # x\n  # c\n; d",
+        ((3, "# c"), (4, "; d")),
+    ),
+    ("conf", "whole lines only", "k v # x\n  # c\n; d", ((2, "# c"),)),
+    ("make", "a hash inside a function call", "X = $(shell echo '#') # c", ((1, "# c"),)),
+    ("make", "a define block", "define X\n# allow\nendef\n# c", ((4, "# c"),)),
+    (
+        "make",
+        "a recipe, read by the shell",
+        "all:\n\techo 'a # b' \\\n  'c # d' # e",
+        ((3, "# e"),),
+    ),
+    ("make", "a backslash continues a comment", "# c \\\n  more", ((1, "# c \\"), (2, "  more"))),
+    ("make", "a reference in a recipe", "\techo $(x # y) # c", ((1, "# c"),)),
+    ("make", "make has no quotes", 'X = "a # b"', ((1, '# b"'),)),
+    ("dockerfile", "a here-document", "RUN <<EOF\n# allow\nEOF\n# c", ((4, "# c"),)),
+    ("dockerfile", "exec form", 'RUN ["sh", "-c", "a # b"] # c', ((1, "# c"),)),
+    ("r", "a string over lines", 'x <- "a\n# allow"\n# c', ((3, "# c"),)),
+    ("r", "a raw string", 'x <- r"-(\n)" # allow)-"\n# c', ((3, "# c"),)),
+    ("r", "a quoted name", "`a\n# allow` <- 1 # c", ((2, "# c"),)),
+    ("cmake", "a quoted argument over lines", 'set(X "a\n# allow")\n# c', ((3, "# c"),)),
+    ("cmake", "a bracket argument", "set(X [=[\n]] # allow]=])\n# c", ((3, "# c"),)),
+    (
+        "cmake",
+        "a bracket comment",
+        "#[[\nblock\n]] x # c",
+        ((1, "#[["), (2, "block"), (3, "# c"), (3, "]]")),
+    ),
+    ("ruby", "a squiggly here-document", "x = <<~EOS\n  # allow\n  EOS\n# c", ((4, "# c"),)),
+    ("ruby", "a percent literal, nested", "x = %q(a (\n# allow) )\n# c", ((3, "# c"),)),
+    ("ruby", "an interpolation", 'x = "#{a}\n# allow"\n# c', ((3, "# c"),)),
+    ("ruby", "an interpolation holding the quote", 'x = "#{x + "y # z"}" # c', ((1, "# c"),)),
+    ("ruby", "a division", "x = a / 2 # c", ((1, "# c"),)),
+    ("ruby", "a division without blanks", "x = a/2 # c", ((1, "# c"),)),
+    ("ruby", "a regular expression over lines", "x = /a\n# allow/x\n# c", ((3, "# c"),)),
+    ("ruby", "=begin, read as data", "=begin\n# allow\n=end\n# c", ((4, "# c"),)),
+    ("ruby", "after __END__", "__END__\n# allow", ()),
+    ("ruby", "a character literal", "x = y ?# : 1", ()),
+    ("ruby", "an append is no here-document", 'a << "x # y" # c', ((1, "# c"),)),
+    ("ruby", "y is a name in Ruby", "x, y = 1, 2 # c", ((1, "# c"),)),
+    (
+        "perl",
+        "a here-document's quoted word after a blank",
+        'print << "END X";\n# allow\nEND X\n# c',
+        ((4, "# c"),),
+    ),
+    ("perl", "y before a fat comma is a word", "my %h = (y => 1); # c", ((1, "# c"),)),
+    ("perl", "a quote-like operator", "my $x = q{\n# allow\n};\n# c", ((4, "# c"),)),
+    ("perl", "a substitution's second part", "$x =~ s{a}\n  {\n# allow};\n# c", ((4, "# c"),)),
+    ("perl", "a transliteration", "$x =~ tr/a/\n# allow/;\n# c", ((3, "# c"),)),
+    ("perl", "an indented here-document", "print <<~EOF;\n  # allow\n  EOF\n# c", ((4, "# c"),)),
+    ("perl", "POD", "=pod\n# allow\n=cut\n# c", ((4, "# c"),)),
+    ("perl", "the last index", "my $n = $#a; # c", ((1, "# c"),)),
+    ("perl", "an escaped single quote", "$x = 'it\\'s\n# allow';\n# c", ((3, "# c"),)),
+    ("perl", "after __DATA__", "__DATA__\n# allow", ()),
+]
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "comments"),
+    [c[:1] + c[2:] for c in CASES],
+    ids=[f"{c[0]}: {c[1]}" for c in CASES],
+)
+def test_comments_by_the_languages_grammar(
+    language: str, text: str, comments: tuple[tuple[int, str], ...]
+) -> None:
+    assert comments_of(language, text.split("\n")) == comments
+
+
+def test_every_language_is_stated() -> None:
+    assert {c[0] for c in CASES} == set(LANGUAGES)
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_a_comment_line_is_a_comment_in_every_language(language: str) -> None:
+    assert comments_of(language, ("x", "# c")) == ((2, "# c"),)
