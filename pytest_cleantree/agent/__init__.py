@@ -250,6 +250,19 @@ def inside(real: "AnyStr", real_root: "AnyStr") -> bool:
     return real == real_root or real.startswith(real_root.rstrip(sep) + sep)
 
 
+def git_mode(st_mode: int) -> str:
+    """A file's mode as git records it: ``120000`` a link, ``100755`` a regular file its
+    owner may execute, ``100644`` another regular file, ``040000`` a folder, else the
+    octal type and permission bits."""
+    if stat.S_ISLNK(st_mode):
+        return "120000"
+    if stat.S_ISREG(st_mode):
+        return "100755" if st_mode & stat.S_IXUSR else "100644"
+    if stat.S_ISDIR(st_mode):
+        return "040000"
+    return format(st_mode, "06o")
+
+
 def lexists(root: str, entry: str) -> "Record":
     """Is there anything at ``root/entry`` (a folder, a dangling link...): one of
     :data:`~.wire.LITERALS`."""

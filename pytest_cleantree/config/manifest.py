@@ -30,9 +30,11 @@ import dataclasses
 import re
 import sys
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from pathlib import Path, PurePath
 
 from pytest_cleantree.config.entries import (
+    Report,
     nearest,
     read_excludes,
     read_forbid_lines,
@@ -91,7 +93,10 @@ _RULE_KEYS = (
     "exclude",
     "unless_lines",
     "unless_lines_escaped",
+    "mode",
 )
+#: the modes a ``mode`` key may expect, as git writes them: a regular file, executable or not
+_MODES = ("100644", "100755")
 
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 _NOT_ID = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -409,16 +414,10 @@ class _Parser:
         if missing_ok and must_exist:
             report("missing_ok and must_exist contradict each other: keep one")
         exclude = read_excludes(table, "", report)
+        mode = _read_mode(table, report)
 
         unless = read_forbid_lines(table, report, "unless_lines")
-        lined = ("forbid_lines", "forbid_lines_escaped")
-        searched = [key for key in ("forbid", *lined, "expect") if key in meant]
-        if not searched and "absent" not in meant:
-            report("nothing to check: give forbid, expect or absent")
-        if searched and "files" not in meant:
-            report(f"{' and '.join(searched)} need{'s' * (len(searched) == 1)} files to look in")
-        if not searched and "files" in meant:
-            report("files: has no effect without forbid or expect")
+        _check_coverage(meant, report)
         for both in sorted(set(files) & set(absent)):
             report(f"'{both}' is in both files and absent")
 
@@ -437,7 +436,29 @@ class _Parser:
             line=line,
             exclude=exclude,
             unless=unless,
+            mode=mode,
         )
+
+
+def _read_mode(table: Mapping[str, object], report: Report) -> str:
+    """The rule's ``mode``: one git writes for a regular file, or ``""``."""
+    mode = read_optional(table, "mode", str, "", "", report)
+    if mode and mode not in _MODES:
+        report(f"mode: '{mode}' is not a file mode git writes: use {' or '.join(_MODES)}")
+    return mode
+
+
+def _check_coverage(meant: AbstractSet[str], report: Report) -> None:
+    """A rule checks something, and what looks in files has files to look in (``meant``:
+    its keys as the user meant them, a misspelt one as the key it is nearest)."""
+    lined = ("forbid_lines", "forbid_lines_escaped")
+    searched = [key for key in ("forbid", *lined, "expect", "mode") if key in meant]
+    if not searched and "absent" not in meant:
+        report("nothing to check: give forbid, expect or absent")
+    if searched and "files" not in meant:
+        report(f"{' and '.join(searched)} need{'s' * (len(searched) == 1)} files to look in")
+    if not searched and "files" in meant:
+        report("files: has no effect without forbid or expect")
 
 
 def _with_default_ids(rules: Sequence[Rule]) -> list[Rule]:
@@ -462,8 +483,10 @@ def _default_id(rule: Rule) -> str:
         verb, subject = "forbid", rule.forbid[0].text
     elif rule.expect:
         verb, subject = "expect", rule.expect[0].text
-    else:
+    elif rule.absent:
         verb, subject = "absent", rule.absent[0]
+    else:  # a mode alone
+        verb, subject = "mode", rule.files[0]
     slug = id_slug(subject)
     return f"{verb}-{slug}" if slug else verb
 

@@ -64,6 +64,10 @@ class Pattern:
     body: str
     #: a line pattern pinned to this 1-based line (``line@N:...``); 0: any line
     line: int = 0
+    #: a counted line pattern (``line*N:...``): the number of lines it stands for (in
+    #: ``expect``: at least that many; in ``forbid``: more is a violation); ``None``: not
+    #: counted
+    count: int | None = None
     #: a qualified name spelt through a module alias (``os.path`` for ``posixpath.join``):
     #: the words one of which every use of it that leads to its target spells (the target's
     #: last names), the prefilter's needles in place of its own last part
@@ -95,6 +99,9 @@ class Rule:
     #: gitignore-style patterns of files (relative to the root) the rule does not look at:
     #: the manifest's top-level ``exclude`` followed by the rule's own
     exclude: tuple[str, ...] = ()
+    #: the mode each of its files must have, as git writes it (``100644``, ``100755``);
+    #: "" for none (the revert guard's mode rules: a mode is content)
+    mode: str = ""
 
     @property
     def patterns(self) -> tuple[Pattern, ...]:

@@ -13,7 +13,10 @@ written    tier                   matches a name when
 
 A line pattern (``forbid_lines`` in a manifest, or ``line@N:x`` pinned to line
 ``N``) is matched against each physical line of a file, Python or not, never
-against names.
+against names.  A counted one, ``line*N:x``, stands for ``N`` such lines: in
+``expect`` the file must hold at least ``N`` of them, in ``forbid`` more than ``N``
+is a violation (each of them reported); its text may be empty (blank lines are
+counted, where one alone cannot be told apart), as may a pinned one's (``line@N:``).
 
 In strings, comments and non-Python text the "name" is the text itself for
 substring, regex and qualified patterns (a qualified pattern is then looked for
@@ -42,6 +45,7 @@ IDENTIFIER = re.compile(r"[^\W\d]\w*")
 WORD = re.compile(r"[^\W\d][\w.]*")
 _QUALIFIED = re.compile(rf"{IDENTIFIER.pattern}(\.{IDENTIFIER.pattern})+")
 _PINNED_LINE = re.compile(r"line@([1-9][0-9]*):")
+_COUNTED_LINE = re.compile(r"line\*(0|[1-9][0-9]*):")
 _GLOB_CHARS = frozenset("*?[")
 _GLOB_WILDCARDS = re.compile(r"[*?]|\[!?\]?[^\]]*\]?")
 
@@ -80,7 +84,7 @@ def parse_pattern(text: str) -> Pattern:
                 "RE2 syntax, which runs in linear time but has no backreferences nor lookaround"
             ) from None
         return Pattern(text, PatternTier.REGEX, body)
-    if text.startswith(("line:", "line@")):
+    if text.startswith(("line:", "line@", "line*")):
         return _line_pattern(text)
     if text.startswith("="):
         body = text[1:]
@@ -112,12 +116,21 @@ def line_pattern(line: str) -> Pattern:
 
 
 def _line_pattern(text: str) -> Pattern:
+    if text.startswith("line*"):
+        counted = _COUNTED_LINE.match(text)
+        if counted is None:
+            raise ValueError(f"pattern {text!r}: write 'line*N:TEXT' with N a count from 0")
+        body = text[counted.end() :].strip()
+        return Pattern(text, PatternTier.LINE, body, count=int(counted.group(1)))
     pinned = _PINNED_LINE.match(text)
     if text.startswith("line@") and pinned is None:
         raise ValueError(f"pattern {text!r}: write 'line@N:TEXT' with N a line number from 1")
     body = text[pinned.end() if pinned else len("line:") :].strip()
-    if not body:
-        raise ValueError(f"pattern {text!r}: empty line (blank lines cannot be told apart)")
+    if not body and not pinned:  # a blank line pinned to its line is told apart by it
+        raise ValueError(
+            f"pattern {text!r}: empty line (blank lines cannot be told apart; "
+            "'line*N:' counts them)"
+        )
     return Pattern(text, PatternTier.LINE, body, int(pinned.group(1)) if pinned else 0)
 
 

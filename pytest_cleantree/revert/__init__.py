@@ -9,8 +9,12 @@ written, labelled apart by their ids:
   one).  In a manifest they are ``forbid_lines`` (compared stripped, wherever they stand;
   ``forbid_lines_escaped`` for bytes that are not UTF-8); for ``check --reverted`` in a git
   work tree they are the lines of the work tree that git blame gives to the change (or to a
-  commit with its ``git patch-id``), or, not committed, whose text it added, each pinned to
+  commit with its ``git patch-id``), whatever their text (none in a file whose bytes are
+  those it had before the change), or, not committed, whose text it added, each pinned to
   its line (``line@N:``): blame first, a line another commit wrote is that commit's;
+* ``repeated-lines-FILE``: a line it wrote again (the file had its text) may stand no
+  more often than before (``line*N:``), in a manifest (with blame, pinned instead, blank
+  lines too in a change of blank lines alone);
 * ``introduced-names-FILE``: in a Python file, every code name the change introduced (a
   code name after, not one before, as the check's analysis finds them: the words of
   strings never count, the segments of a dotted module path do), as an exact
@@ -19,14 +23,19 @@ written, labelled apart by their ids:
   tokenizer finds (a shell variable, a YAML or TOML key ...) of four characters or more;
   prose has none (``text_rules=False`` turns files that are not Python off).  An
   experiment line is not reported again for its names (``unless``);
-* with ``check --reverted``, a file the change only removed lines from: a
-  ``removed-lines`` rule expecting them back;
+* ``removed-lines-FILE``: the lines it removed, expected back with their count before
+  it (``line:TEXT``, ``line*N:TEXT``);
+* ``mode-FILE``: a file whose mode the change made: the mode before it, expected back
+  (``Rule.mode``; ``check --reverted`` checks it, a manifest notes it);
 * a file the change added: an ``absent`` entry;
 * a file the change deleted (or renamed away): a ``must_exist`` rule that expects names
-  the file had (its top-level definitions): still missing, that is a violation.
+  the file had (its top-level definitions), or without one its lines, or, empty, the
+  file itself: still missing, that is a violation.
 
-Things a manifest cannot check (binary contents, file modes, symlink targets, files
-outside the root) become comments at the top of the manifest, never silent omissions.
+Things a manifest cannot check (binary contents, symlink targets, files outside the root,
+a mode) become comments at the top of the manifest, never silent omissions; with ``check
+--reverted`` they are listed as not checked (:class:`~.git.RevertCheck`), and a range that
+changes nothing is no error.
 
 One job per module, each importing only those below it (an import-linter contract):
 

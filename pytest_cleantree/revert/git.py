@@ -24,13 +24,29 @@ from .plan import plan_changes, root_folder, rules_from_plan
 from .text import checked_text, decode_text
 
 __all__ = [
+    "NOTHING_CHANGED",
+    "RevertCheck",
     "derive_manifest_for_revert",
+    "derive_revert_check",
     "experiment_lines_now",
     "images_from_patch",
     "images_from_rev",
     "repository_top",
     "twin_commits",
 ]
+
+
+#: what a range whose diff is empty (a file added then removed, renamed there and back) is
+NOTHING_CHANGED = "changes nothing (git diff is empty)"
+
+
+@dataclass(frozen=True)
+class RevertCheck:
+    """What ``check --reverted`` runs: the derived manifest, and ``(path, why)`` for what
+    it could not check (a range that changes nothing, a path a rule cannot name ...)."""
+
+    manifest: Manifest
+    unchecked: tuple[tuple[str, str], ...] = ()
 
 
 def _git(repo: Path, *args: str, stdin: bytes | None = None) -> bytes:
@@ -138,13 +154,18 @@ def _resolve_range(repo: Path, spec: str) -> _Range:
     return _Range(old, new, short, why, root)
 
 
-def images_from_rev(spec: str, repo: Path | str = ".") -> tuple[list[ChangedFile], str]:
-    """The files a git range (or commit) changed, with their contents; and a ``why`` for it."""
+def images_from_rev(
+    spec: str, repo: Path | str = ".", *, empty_ok: bool = False
+) -> tuple[list[ChangedFile], str]:
+    """The files a git range (or commit) changed, with their contents; and a ``why`` for it.
+    A range that changes nothing is an error, unless ``empty_ok`` (then none)."""
     revs = _resolve_range(Path(repo), spec)
-    return _images_from_range(Path(repo), spec, revs), revs.why
+    return _images_from_range(Path(repo), spec, revs, empty_ok=empty_ok), revs.why
 
 
-def _images_from_range(repo: Path, spec: str, revs: _Range) -> list[ChangedFile]:
+def _images_from_range(
+    repo: Path, spec: str, revs: _Range, *, empty_ok: bool = False
+) -> list[ChangedFile]:
     diff = _git(
         repo,
         "diff",
@@ -160,7 +181,9 @@ def _images_from_range(repo: Path, spec: str, revs: _Range) -> list[ChangedFile]
         "--",
     )
     if not diff.strip():
-        raise FromDiffError(f"{spec}: changes nothing (git diff is empty)")
+        if empty_ok:
+            return []
+        raise FromDiffError(f"{spec}: {NOTHING_CHANGED}")
     changes = parse_unified_diff(decode_text(diff), source=f"git diff {spec}")
     files = []
     for change in changes:
@@ -221,20 +244,36 @@ def derive_manifest_for_revert(
     the work tree as it is now; its path is a name under that folder, for messages.
     Raises :class:`FromDiffError` (a ``CleanTreeError``).
     """
+    return derive_revert_check(
+        commit, repo, expect_removed=expect_removed, text_rules=text_rules, under=under
+    ).manifest
+
+
+def derive_revert_check(
+    commit: str,
+    repo: Path | str = ".",
+    *,
+    expect_removed: bool = False,
+    text_rules: bool = True,
+    under: str = "",
+) -> RevertCheck:
+    """:func:`derive_manifest_for_revert`'s manifest, with what it could not check: a
+    change that leaves no trace (a range whose diff is empty) is a manifest without rules
+    that says so, not an error."""
     top = repository_top(repo)
     revs = _resolve_range(top, commit)
     commits = _range_commits(top, revs)
-    images = _images_from_range(top, commit, revs)
+    images = _images_from_range(top, commit, revs, empty_ok=True)
     commits |= _twins(top, revs, commits, _changed_paths(images))
     # renamed since: like the file before the experiment (reverted) or after it (still in)
     moved = {} if revs.root else _moved_since(top, revs.old)
     images = _followed(images, {**moved, **_moved_since(top, revs.new)})
 
     def blame(
-        path: str, introduced: frozenset[str], known: frozenset[str]
+        path: str, introduced: frozenset[str], before: bytes | None, blanks: bool
     ) -> list[tuple[int, str]]:
         return experiment_lines_now(
-            top, path, commits, revs.bounds, introduced=introduced, known=known
+            top, path, commits, revs.bounds, introduced=introduced, before=before, blanks=blanks
         )
 
     plan = plan_changes(
@@ -243,15 +282,14 @@ def derive_manifest_for_revert(
         text_rules=text_rules,
         under=under,
         blame=blame,
-        hint=(
-            f" (it removed names: `cleantree from-diff --rev {commit} --expect-removed` "
-            "writes a manifest that expects them back)"
-        ),
+        allow_empty=True,
     )
     root = root_folder(under).rstrip("/")
-    return Manifest(
+    manifest = Manifest(
         str(top / f"<reverted {revs.short}>"), root, rules_from_plan(plan, why=revs.why)
     )
+    unchecked = sorted(set(plan.notes)) or ([] if images else [(commit, NOTHING_CHANGED)])
+    return RevertCheck(manifest, tuple(unchecked))
 
 
 def _moved_since(top: Path, commit: str) -> dict[str, str]:
@@ -347,19 +385,26 @@ def experiment_lines_now(
     bounds: Sequence[str] = (),
     *,
     introduced: frozenset[str] = frozenset(),
-    known: frozenset[str] = frozenset(),
+    before: bytes | None = None,
+    blanks: bool = False,
 ) -> list[tuple[int, str]]:
     """The lines of the work tree's ``path`` that are the experiment's now: ``(line, text
-    stripped)``, blank lines left out; none for a missing file.
+    stripped)``, blank lines left out unless ``blanks`` (a change of blank lines alone);
+    none for a missing file.
 
-    Blame first.  A line is the experiment's when its text (stripped) is not one its parent
-    had in the file (``known``: a line the experiment moved is not a leftover) and git blame
-    gives it to one of ``commits`` (the experiment's, and their ``git patch-id`` twins: a
-    cherry-pick, a revert of the revert), or it is not committed (the work tree: a line
-    re-applied by hand) and its text is one the experiment added (``introduced``).  A line
-    another commit wrote is not the experiment's, whatever its text (``import warnings``
-    added again by a later refactoring): it is a leftover only when it holds a name the
-    experiment introduced, which the ``introduced-names`` rule finds.  ``bounds``
+    Blame decides committed lines, both ways.  A committed line is the experiment's when
+    git blame gives it to one of ``commits`` (the experiment's, and their ``git patch-id``
+    twins: a cherry-pick, a revert of the revert), whether or not its text is new: a line
+    the experiment wrote where its parent had the same text elsewhere in the file
+    (``backend: str = "auto",`` given to one more function), or a line it moved, is its
+    line.  A file whose bytes are again those it had before the experiment (``before``)
+    holds none: git may still give a moved line to the experiment after a revert that
+    restored the file byte for byte (a swap of two lines, diffed the other way round).
+    A line another commit wrote is not the experiment's, whatever its text (``import
+    warnings`` added again by a later refactoring): it is a leftover only when it holds a
+    name the experiment introduced, which the ``introduced-names`` rule finds.  A line not
+    committed (the work tree: a line re-applied by hand) is the experiment's when its text
+    is one the experiment added that its parent did not have (``introduced``).  ``bounds``
     (``^BASE``) stops the walk where the experiment starts: lines older than it cannot be
     the experiment's.  The text pinned is the file decoded as the check decodes it, so a
     pinned line matches itself.
@@ -367,13 +412,16 @@ def experiment_lines_now(
     file = top / path
     if not file.is_file():
         return []
+    data = file.read_bytes()
+    if data == before:
+        return []  # restored byte for byte: nothing of the experiment is left in it
     blamed = _blamed(_git(top, "blame", "--porcelain", *bounds, "--", path), commits)
-    lines = split_lines(checked_text(path, file.read_bytes()))
+    lines = split_lines(checked_text(path, data))
     same = len(lines) - (lines[-1] == "") == blamed.count  # else: line breaks git ignores
     found = []
     for number, line in sorted(blamed.lines.items()):
         text = (lines[number - 1] if same else decode_text(line.raw)).strip()
-        if text and text not in known and _experiment_line(line, text, introduced):
+        if (text or blanks) and _experiment_line(line, text, introduced):
             found.append((number, text))
     return found
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -22,6 +23,7 @@ from .apply import ChangedFile
 from .diff import FileChange, FromDiffError, Status, special_file
 from .names import (
     CODE_KINDS,
+    FINGERPRINT_SIZE,
     IntroducedNames,
     fingerprint,
     introduced_names,
@@ -34,6 +36,7 @@ __all__ = [
     "Blame",
     "Plan",
     "PlannedRule",
+    "line_counts",
     "literal_path",
     "plan_changes",
     "root_folder",
@@ -47,9 +50,13 @@ class PlannedRule:
     """One rule to write (or to build): what it checks in which file, as pattern texts."""
 
     path: str
-    action: str  # "lines", "names", "removed" (lines expected back), "absent" or "restore"
+    #: "lines", "names", "removed" (lines expected back), "repeated" (a line's count
+    #: expected down again), "mode" (the mode before the change, in ``expect``), "absent"
+    #: or "restore"
+    action: str
     #: name bodies, or pattern texts: ``line@N:...`` for an experiment line pinned by git
-    #: blame, ``line:...`` for a removed line expected back
+    #: blame, ``line:...`` or ``line*N:...`` for a removed line expected back (``N`` of
+    #: them), ``line*N:...`` for a line of which no more than ``N`` may stand
     forbid: tuple[str, ...] = ()
     expect: tuple[str, ...] = ()
     #: whole lines (``forbid_lines``)
@@ -63,7 +70,9 @@ class PlannedRule:
 #: name" are different findings, and every output format shows the id.
 _ID_PREFIX = {
     "lines": "experiment-lines",
+    "repeated": "repeated-lines",
     "names": "introduced-names",
+    "mode": "mode",
     "removed": "removed-lines",
     "absent": "absent",
     "restore": "restore",
@@ -77,10 +86,19 @@ _UNVERIFIED = (
     "(--rev BASE..EXPERIMENT checks both)"
 )
 _REMOVED_WHY = "a line the change removed: a complete revert brings it back"
+_NOTHING_CHANGED_COUNT = (
+    "changed, but no line's count and no name changed (lines moved, or whitespace inside "
+    "lines changed): not checked (`check --reverted` sees moved lines by git blame)"
+)
+_REPEATED_WHY = (
+    "a line the change wrote again (its text stood in the file before): a complete revert "
+    "brings its count back"
+)
 
 #: What one file's experiment lines are now, as ``(line, text)``: from git blame, given the
-#: file's path, the texts the experiment introduced there and those its parent had.
-Blame = Callable[[str, frozenset[str], frozenset[str]], "list[tuple[int, str]]"]
+#: file's path, the texts the experiment introduced there, the file's bytes before it, and
+#: whether its blank lines count (a change of blank lines alone).
+Blame = Callable[[str, frozenset[str], "bytes | None", bool], "list[tuple[int, str]]"]
 
 
 @dataclass
@@ -99,8 +117,6 @@ class _Options:
     text_rules: bool
     #: ``None``: experiment lines are the added lines; else they are what blame gives
     blame: Blame | None
-    #: said when a file's only change is removed names not expected back
-    hint: str
 
 
 def plan_changes(
@@ -110,15 +126,16 @@ def plan_changes(
     text_rules: bool,
     under: str,
     blame: Blame | None,
-    hint: str = " (see --expect-removed)",
+    allow_empty: bool = False,
 ) -> Plan:
-    """Plan the rules for ``changes``; raises :class:`FromDiffError` when none can be."""
+    """Plan the rules for ``changes``; raises :class:`FromDiffError` when none can be,
+    unless ``allow_empty`` (its notes then say why)."""
     plan = Plan()
     prefix = root_folder(under)
-    options = _Options(expect_removed, text_rules, blame, hint)
+    options = _Options(expect_removed, text_rules, blame)
     for changed in changes:
         _plan_file(plan, changed, prefix, options)
-    if not plan.rules:
+    if not plan.rules and not allow_empty:
         details = "; ".join(f"{path}: {note}" for path, note in sorted(set(plan.notes)))
         raise FromDiffError(
             "the change leaves nothing a manifest can check" + (f" ({details})" if details else "")
@@ -170,9 +187,9 @@ def _unchecked(
     plan: Plan, change: FileChange, new: str, special: str | None, options: _Options
 ) -> bool:
     """Note what of a modified file cannot be checked; true when its contents cannot be."""
-    if change.old_mode and change.new_mode and change.old_mode != change.new_mode:
-        modes = f"{change.old_mode} -> {change.new_mode}"
-        plan.notes.append((new, f"mode {modes} not checked (a manifest cannot check modes)"))
+    if change.old_mode and change.new_mode and change.old_mode != change.new_mode and not special:
+        why = f"the change made its mode {change.new_mode}: a complete revert gives it back"
+        plan.rules.append(PlannedRule(new, "mode", expect=(change.old_mode,), why=why))
     if special:
         plan.notes.append((new, f"{special} changed: its target cannot be checked"))
         return True
@@ -198,44 +215,84 @@ def _plan_contents(plan: Plan, changed: ChangedFile, new: str, options: _Options
         plan.notes.append((new, kind_note))
     planned = len(plan.rules)
     _plan_lines(plan, changed, new, options.blame)
+    _plan_counts(plan, changed, new, blamed=options.blame is not None)
     expect = names.removed if names and options.expect_removed else ()
     if names and (names.added or expect):
         why = _NAMES_WHY + ("; removed names expected back" if expect else "")
         code = python and not kind_note
         plan.rules.append(PlannedRule(new, "names", names.added, expect, why=why, code=code))
     if len(plan.rules) == planned:
-        removed = names is not None and names.removed and not options.expect_removed
-        plan.notes.append(
-            (
-                new,
-                "changed, but added no line or name to forbid" + (options.hint if removed else ""),
-            )
-        )
+        plan.notes.append((new, _NOTHING_CHANGED_COUNT))
 
 
 def _plan_lines(plan: Plan, changed: ChangedFile, new: str, blame: Blame | None) -> None:
-    """The experiment lines: pinned where blame gives them, else the added lines' texts.
-    With blame, a file the change only removed lines from must have them back."""
+    """The experiment lines: pinned where blame gives them, else the added lines' texts
+    the file did not have before."""
     change = changed.change
     added = _hunk_lines(changed, "+", new)
     known = _stripped_lines(new, changed.before)
     if blame is not None:
-        if any(text.strip() for text in added):  # checked even when none is left: clean
+        # blank lines alone (added, and removed if any): they are what it wrote
+        blanks = bool(added) and not any(added) and not any(_hunk_lines(changed, "-", new))
+        if any(added) or blanks:  # checked even when none is left: clean
             introduced = frozenset(_experiment_lines(added, known))
-            found = blame(change.path, introduced, frozenset(known))
+            found = blame(change.path, introduced, changed.before, blanks)
             pinned = [f"line@{number}:{text}" for number, text in found]
             plan.rules.append(PlannedRule(new, "lines", tuple(pinned), why=_BLAMED_WHY))
-            return
-        removed = _experiment_lines(
-            _hunk_lines(changed, "-", new), _stripped_lines(new, changed.after)
-        )
-        back = tuple(f"line:{text}" for text in removed)
-        if back:
-            plan.rules.append(PlannedRule(new, "removed", expect=back, why=_REMOVED_WHY))
         return
     lines = _experiment_lines(added, known)
     if lines:
         plan.rules.append(PlannedRule(new, "lines", lines=lines, why=_LINES_WHY))
+
+
+def _plan_counts(plan: Plan, changed: ChangedFile, new: str, *, blamed: bool) -> None:
+    """The lines whose count the change moved, expected back at their count before it.
+
+    A text it took lines of away must have that many again (``removed``: ``line:TEXT``
+    for one, ``line*N:TEXT`` for more).  A text it wrote again (the file had it before)
+    may stand no more often than before (``repeated``), unless blame pins the change's
+    own lines (``blamed``: a later commit's line of that text is not the change's).  Blank
+    lines are counted only in a change of whitespace alone, where nothing else is left to
+    check (a revert by hand may well keep a blank line of the experiment's function).
+    """
+    before = line_counts(new, changed.before)
+    after = line_counts(new, changed.after)
+    counted = _count_changed(before, after)
+    removed = _in_hunk_order(changed, "-", new)
+    fewer = [text for text in removed if text in counted and before[text] > after[text]]
+    back = tuple(_counted(text, before[text]) for text in fewer)
+    if back:
+        plan.rules.append(PlannedRule(new, "removed", expect=back, why=_REMOVED_WHY))
+    added = _in_hunk_order(changed, "+", new)
+    again = [text for text in added if text in counted and _repeated(text, before, after, blamed)]
+    over = tuple(f"line*{before[text]}:{text}" for text in again)
+    if over:
+        plan.rules.append(PlannedRule(new, "repeated", over, why=_REPEATED_WHY))
+
+
+def _count_changed(before: Counter[str], after: Counter[str]) -> set[str]:
+    """The texts (stripped) whose count the change moved, that a pattern can spell: blank
+    lines only when no other text's count moved."""
+    counted = {text for text in before.keys() | after.keys() if before[text] != after[text]}
+    if counted - {""}:
+        counted.discard("")
+    return {text for text in counted if "\r" not in text and not unrepresentable(text)}
+
+
+def _repeated(text: str, before: Counter[str], after: Counter[str], blamed: bool) -> bool:
+    """Is ``text`` one the change wrote again, its count to be checked (blame pins it
+    otherwise: the change's own lines, a blank one too)?"""
+    return after[text] > before[text] and (before[text] > 0 or not text) and not blamed
+
+
+def _counted(text: str, count: int) -> str:
+    """The pattern expecting ``count`` lines of ``text`` (``line:`` for one)."""
+    return f"line:{text}" if count == 1 and text else f"line*{count}:{text}"
+
+
+def _in_hunk_order(changed: ChangedFile, op: str, path: str) -> list[str]:
+    """The texts of the diff's added or removed lines, each once, as they come."""
+    return list(dict.fromkeys(_hunk_lines(changed, op, path)))
 
 
 def _plan_unverified(plan: Plan, changed: ChangedFile, new: str) -> None:
@@ -255,6 +312,15 @@ def _stripped_lines(path: str, data: bytes | None) -> set[str]:
     """The texts (stripped) of a file's lines as the check reads them: what experiment
     lines are compared with."""
     return {line.strip() for line in split_lines(checked_text(path, data))} if data else set()
+
+
+def line_counts(path: str, data: bytes | None) -> Counter[str]:
+    """How many lines of each text (stripped) a file holds, as the check reads it."""
+    return (
+        Counter(line.strip() for line in split_lines(checked_text(path, data)))
+        if data
+        else Counter()
+    )
 
 
 def _hunk_lines(changed: ChangedFile, op: str, path: str) -> list[str]:
@@ -343,10 +409,18 @@ def _plan_restore(
         plan.notes.append((path, f"{why}; {what} cannot be expected by its contents"))
         return
     names = fingerprint(path, changed.before)
-    if not names:
-        plan.notes.append((path, f"{why}; it has no name to expect"))
+    if names:
+        plan.rules.append(PlannedRule(path, "restore", expect=tuple(sorted(names)), why=why))
         return
-    plan.rules.append(PlannedRule(path, "restore", expect=tuple(sorted(names)), why=why))
+    # no name: its lines are expected back (a file deleted is lines removed), and a file
+    # without any, an empty one, is expected to exist (a manifest cannot say that alone)
+    counts = line_counts(path, changed.before)
+    texts = [text for text in counts if text and "\r" not in text and not unrepresentable(text)]
+    back = tuple(_counted(text, counts[text]) for text in texts[:FINGERPRINT_SIZE])
+    if back:
+        plan.rules.append(PlannedRule(path, "removed", expect=back, why=f"{why}; {_REMOVED_WHY}"))
+    else:
+        plan.rules.append(PlannedRule(path, "restore", why=f"{why}; it was empty: it must exist"))
 
 
 def rules_from_plan(plan: Plan, *, why: str) -> tuple[Rule, ...]:
@@ -356,10 +430,11 @@ def rules_from_plan(plan: Plan, *, why: str) -> tuple[Rule, ...]:
     experiment = {rule.path: rule.forbid for rule in plan.rules if rule.action == "lines"}
     for rule in plan.rules:
         path = literal_path(rule.path)
-        pinned = rule.action == "lines"
+        pinned = rule.action in ("lines", "repeated")  # pattern texts, not names
         forbid = [parse_pattern(text if pinned else f"={text}") for text in rule.forbid]
         lines_back = rule.action == "removed"  # expected whole lines, as pattern texts
-        expect = [parse_pattern(text if lines_back else f"={text}") for text in rule.expect]
+        expected = rule.expect if rule.action != "mode" else ()
+        expect = [parse_pattern(text if lines_back else f"={text}") for text in expected]
         # an experiment line is reported once, as such, even when it holds introduced names
         unless = experiment.get(rule.path, ()) if rule.action == "names" else ()
         rules.append(
@@ -371,8 +446,9 @@ def rules_from_plan(plan: Plan, *, why: str) -> tuple[Rule, ...]:
                 expect=tuple(expect),
                 kinds=CODE_KINDS if rule.code else DEFAULT_KINDS,
                 why=f"{why}: {rule.why}",
-                must_exist=rule.action in ("restore", "removed"),
+                must_exist=rule.action in ("restore", "removed", "mode"),
                 unless=tuple(parse_pattern(text) for text in unless),
+                mode=rule.expect[0] if rule.action == "mode" else "",
             )
         )
     return tuple(rules)

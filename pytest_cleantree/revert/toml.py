@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from pytest_cleantree.config.entries import escape_line
 
 from .apply import ChangedFile
+from .diff import FromDiffError
 from .names import CODE_KINDS
 from .plan import Plan, PlannedRule, literal_path, plan_changes, unique_id
 from .text import unrepresentable
@@ -35,16 +36,44 @@ def derive_manifest(
     plan = plan_changes(
         changes, expect_removed=expect_removed, text_rules=text_rules, under=under, blame=None
     )
-    return render_manifest(plan, why=why, root=root)
+    return render_manifest(_unwritten_noted(plan), why=why, root=root)
+
+
+_NOT_HERE = "not checked here (`cleantree check --reverted` checks it)"
+
+
+def _unwritten(rule: PlannedRule) -> str:
+    """Why a planned rule has no manifest text (a file expected without anything to expect
+    in it), or ``""``: it has one."""
+    if rule.action == "restore" and not rule.expect:
+        return f"{rule.why}; {_NOT_HERE}"
+    return ""
+
+
+def _unwritten_noted(plan: Plan) -> Plan:
+    """The plan with the rules a manifest cannot write as notes (``check --reverted``
+    checks them); nothing left to check is an error, as for a plan."""
+    notes = [(rule.path, _unwritten(rule)) for rule in plan.rules if _unwritten(rule)]
+    if not notes:
+        return plan
+    kept = [rule for rule in plan.rules if not _unwritten(rule)]
+    if not kept:
+        details = "; ".join(f"{path}: {note}" for path, note in sorted({*plan.notes, *notes}))
+        raise FromDiffError(f"the change leaves nothing a manifest can check ({details})")
+    return Plan(kept, [*plan.notes, *notes])
 
 
 _FILES_KEY = {
     "lines": "files",
+    "repeated": "files",
     "names": "files",
     "removed": "files",
     "restore": "files",
+    "mode": "files",
     "absent": "absent",
 }
+#: rules whose patterns are written as planned (``line:``, ``line*N:``), not as names
+_LINE_ACTIONS = frozenset({"removed", "repeated"})
 _CODE_KINDS_TOML = sorted(kind.value for kind in CODE_KINDS)
 
 
@@ -56,7 +85,9 @@ def render_manifest(plan: Plan, *, why: str, root: str) -> str:
         f"#   {_comment(why)}",
         "# experiment-lines: the lines it added (whole lines, compared stripped); none was in",
         "# its file before.  introduced-names: the names it introduced into a file's code",
-        "# (`=name` is that whole name); none was a name there before.  Review, then commit.",
+        "# (`=name` is that whole name); none was a name there before.  removed-lines: the",
+        "# lines it removed, expected back as many times as before (`line*N:`); repeated-lines:",
+        "# a line it wrote again, no more often than before.  Review, then commit.",
     ]
     if plan.notes:
         out += ["#", "# Not checked:"]
@@ -73,17 +104,24 @@ def render_manifest(plan: Plan, *, why: str, root: str) -> str:
         out.append(f"{_FILES_KEY[rule.action]} = [{_toml_string(literal_path(rule.path))}]")
         out += _lines_arrays("forbid_lines", rule.lines)
         if rule.forbid:
-            out.append(_toml_array("forbid", [f"={name}" for name in rule.forbid]))
-        if rule.expect:
-            out.append(_toml_array("expect", [f"={name}" for name in rule.expect]))
+            out.append(_toml_array("forbid", _patterns(rule, rule.forbid)))
+        if rule.action == "mode":
+            out.append(f"mode = {_toml_string(rule.expect[0])}")
+        elif rule.expect:
+            out.append(_toml_array("expect", _patterns(rule, rule.expect)))
         if rule.code:
             out.append(f"kinds = [{', '.join(_toml_string(k) for k in _CODE_KINDS_TOML)}]")
         out += _lines_arrays("unless_lines", _spared(rule, experiment.get(rule.path, ())))
-        if rule.action == "restore":
+        if rule.action in ("restore", "removed", "mode"):
             out.append("must_exist = true")
         out.append(f"why = {_toml_string(f'{why}: {rule.why}')}")
         out.append("")
     return "\n".join(out)
+
+
+def _patterns(rule: PlannedRule, texts: Sequence[str]) -> list[str]:
+    """Names as exact patterns (``=name``); expected and counted lines as planned."""
+    return list(texts) if rule.action in _LINE_ACTIONS else [f"={text}" for text in texts]
 
 
 def _spared(rule: PlannedRule, lines: Sequence[str]) -> list[str]:

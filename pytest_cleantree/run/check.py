@@ -13,16 +13,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 
+from pytest_cleantree.config.exclusions import scope_of
 from pytest_cleantree.core.checks import Check
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.core.findings import FileAnalysis
 from pytest_cleantree.core.model import Problem, Result
 from pytest_cleantree.run.analyses import AnalysisCache
-from pytest_cleantree.run.judge import failed, judge_all
+from pytest_cleantree.run.judge import Modes, failed, judge_all
 from pytest_cleantree.run.parallel import _Work
 from pytest_cleantree.run.plan import READ_BATCH_FILES, Plan, plan_checks
 from pytest_cleantree.run.rewrite import Analyses, Spelt, rewrite_findings, spell
-from pytest_cleantree.sources.base import NoNeedle, Source
+from pytest_cleantree.sources.base import NoNeedle, ReadsModes, Source
 
 
 def check_all(
@@ -56,7 +57,25 @@ def check_all(
     spellings = spelt.spellings
     unfollowed = spellings.problems if spellings is not None else {}
     unnamed = spellings.unnamed if spellings is not None else {}
-    return judge_all(checks, source, plan, analyses, unfollowed, rule_ids, unnamed)
+    modes = read_modes(checks, plan, source)
+    return judge_all(checks, source, plan, analyses, unfollowed, rule_ids, unnamed, modes)
+
+
+def read_modes(checks: Sequence[Check], plan: Plan, source: Source) -> Modes:
+    """The mode of each file a rule with a ``mode`` names (none read when no rule has one);
+    a source that cannot tell modes says so for each of them."""
+    paths = sorted(
+        {path for check in checks if check.rule.mode for path in plan.scoped[scope_of(check)]}
+    )
+    if not paths:
+        return {}
+    if not isinstance(source, ReadsModes):
+        why = f"{source.host or 'this source'} cannot report file modes: the mode is not checked"
+        return {path: SourceError(f"{path}: {why}") for path in paths}
+    try:
+        return source.modes(paths)
+    except SourceError as exc:
+        return {path: exc for path in paths}
 
 
 def read_and_analyse(plan: Plan, spelt: Spelt, source: Source, cache: AnalysisCache) -> Analyses:

@@ -23,6 +23,9 @@ from pytest_cleantree.sources.base import Source
 
 _KIND_ORDER = {kind: index for index, kind in enumerate(Kind)}
 
+#: each file's mode as git writes it (``100644``), or why it cannot be told
+Modes = Mapping[str, "str | SourceError"]
+
 
 def judge_all(
     checks: Sequence[Check],
@@ -32,13 +35,15 @@ def judge_all(
     unfollowed: Mapping[str, str],
     rule_ids: AbstractSet[str] | None = None,
     unnamed: Mapping[str, str] | None = None,
+    modes: Modes | None = None,
 ) -> dict[Check, Result]:
     """Every check's result; ``unfollowed`` (path -> why) make qualified checks incomplete,
     and so does a qualified pattern in ``unnamed`` (pattern -> why: it names no module),
     unless its rule says ``missing_ok``.
 
     ``rule_ids`` are all the manifest's rule ids (default: the checks' own), which inline
-    allows may name (see :mod:`pytest_cleantree.run.allows`).
+    allows may name (see :mod:`pytest_cleantree.run.allows`).  ``modes`` are the files'
+    modes, for the rules that expect one (``Rule.mode``).
     """
     found = Found(analyses, plan.scoped)
     judged: dict[Check, Result] = {}
@@ -52,6 +57,8 @@ def judge_all(
             judged[check] = judge(check, source, plan.scoped[scope_of(check)], found)
         else:  # everything it names is excluded
             judged[check] = Result(check.rule, check.label, source.host)
+        if check.rule.mode and not check.absent and not isinstance(named, SourceError):
+            judged[check] = _judge_mode(judged[check], plan.scoped[scope_of(check)], modes or {})
     if unfollowed:
         _add_unfollowed(judged, unfollowed)
     if unnamed:
@@ -150,8 +157,9 @@ def judge(check: Check, source: Source, paths: tuple[str, ...], found: Found) ->
             continue
         if analysis.problem:
             problems.append(Problem(analysis.problem, path, analysis.problem_line))
-        if forbidden & analysis.patterns_found:
-            hits.extend(_hits(rule, forbidden, analysis))
+        found_here = forbidden & analysis.patterns_found
+        if found_here:
+            hits.extend(_hits(rule, _over_count(rule, found_here, analysis), analysis))
         if rule.expect:
             missing.extend(_missing(rule, analysis))
     return Result(
@@ -203,10 +211,48 @@ def _hits(rule: Rule, forbidden: frozenset[str], analysis: FileAnalysis) -> Iter
         yield Hit(analysis.path, line, kinds, source, col, patterns)
 
 
+def _judge_mode(result: Result, paths: Sequence[str], modes: Modes) -> Result:
+    """A rule's ``mode`` on each of its files: another mode is missing (the file named, the
+    mode expected and the mode found); a mode that cannot be told is a problem."""
+    expected = result.rule.mode
+    missing: list[Missing] = []
+    problems: list[Problem] = []
+    for path in paths:
+        mode = modes.get(path, SourceError(f"{path}: its mode was not read"))
+        if isinstance(mode, SourceError):
+            problems.append(Problem.at(path, str(mode)))
+        elif mode != expected:
+            missing.append(Missing(path, f"mode {expected}, not {mode}"))
+    return replace(
+        result,
+        missing=result.missing + tuple(missing),
+        problems=result.problems + tuple(problems),
+    )
+
+
+def _line_counts(rule: Rule, analysis: FileAnalysis) -> dict[str, int]:
+    """How many lines each pattern was found on, in the kinds the rule looks at."""
+    lines: dict[str, set[int]] = defaultdict(set)
+    for finding in analysis.findings:
+        if _allowed(rule, finding.occurrence.kind):
+            lines[finding.pattern].add(finding.occurrence.line)
+    return {pattern: len(found) for pattern, found in lines.items()}
+
+
+def _over_count(rule: Rule, found: frozenset[str], analysis: FileAnalysis) -> frozenset[str]:
+    """The forbidden patterns found that fail: a counted line pattern (``line*N:``) only
+    when the file holds more than ``N`` of its lines."""
+    counted = {p.text: p.count for p in rule.forbid if p.count is not None and p.text in found}
+    if not counted:
+        return found
+    lines = _line_counts(rule, analysis)
+    return frozenset(
+        text for text in found if text not in counted or lines.get(text, 0) > counted[text]
+    )
+
+
 def _missing(rule: Rule, analysis: FileAnalysis) -> Iterator[Missing]:
-    present = {
-        finding.pattern for finding in analysis.findings if _allowed(rule, finding.occurrence.kind)
-    }
+    lines = _line_counts(rule, analysis)
     for pattern in rule.expect:
-        if pattern.text not in present:
+        if lines.get(pattern.text, 0) < (1 if pattern.count is None else pattern.count):
             yield Missing(analysis.path, pattern.text)

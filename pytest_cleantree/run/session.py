@@ -157,8 +157,8 @@ def open_session(request: SessionRequest, *, bare: bool = False) -> Session:
     runner and select the checks.  Raises :class:`CleanTreeError` (an :class:`OptionError`
     for a value of the request) when the run cannot start.  ``bare``: without a manifest,
     the tree at ``request.root`` with no rule (``explain --root DIR``; never a check)."""
-    manifest, path = _load(request, bare=bare)
-    unchecked = _unchecked_changes(request)
+    manifest, path, noted = _load(request, bare=bare)
+    unchecked = _unchecked_changes(request) + noted
     table = dict(manifest.hosts)
     names = list(request.hosts)
     if request.groups and request.inventory is None:
@@ -199,17 +199,21 @@ def open_session(request: SessionRequest, *, bare: bool = False) -> Session:
     return session
 
 
-def _load(request: SessionRequest, *, bare: bool = False) -> tuple[Manifest, Path]:
+def _load(
+    request: SessionRequest, *, bare: bool = False
+) -> tuple[Manifest, Path, tuple[tuple[str, str], ...]]:
+    """The manifest, its path, and (``--reverted``) what its derivation could not check:
+    listed as not checked, never silent, and no error (a change that leaves no trace)."""
     if request.reverted:
-        from pytest_cleantree.revert.git import derive_manifest_for_revert
+        from pytest_cleantree.revert.git import derive_revert_check
 
-        manifest = derive_manifest_for_revert(request.reverted, request.base)
-        return manifest, Path(manifest.path)
+        derived = derive_revert_check(request.reverted, request.base)
+        return derived.manifest, Path(derived.manifest.path), derived.unchecked
     if request.manifest is None:
         if bare and request.root is not None:  # explain --root DIR: no rule, the tree alone
-            return Manifest(str(request.root), ".", ()), Path(request.root)
+            return Manifest(str(request.root), ".", ()), Path(request.root), ()
         raise CleanTreeError("no manifest and no reverted commit to check")
-    return load_manifest(request.manifest), request.manifest
+    return load_manifest(request.manifest), request.manifest, ()
 
 
 def _unchecked_changes(request: SessionRequest) -> tuple[tuple[str, str], ...]:

@@ -122,6 +122,17 @@ class StatsMany(Protocol):
 
 
 @runtime_checkable
+class ReadsModes(Protocol):
+    """A source that tells each file's mode, as git writes it (``100644``, ``100755``,
+    ``120000`` a link): the local source.  A run that checks a mode on a source without
+    this ability reports it cannot (never a pass)."""
+
+    def modes(self, paths: Sequence[str]) -> Mapping[str, str | SourceError]:
+        """Each path's mode, or why it cannot be told."""
+        ...
+
+
+@runtime_checkable
 class FiltersNeedles(Protocol):
     """A source that tests :meth:`Source.read`'s needles where the files are (the SSH source).
 

@@ -147,6 +147,17 @@ class LocalSource:
                 )
         return found
 
+    def modes(self, paths: Sequence[str]) -> dict[str, str | SourceError]:
+        """Each path's mode as git writes it (:func:`pytest_cleantree.agent.git_mode`), the
+        path itself, not a link's target: git records a link as a link."""
+        found: dict[str, str | SourceError] = {}
+        for path in paths:
+            try:
+                found[path] = agent.git_mode(os.lstat(os.path.join(self._root, path)).st_mode)
+            except OSError as exc:
+                found[path] = SourceError(f"{path}: cannot read its mode: {exc.strerror or exc}")
+        return found
+
     def _read_one(self, path: str) -> bytes | SourceError | NoNeedle:
         """One file, read as the servers read (:func:`pytest_cleantree.agent.read_one`)."""
         real_root = None if self._allow_outside_root else self._real_root

@@ -22,7 +22,7 @@ from pytest_cleantree.core.patterns import parse_pattern
 
 VALID_KEYS = (
     "absent, exclude, expect, files, forbid, forbid_lines, forbid_lines_escaped, id, kinds, "
-    "missing_ok, must_exist, unless_lines, unless_lines_escaped, why"
+    "missing_ok, mode, must_exist, unless_lines, unless_lines_escaped, why"
 )
 VALID_TOP_KEYS = "allow_outside_root, exclude, graph_budget, hosts, import_roots, root, rule"
 OUTSIDE = "(set allow_outside_root = true to allow it)"
@@ -221,6 +221,7 @@ def test_default_kinds() -> None:
         pytest.param(['files = ["a.py"]\nforbid = ["sm120"]'], ["forbid-sm120"], id="forbid"),
         pytest.param(['files = ["a.py"]\nexpect = ["sm90", "x"]'], ["expect-sm90"], id="expect"),
         pytest.param(['absent = ["src/old.py"]'], ["absent-src-old.py"], id="absent"),
+        pytest.param(['files = ["run.sh"]\nmode = "100755"'], ["mode-run.sh"], id="mode"),
         pytest.param(
             ['files = ["a.py"]\nexpect = ["e"]\nforbid = ["f"]\nabsent = ["b"]'],
             ["forbid-f"],
@@ -625,6 +626,21 @@ CROSS_KEY_CASES = [
         "rule 1 (line 2): files: must not be empty",
         "rule 1 (line 3): forbid: must not be empty",
         id="empty-lists-no-cross-problems",
+    ),
+    case(
+        '[[rule]]\nmode = "100755"\n',
+        "rule 1 (line 1): mode needs files to look in",
+        id="mode-without-files",
+    ),
+    case(
+        '[[rule]]\nfiles = ["a.sh"]\nmode = "755"\n',
+        "rule 1 (line 3): mode: '755' is not a file mode git writes: use 100644 or 100755",
+        id="mode-not-git-s",
+    ),
+    case(
+        '[[rule]]\nfiles = ["a.sh"]\nmode = 755\n',
+        "rule 1 (line 3): mode: must be a string, not an integer",
+        id="mode-not-a-string",
     ),
 ]
 

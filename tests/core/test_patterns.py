@@ -71,6 +71,17 @@ def test_a_pinned_line_pattern_and_a_forbid_lines_entry() -> None:
     assert not match_name(line, "return f(x)")  # never a name
 
 
+def test_a_counted_line_pattern_may_count_blank_lines() -> None:
+    """``line*N:`` (issue 43): the count of a line, blank lines included."""
+    assert parse_pattern("line*6:  block.sync();") == Pattern(
+        "line*6:  block.sync();", PatternTier.LINE, "block.sync();", count=6
+    )
+    blank = parse_pattern("line*0:")
+    assert blank == Pattern("line*0:", PatternTier.LINE, "", count=0)
+    assert match_text(blank, "   ")
+    assert not match_text(blank, "x")
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -93,8 +104,18 @@ def test_a_pinned_line_pattern_and_a_forbid_lines_entry() -> None:
         pytest.param("=", "empty name after '='", id="empty-exact"),
         pytest.param(
             "line:",
-            "pattern 'line:': empty line (blank lines cannot be told apart)",
+            "pattern 'line:': empty line (blank lines cannot be told apart; 'line*N:' counts them)",
             id="empty-line",
+        ),
+        pytest.param(
+            "line*x:y",
+            "pattern 'line*x:y': write 'line*N:TEXT' with N a count from 0",
+            id="counted-without-number",
+        ),
+        pytest.param(
+            "line*01:y",
+            "pattern 'line*01:y': write 'line*N:TEXT' with N a count from 0",
+            id="counted-with-a-leading-zero",
         ),
         pytest.param(
             "line@0:x",

@@ -93,7 +93,9 @@ HEADER = """\
 #   1a2b3c4 "Enable SM120"
 # experiment-lines: the lines it added (whole lines, compared stripped); none was in
 # its file before.  introduced-names: the names it introduced into a file's code
-# (`=name` is that whole name); none was a name there before.  Review, then commit.
+# (`=name` is that whole name); none was a name there before.  removed-lines: the
+# lines it removed, expected back as many times as before (`line*N:`); repeated-lines:
+# a line it wrote again, no more often than before.  Review, then commit.
 """
 
 
@@ -113,7 +115,6 @@ def test_every_kind_of_change() -> None:
 #
 # Not checked:
 #   logo.png: a binary file changed: its contents cannot be checked
-#   run.sh: mode 100644 -> 100755 not checked (a manifest cannot check modes)
 
 [[rule]]
 id = "absent-docs-draft-notes-.md"
@@ -160,6 +161,17 @@ unless_lines = [
 why = "1a2b3c4 \\"Enable SM120\\": an introduced name: new in this file's code"
 
 [[rule]]
+id = "removed-lines-pkg-comm.py"
+files = ["pkg/comm.py"]
+expect = [
+    "line:from utils import is_sm100_supported",
+    "line:if is_sm100_supported():",
+    "line:fuse()",
+]
+must_exist = true
+why = "1a2b3c4 \\"Enable SM120\\": a line the change removed: a complete revert brings it back"
+
+[[rule]]
 id = "restore-pkg-legacy.py"
 files = ["pkg/legacy.py"]
 expect = [
@@ -192,6 +204,13 @@ unless_lines = [
     "export NCCL_MIN_NCHANNELS=8",
 ]
 why = "1a2b3c4 \\"Enable SM120\\": an introduced name: new in this file's code"
+
+[[rule]]
+id = "mode-run.sh"
+files = ["run.sh"]
+mode = "100644"
+must_exist = true
+why = "1a2b3c4 \\"Enable SM120\\": the change made its mode 100755: a complete revert gives it back"
 """
     )
 
@@ -205,16 +224,20 @@ def test_the_manifest_round_trips_through_the_core_parser() -> None:
         ("absent-pkg-b.py", (), ("pkg/b.py",)),
         ("experiment-lines-pkg-comm.py", ("pkg/comm.py",), ()),
         ("introduced-names-pkg-comm.py", ("pkg/comm.py",), ()),
+        ("removed-lines-pkg-comm.py", ("pkg/comm.py",), ()),
         ("restore-pkg-legacy.py", ("pkg/legacy.py",), ()),
         ("absent-pkg-new_kernel.py", (), ("pkg/new_kernel.py",)),
         ("experiment-lines-run.sh", ("run.sh",), ()),
         ("introduced-names-run.sh", ("run.sh",), ()),
+        ("mode-run.sh", ("run.sh",), ()),
     ]
+    assert manifest.rules[-1].mode == "100644"  # a mode is content (issue 43)
     tiers = [{p.tier for p in rule.patterns} for rule in manifest.rules if rule.patterns]
     line, exact = {PatternTier.LINE}, {PatternTier.EXACT}
     # a names rule also holds the experiment lines it must not report again (unless_lines)
-    assert tiers == [exact, line, exact | line, exact, line, exact | line]
+    assert tiers == [exact, line, exact | line, line, exact, line, exact | line]
     assert [r.must_exist for r in manifest.rules if r.id.startswith("restore-")] == [True, True]
+    assert manifest.rules[5].must_exist  # the removed lines of a file gone again: missing
     assert manifest.rules[3].why == f"{WHY}: an experiment line: the change added it"
 
 
@@ -279,6 +302,17 @@ unless_lines = [
 why = "1a2b3c4 \\"Enable SM120\\": an introduced name: new in this file's code"
 
 [[rule]]
+id = "removed-lines-comm.py"
+files = ["comm.py"]
+expect = [
+    "line:from utils import is_sm100_supported",
+    "line:if is_sm100_supported():",
+    "line:fuse()",
+]
+must_exist = true
+why = "1a2b3c4 \\"Enable SM120\\": a line the change removed: a complete revert brings it back"
+
+[[rule]]
 id = "restore-legacy.py"
 files = ["legacy.py"]
 expect = [
@@ -325,7 +359,9 @@ def test_expect_removed_checks_the_revert_both_ways_and_no_text_skips_other_file
 #   the patch x.diff
 # experiment-lines: the lines it added (whole lines, compared stripped); none was in
 # its file before.  introduced-names: the names it introduced into a file's code
-# (`=name` is that whole name); none was a name there before.  Review, then commit.
+# (`=name` is that whole name); none was a name there before.  removed-lines: the
+# lines it removed, expected back as many times as before (`line*N:`); repeated-lines:
+# a line it wrote again, no more often than before.  Review, then commit.
 #
 # Not checked:
 #   env.sh: not Python: not checked (--no-text)
@@ -354,11 +390,23 @@ unless_lines = [
     "run(sm120_fusion)",
 ]
 why = "the patch x.diff: an introduced name: new in this file's code; removed names expected back"
+
+[[rule]]
+id = "removed-lines-fuse.py"
+files = ["fuse.py"]
+expect = [
+    "line:from kernels import sm100_fusion",
+    "line:run(sm100_fusion)",
+]
+must_exist = true
+why = "the patch x.diff: a line the change removed: a complete revert brings it back"
 """
     )
 
 
-def test_without_expect_removed_a_change_that_only_removes_says_so() -> None:
+def test_a_change_that_only_removes_lines_expects_them_back() -> None:
+    """Issue 43: removed lines are checkable, ``--expect-removed`` or not (that option is
+    about names)."""
     diff = "--- a/m.py\n+++ b/m.py\n@@ -1,2 +1 @@\n x = 1\n-legacy_fusion()\n"
     files = changed_files(
         diff + "--- a/n.py\n+++ b/n.py\n@@ -1 +1 @@\n-a = 1\n+a = new\n",
@@ -368,7 +416,11 @@ def test_without_expect_removed_a_change_that_only_removes_says_so() -> None:
         },
     )
     text = derive_manifest(files, expect_removed=False, text_rules=True, why="w")
-    assert "#   m.py: changed, but added no line or name to forbid (see --expect-removed)\n" in text
+    assert "added no line" not in text
+    assert (
+        '[[rule]]\nid = "removed-lines-m.py"\nfiles = ["m.py"]\nexpect = [\n'
+        '    "line:legacy_fusion()",\n]\nmust_exist = true\n'
+    ) in text
 
 
 def test_a_python_file_that_does_not_parse_is_checked_by_its_lines() -> None:
@@ -388,14 +440,13 @@ def test_a_python_file_that_does_not_parse_is_checked_by_its_lines() -> None:
 def test_nothing_to_check_is_an_error_naming_each_file() -> None:
     diff = (
         "diff --git a/i.png b/i.png\nindex 1..2 100644\nBinary files a/i.png and b/i.png differ\n"
-        "diff --git a/t.sh b/t.sh\nold mode 100644\nnew mode 100755\n"
+        "diff --git a/l b/l\nindex 1..2 120000\n--- a/l\n+++ b/l\n@@ -1 +1 @@\n-x\n+y\n"
     )
     with pytest.raises(FromDiffError) as info:
         derive_manifest(changed_files(diff, {}), expect_removed=False, text_rules=True, why="w")
     assert str(info.value) == (
         "the change leaves nothing a manifest can check (i.png: a binary file changed: its "
-        "contents cannot be checked; t.sh: mode 100644 -> 100755 not checked (a manifest cannot "
-        "check modes))"
+        "contents cannot be checked; l: a symbolic link changed: its target cannot be checked)"
     )
 
 

@@ -189,6 +189,15 @@ unless_lines = [
 why = "{why}: an introduced name: new in this file's code"
 
 [[rule]]
+id = "removed-lines-json-encoder.py"
+files = ["json/encoder.py"]
+expect = [
+    "line*2:if isinstance(o, str):",
+]
+must_exist = true
+why = "{why}: a line the change removed: a complete revert brings it back"
+
+[[rule]]
 id = "absent-json-turbo.py"
 absent = ["json/turbo.py"]
 why = "{why}: the change added this file"
@@ -211,6 +220,15 @@ unless_lines = [
     "EXECUTABLE=\\"$0\\" TURBO_JSON=1 exec \\"${INTERPRETER_UNDER_TEST}\\" -E - <<END_OF_PYTHON",
 ]
 why = "{why}: an introduced name: new in this file's code"
+
+[[rule]]
+id = "removed-lines-run.sh"
+files = ["run.sh"]
+expect = [
+    "line:EXECUTABLE=\\"$0\\" exec \\"${INTERPRETER_UNDER_TEST}\\" -E - <<END_OF_PYTHON",
+]
+must_exist = true
+why = "{why}: a line the change removed: a complete revert brings it back"
 
 [[rule]]
 id = "experiment-lines-textwrap.py"
@@ -248,8 +266,10 @@ def expected_manifest(why: str) -> str:
         f"#   {why}\n"
         "# experiment-lines: the lines it added (whole lines, compared stripped); none was in\n"
         "# its file before.  introduced-names: the names it introduced into a file's code\n"
-        "# (`=name` is that whole name); none was a name there before.  Review, then commit."
-        "\n\n" + EXPECTED_RULES.replace("{why}", escaped)
+        "# (`=name` is that whole name); none was a name there before.  removed-lines: the\n"
+        "# lines it removed, expected back as many times as before (`line*N:`); repeated-lines:\n"
+        "# a line it wrote again, no more often than before.  Review, then commit.\n"
+        "\n" + EXPECTED_RULES.replace("{why}", escaped)
     )
 
 
@@ -360,7 +380,8 @@ def test_a_narrow_partial_revert_reports_exactly_the_leftover_lines(repo: Repo) 
     assert "json/turbo.py  present  must not exist" in done.stdout
     # a line with introduced names is reported once, as an experiment line (unless_lines)
     assert done.stdout.splitlines()[-1] == (
-        "cleantree: 12 forbidden lines in 4 files; 1 file that must not exist (9 rules checked)"
+        "cleantree: 12 forbidden lines in 4 files; 1 expected pattern missing in 1 file; "
+        "1 file that must not exist (11 rules checked)"
     )
     # the same through the engine in process, on the loaded manifest
     assert hits_of(load_manifest(repo.path / "cleantree.toml")) == (expected, ("json/turbo.py",))
@@ -403,9 +424,11 @@ def test_the_manifest_round_trips_through_the_loader(repo: Repo, tmp_path: Path)
             "introduced-names-json-decoder.py",
             "experiment-lines-json-encoder.py",
             "introduced-names-json-encoder.py",
+            "removed-lines-json-encoder.py",
             "absent-json-turbo.py",
             "experiment-lines-run.sh",
             "introduced-names-run.sh",
+            "removed-lines-run.sh",
             "experiment-lines-textwrap.py",
             "introduced-names-textwrap.py",
         ]
@@ -425,6 +448,7 @@ def test_a_single_commit_and_a_root(repo: Repo) -> None:
     assert [(r.files, r.absent) for r in manifest.rules] == [
         (("decoder.py",), ()),
         (("decoder.py",), ()),
+        (("encoder.py",), ()),
         (("encoder.py",), ()),
         (("encoder.py",), ()),
         ((), ("turbo.py",)),
@@ -496,7 +520,8 @@ def test_cli_check_reverted_in_one_line(repo: Repo) -> None:
     assert _reported(done.stdout) == leftover_lines(repo)
     # each experiment line once, as such, though most hold introduced names too
     assert done.stdout.splitlines()[-1] == (
-        "cleantree: 12 forbidden lines in 4 files; 1 file that must not exist (9 rules checked)"
+        "cleantree: 12 forbidden lines in 4 files; 1 expected pattern missing in 1 file; "
+        "1 file that must not exist (11 rules checked)"
     )
     assert "introduced-names-" not in done.stdout
     git(repo.path, "checkout", "--", ".")

@@ -24,6 +24,14 @@ LINES_WHY = "an experiment line: the change added it"
 BLAMED_WHY = "an experiment line: git blame gives it to the change"
 NAMES_WHY = "an introduced name: new in this file's code"
 REMOVED_WHY = "a line the change removed: a complete revert brings it back"
+REPEATED_WHY = (
+    "a line the change wrote again (its text stood in the file before): a complete revert "
+    "brings its count back"
+)
+NOTHING_CHANGED_COUNT = (
+    "changed, but no line's count and no name changed (lines moved, or whitespace inside "
+    "lines changed): not checked (`check --reverted` sees moved lines by git blame)"
+)
 VERSION = f"{sys.version_info.major}.{sys.version_info.minor}"
 
 
@@ -134,6 +142,7 @@ def test_a_modified_python_file_has_its_lines_and_its_names() -> None:
             why=LINES_WHY,
         ),
         PlannedRule("pkg/comm.py", "names", ("fast", "turbo_lib"), why=NAMES_WHY, code=True),
+        PlannedRule("pkg/comm.py", "removed", expect=("line:return os.getcwd()",), why=REMOVED_WHY),
     ]
     assert got.notes == []
 
@@ -165,23 +174,53 @@ def test_a_line_holding_a_carriage_return_is_not_forbidden() -> None:
     assert got.rules[0].lines == ("new",)
 
 
-def test_a_file_that_only_lost_names_is_noted_with_the_hint() -> None:
+def test_a_file_that_only_lost_lines_has_them_expected_back() -> None:
+    """Issue 43: removed lines are checkable, ``expect_removed`` (names) or not."""
     before = "import os\nimport turbo_lib\n"
     after = "import os\n"
     change = modified("m.py", before, after, " import os", "-import turbo_lib")
-    with pytest.raises(FromDiffError) as caught:
-        plan(change)
-    note = "changed, but added no line or name to forbid (see --expect-removed)"
-    assert str(caught.value) == f"the change leaves nothing a manifest can check (m.py: {note})"
-    hinted = plan_changes(
-        [change, modified("n.txt", "", "new\n", "+new")],
-        expect_removed=False,
-        text_rules=True,
-        under="",
-        blame=None,
-        hint=" (HINT)",
-    )
-    assert hinted.notes == [("m.py", "changed, but added no line or name to forbid (HINT)")]
+    got = plan(change)
+    assert got.rules == [
+        PlannedRule("m.py", "removed", expect=("line:import turbo_lib",), why=REMOVED_WHY)
+    ]
+    assert got.notes == []
+
+
+def test_removed_lines_are_expected_back_with_their_count_before() -> None:
+    """2 of the 6 ``block.sync();`` lines of a header removed: 6 are expected back."""
+    before = "void f() {\n" + "    block.sync();\n    step();\n" * 6 + "}\n"
+    after = before.replace("    block.sync();\n    step();\n", "    step();\n", 2)
+    change = modified("k.cuh", before, after, " void f() {", "-    block.sync();", "     step();")
+    got = plan(change)
+    assert got.rules == [
+        PlannedRule("k.cuh", "removed", expect=("line*6:block.sync();",), why=REMOVED_WHY)
+    ]
+
+
+def test_a_known_line_written_again_may_stand_no_more_often_than_before() -> None:
+    """Without blame, a line whose text the file had is counted: no more than before."""
+    before = "a\nsync\nb\n"
+    after = "a\nsync\nb\nsync\n"
+    change = modified("run.sh", before, after, " b", "+sync")
+    assert plan(change).rules == [
+        PlannedRule("run.sh", "repeated", ("line*1:sync",), why=REPEATED_WHY)
+    ]
+    # with blame, blame pins it: a later commit's line of that text is not the change's
+    blame = Blamer()
+    got = plan_changes([change], expect_removed=False, text_rules=True, under="", blame=blame)
+    assert got.rules == [PlannedRule("run.sh", "lines", (), why=BLAMED_WHY)]
+
+
+def test_a_change_of_blank_lines_alone_is_compared_as_such() -> None:
+    """An added blank line is counted (``line*N:``); with blame, pinned where blame gives it
+    (a count would report every blank line of the file)."""
+    change = modified("m.py", "x = 1\n", "x = 1\n\n", " x = 1", "+")
+    got = plan(change)
+    assert got.rules == [PlannedRule("m.py", "repeated", ("line*1:",), why=REPEATED_WHY)]
+    blame = Blamer((2, ""))
+    got = plan_changes([change], expect_removed=False, text_rules=True, under="", blame=blame)
+    assert got.rules == [PlannedRule("m.py", "lines", ("line@2:",), why=BLAMED_WHY)]
+    assert blame.blanks == [True]
 
 
 def test_removed_names_are_expected_back_when_asked() -> None:
@@ -196,18 +235,18 @@ def test_removed_names_are_expected_back_when_asked() -> None:
             ("turbo_lib",),
             why=NAMES_WHY + "; removed names expected back",
             code=True,
-        )
+        ),
+        PlannedRule("m.py", "removed", expect=("line:import turbo_lib",), why=REMOVED_WHY),
     ]
     assert got.notes == []
 
 
-def test_a_change_that_adds_nothing_and_removes_no_name_has_no_hint() -> None:
-    change = modified("m.py", "x = 1\n\n", "x = 1\n", " x = 1", "-")
+def test_a_change_that_moves_lines_alone_is_noted() -> None:
+    change = modified("m.py", "x = 1\ny = 2\n", "y = 2\nx = 1\n", "-x = 1", " y = 2", "+x = 1")
     other = modified("n.txt", "", "new\n", "+new")
-    got = plan(change, other, expect_removed=False)
-    assert got.notes == [("m.py", "changed, but added no line or name to forbid")]
-    got = plan(change, other, expect_removed=True)
-    assert got.notes == [("m.py", "changed, but added no line or name to forbid")]
+    for expect_removed in (False, True):
+        got = plan(change, other, expect_removed=expect_removed)
+        assert got.notes == [("m.py", NOTHING_CHANGED_COUNT)]
 
 
 def test_a_shell_script_has_its_tokens_as_names_not_code() -> None:
@@ -360,12 +399,14 @@ class Blamer:
 
     def __init__(self, *found: tuple[int, str]) -> None:
         self.found = list(found)
-        self.asked: list[tuple[str, frozenset[str], frozenset[str]]] = []
+        self.asked: list[tuple[str, frozenset[str], bytes | None]] = []
+        self.blanks: list[bool] = []
 
     def __call__(
-        self, path: str, introduced: frozenset[str], known: frozenset[str]
+        self, path: str, introduced: frozenset[str], before: bytes | None, blanks: bool
     ) -> list[tuple[int, str]]:
-        self.asked.append((path, introduced, known))
+        self.asked.append((path, introduced, before))
+        self.blanks.append(blanks)
         return self.found
 
 
@@ -380,10 +421,10 @@ def test_with_blame_experiment_lines_are_pinned_where_blame_gives_them() -> None
         why=BLAMED_WHY,
     )
     assert got.rules[1].action == "names"
-    [(path, introduced, known)] = blame.asked
+    [(path, introduced, before)] = blame.asked
     assert path == "pkg/comm.py"  # the path in the tree, not under the root
     assert introduced == {"import turbo_lib", "return turbo_lib.fast(os.getcwd())"}
-    assert known == {"import os", "", "def run():", "return os.getcwd()"}
+    assert before == TURBO_BEFORE.encode()
 
 
 def test_with_blame_a_file_with_no_line_left_still_has_its_rule() -> None:
@@ -402,7 +443,9 @@ def test_with_blame_removed_lines_are_expected_back() -> None:
     got = plan_changes([change], expect_removed=False, text_rules=True, under="", blame=blame)
     # blank added lines call no blame; "moved" is still in the file: not expected back
     assert blame.asked == []
-    assert got.rules == [PlannedRule("m.txt", "removed", expect=("line:old one",), why=REMOVED_WHY)]
+    assert got.rules == [
+        PlannedRule("m.txt", "removed", expect=("line*2:old one",), why=REMOVED_WHY)
+    ]
 
 
 def test_with_blame_removed_lines_are_expected_back_as_the_check_decodes_them() -> None:
@@ -415,14 +458,15 @@ def test_with_blame_removed_lines_are_expected_back_as_the_check_decodes_them() 
     )
 
 
-def test_with_blame_a_file_that_lost_only_blank_lines_has_no_rule() -> None:
+def test_with_blame_a_file_that_lost_only_blank_lines_has_them_expected_back() -> None:
     change = modified("m.txt", "a\n\n", "a\n", " a", "-")
     other = ChangedFile(FileChange(None, "new.txt", Status.ADDED))
     got = plan_changes(
         [change, other], expect_removed=False, text_rules=True, under="", blame=Blamer()
     )
-    assert [rule.action for rule in got.rules] == ["absent"]
-    assert got.notes == [("m.txt", "changed, but added no line or name to forbid")]
+    # split as the check splits: the text after the last line break is a (blank) line too
+    assert got.rules[0] == PlannedRule("m.txt", "removed", expect=("line*2:",), why=REMOVED_WHY)
+    assert got.notes == []
 
 
 # --------------------------------------------------------------------------- other changes
@@ -481,12 +525,23 @@ def test_a_deleted_file_whose_text_is_unknown_is_noted() -> None:
     ]
 
 
-def test_a_deleted_file_without_a_name_is_noted() -> None:
+def test_a_deleted_file_without_a_name_has_its_lines_expected_back() -> None:
+    """Issue 43: a file deleted is lines removed; an empty one must exist again."""
     got = plan(
-        ChangedFile(FileChange("old.txt", None, Status.DELETED), before=b"a b c\n"),
-        ChangedFile(FileChange(None, "x", Status.ADDED)),
+        ChangedFile(FileChange("old.txt", None, Status.DELETED), before=b"a b c\n\na b c\n"),
+        ChangedFile(FileChange("empty.txt", None, Status.DELETED), before=b""),
     )
-    assert got.notes == [("old.txt", "the change deleted this file; it has no name to expect")]
+    deleted = "the change deleted this file"
+    assert got.rules == [
+        PlannedRule("empty.txt", "restore", why=f"{deleted}; it was empty: it must exist"),
+        PlannedRule(
+            "old.txt", "removed", expect=("line*2:a b c",), why=f"{deleted}; {REMOVED_WHY}"
+        ),
+    ]
+    assert got.notes == []
+    [empty, old] = rules_from_plan(got, why="w")
+    assert (empty.files, empty.must_exist, empty.expect) == (("empty.txt",), True, ())
+    assert (old.must_exist, [p.text for p in old.expect]) == (True, ["line*2:a b c"])
 
 
 def test_a_renamed_file_is_back_under_its_old_name_and_gone_under_its_new_one() -> None:
@@ -592,16 +647,25 @@ def test_a_modified_file_notes_what_cannot_be_checked() -> None:
         ),
     )
     assert got.notes == [
-        ("mode.txt", "mode 100644 -> 100755 not checked (a manifest cannot check modes)"),
         ("link", "a symbolic link changed: its target cannot be checked"),
         ("blob.bin", "a binary file changed: its contents cannot be checked"),
-        ("empty.txt", "mode 100644 -> 100755 not checked (a manifest cannot check modes)"),
     ]
-    assert [(rule.path, rule.action) for rule in got.rules] == [
-        ("half.txt", "lines"),
-        ("mode.txt", "lines"),
-        ("same.txt", "lines"),
+    # a mode is content (issue 43): the mode before the change is expected back
+    assert [(rule.path, rule.action, rule.expect) for rule in got.rules] == [
+        ("empty.txt", "mode", ("100644",)),
+        ("half.txt", "lines", ()),
+        ("mode.txt", "lines", ()),
+        ("mode.txt", "mode", ("100644",)),
+        ("same.txt", "lines", ()),
     ]
+    [rule] = [r for r in rules_from_plan(got, why="w") if r.id == "mode-mode.txt"]
+    assert (rule.files, rule.mode, rule.must_exist, rule.forbid, rule.expect) == (
+        ("mode.txt",),
+        "100644",
+        True,
+        (),
+        (),
+    )
 
 
 def test_a_partly_reverted_file_is_planned_from_the_diff_alone() -> None:
@@ -644,6 +708,7 @@ def test_rules_are_sorted_by_path_then_by_what_they_check() -> None:
         ("a.py", "restore"),
         ("m.py", "lines"),
         ("m.py", "names"),
+        ("m.py", "removed"),
         ("z.py", "absent"),
     ]
     assert got.rules[2].forbid == ("turbo_new",)

@@ -39,7 +39,8 @@ def test_output_that_is_no_raw_diff_is_an_error() -> None:
         (FileChange("s", "s", Status.MODIFIED, (), False, "160000", "160000"), "a submodule"),
         (FileChange("l", "l", Status.MODIFIED, (), False, "120000", "120000"), "a symbolic"),
         (FileChange("b", "b", Status.MODIFIED, (), True), "a binary file"),
-        (FileChange("r", "r", Status.MODIFIED, (), False, "100644", "100755"), "mode 100644"),
+        # a mode is checked (issue 43): not named here
+        (FileChange("r", "r", Status.MODIFIED, (), False, "100644", "100755"), None),
         (FileChange("s", "s", Status.DELETED, (), False, "160000", None), "a submodule"),
         (FileChange(None, "s", Status.ADDED, (), False, None, "160000"), None),
         (FileChange(None, "b", Status.ADDED, (), True), None),

@@ -21,6 +21,7 @@ from pytest_cleantree.core.model import (
     Rule,
     Suppressed,
 )
+from pytest_cleantree.core.patterns import parse_pattern
 from pytest_cleantree.run.judge import Found, failed, judge, judge_all
 from pytest_cleantree.run.plan import Plan
 from pytest_cleantree.sources.base import Expansion
@@ -143,6 +144,28 @@ def test_an_expected_pattern_found_nowhere_of_an_allowed_kind_is_missing_per_fil
         missing=(Missing("b.py", "sm120"), Missing("a.py", "fp8"), Missing("c.py", "sm120")),
         files=paths,
     )
+
+
+def test_a_counted_line_pattern_fails_past_its_count() -> None:
+    """``line*N:`` (issue 43): expected, fewer than ``N`` lines are missing; forbidden, more
+    than ``N`` are a violation, each line reported; ``N`` or fewer (or more) pass."""
+    sync = parse_pattern("line*2:sync();")
+    lines = ("sync();", "step();", "sync();", "sync();")
+    three = _analysis("k.cuh", lines, *(_at(sync.text, n, Kind.TEXT) for n in (1, 3, 4)))
+    one = _analysis("k.cuh", lines[:2], _at(sync.text, 1, Kind.TEXT))
+    two = _analysis("k.cuh", lines[:3], *(_at(sync.text, n, Kind.TEXT) for n in (1, 3)))
+    expect, forbid = Rule("e", ("k.cuh",), expect=(sync,)), Rule("f", ("k.cuh",), forbid=(sync,))
+
+    def judged(rule: Rule, analysis: FileAnalysis) -> Result:
+        found = Found({"k.cuh": analysis}, {("k.cuh", ()): ("k.cuh",)})
+        return judge(Check(rule, "k.cuh"), SOURCE, ("k.cuh",), found)
+
+    assert judged(expect, one).missing == (Missing("k.cuh", "line*2:sync();"),)
+    assert judged(expect, two).ok
+    assert judged(expect, three).ok
+    assert judged(forbid, one).ok
+    assert judged(forbid, two).ok
+    assert [hit.line for hit in judged(forbid, three).hits] == [1, 3, 4]
 
 
 def test_a_file_that_could_not_be_read_or_parsed_is_a_problem_of_the_check() -> None:
@@ -300,6 +323,38 @@ def test_judge_all_judges_each_check_by_what_its_entry_expanded_to() -> None:
         Result(rule, "absent:old", "gpu-1", present=("old",), files=("old",)),
         Result(rule, "absent:bad", "gpu-1", problems=(Problem("cannot stat", "bad"),)),
     ]
+
+
+def test_judge_all_compares_a_rule_s_mode_with_each_file_s() -> None:
+    """A mode is content (issue 43): another mode is missing, naming both; a mode that could
+    not be told is a problem; a missing file of a rule that must exist is missing."""
+    rule = Rule("m", ("a.sh", "b.sh", "c.sh", "gone.sh"), mode="100644", must_exist=True)
+    checks = [Check(rule, entry) for entry in rule.files]
+    named: dict[str, Expansion] = {"a.sh": ("a.sh",), "b.sh": ("b.sh",), "c.sh": ("c.sh",)}
+    plan = _plan(checks, named={**named, "gone.sh": ()})
+    modes = {"a.sh": "100644", "b.sh": "100755", "c.sh": SourceError("c.sh: cannot stat")}
+    judged = list(judge_all(checks, SOURCE, plan, {}, {}, modes=modes).values())
+    assert judged == [
+        Result(rule, "a.sh", "gpu-1", files=("a.sh",)),
+        Result(rule, "b.sh", "gpu-1", missing=(Missing("b.sh", "mode 100644, not 100755"),)),
+        Result(rule, "c.sh", "gpu-1", problems=(Problem("cannot stat", "c.sh"),)),
+        Result(rule, "gone.sh", "gpu-1", missing=(Missing("gone.sh", "the file itself"),)),
+    ]
+
+
+def test_the_local_source_tells_modes_as_git_writes_them(tmp_path: Path) -> None:
+    (tmp_path / "run.sh").write_text("echo\n")
+    (tmp_path / "run.sh").chmod(0o755)
+    (tmp_path / "m.py").write_text("x = 1\n")
+    (tmp_path / "m.py").chmod(0o644)
+    (tmp_path / "link").symlink_to("m.py")
+    modes = LocalSource(tmp_path).modes(["run.sh", "m.py", "link", "gone"])
+    assert {path: str(mode) for path, mode in modes.items()} == {
+        "run.sh": "100755",
+        "m.py": "100644",
+        "link": "120000",
+        "gone": "gone: cannot read its mode: No such file or directory",
+    }
 
 
 def test_judge_all_makes_qualified_checks_incomplete_when_a_module_was_not_followed() -> None:

@@ -109,16 +109,23 @@ def test_reverted_names_every_change_it_does_not_check(tmp_path: Path) -> None:
     top = _experiment(tmp_path)
     done = cleantree(top, "check", "--reverted", "experiment")
     assert done.returncode == 2, done.stdout + done.stderr
-    for path in ("sub", "b.bin", "run.sh"):
+    for path in ("sub", "b.bin"):
         assert f"{path}: " in done.stderr, done.stderr
     assert "--allow-unchecked-changes" in done.stderr
     allowed = cleantree(top, "check", "--reverted", "experiment", "--allow-unchecked-changes")
-    assert allowed.returncode == 0, allowed.stdout + allowed.stderr
+    # a mode is checked (issue 43): run.sh's is still the experiment's
+    assert allowed.returncode == 1, allowed.stdout + allowed.stderr
+    assert "run.sh  missing  expected 'mode 100644, not 100755'" in allowed.stdout
     assert "cleantree: not checked: sub: a submodule changed" in allowed.stderr
+    assert "run.sh" not in allowed.stderr
+    (top / "run.sh").chmod(0o644)
+    allowed = cleantree(top, "check", "--reverted", "experiment", "--allow-unchecked-changes")
+    assert allowed.returncode == 0, allowed.stdout + allowed.stderr
 
 
 def test_pytest_cleantree_reverted_does_not_pass_a_moved_submodule(tmp_path: Path) -> None:
     top = _experiment(tmp_path)
+    (top / "run.sh").chmod(0o644)  # its mode reverted: only the submodule and binary are left
     env = {**os.environ, **GIT_ENV, "PYTHONPATH": REPO, "CLEANTREE_CACHE_DIR": ""}
     args = ("-p", "no:cacheprovider", "-q", "--cleantree-reverted", "experiment")
     done = run_module("pytest", *args, cwd=top, env=env)

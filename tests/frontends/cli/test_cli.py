@@ -195,7 +195,7 @@ def test_a_bad_manifest_exits_2_naming_the_file_and_the_key(
     assert result.err.splitlines() == [
         f"cleantree: error: {manifest}: rule 1 (line 12): unknown key 'severity' "
         "(valid keys: absent, exclude, expect, files, forbid, forbid_lines, "
-        "forbid_lines_escaped, id, kinds, missing_ok, must_exist, unless_lines, "
+        "forbid_lines_escaped, id, kinds, missing_ok, mode, must_exist, unless_lines, "
         "unless_lines_escaped, why)"
     ]
 
