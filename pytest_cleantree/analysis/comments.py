@@ -374,36 +374,59 @@ def _cmake(text: _Text) -> None:
 
 # --------------------------------------------------------------------- Ruby and Perl
 
-_HEREDOC = r"""<<(?P<strip>[~-]?)(?P<hq>["'`]?)(?P<word>[A-Za-z_]\w*)(?P=hq)"""
-_HEREDOCS = re.compile(_HEREDOC)
-_SCRIPT = re.compile(
-    r"""(?P<stop>^__(?:END|DATA)__$)|(?P<doc>^=[A-Za-z]\w*)|(?P<esc>\\.)|(?P<var>\$\#)"""
-    rf"""|{_HEREDOC}|(?P<c>\#)|(?P<chr>\?\#)|(?P<slash>/)|(?P<s>["'`])"""
-    r"""|(?<![\w$@%&])(?:(?P<pct>%[qQwWiIrsx]?)|(?P<op>qq|qw|qx|qr|q|m|s|tr|y)\b)"""
-    r"""(?P<d>\#|\s*[^\w\s#])""",
-    re.MULTILINE,
-)
+
+_PERL_BLANKS = r"[ \t]*"
+
+
+def _heredoc(blanks: str) -> str:
+    """A here-document's opening: ``<<~WORD``, ``<<-WORD``, ``<<WORD``, or a quoted word
+    (after ``blanks``: Perl allows them before one, Ruby does not)."""
+    return (
+        r"""<<(?P<strip>[~-]?)(?:(?P<word>[A-Za-z_]\w*)"""
+        rf"""|{blanks}(?P<hq>["'`])(?P<quoted>[^"'`\n]*)(?P=hq))"""
+    )
+
+
+def _script_pattern(perl: bool) -> re.Pattern[str]:
+    """What opens a comment or data in Ruby (``%`` literals, ``?#``) or Perl (quote-like
+    operators, ``$#``)."""
+    delimiter = r"""(?P<d>\#|\s*[^\w\s#])"""
+    quoting = (  # ``y => 1`` is a word, not a transliteration
+        rf"""(?P<var>\$\#)|(?<![\w$@%&])(?P<op>qq|qw|qx|qr|q|m|s|tr|y)\b(?!\s*=>){delimiter}"""
+        if perl
+        else rf"""(?P<chr>\?\#)|(?<![\w$@%&])(?P<pct>%[qQwWiIrsx]?){delimiter}"""
+    )
+    heredoc = _heredoc(_PERL_BLANKS if perl else "")
+    return re.compile(
+        r"""(?P<stop>^__(?:END|DATA)__$)|(?P<doc>^=[A-Za-z]\w*)|(?P<esc>\\.)"""
+        rf"""|{heredoc}|(?P<c>\#)|(?P<slash>/)|(?P<s>["'`])|(?P<nl>\n)|{quoting}""",
+        re.MULTILINE,
+    )
+
+
 _DIVISION = re.compile(r"[\w)\]}]$|[\w)\]}]\s+$")
 
 
 def _script(perl: bool) -> Callable[[_Text], None]:
     close_doc = re.compile(r"^=cut\b.*$" if perl else r"^=end\b.*$", re.MULTILINE)
+    opener = _script_pattern(perl)
 
     def scan(text: _Text) -> None:
         src, pos = text.src, 0
-        while (found := _SCRIPT.search(src, pos)) is not None:
+        pending: list[tuple[str, str]] = []
+        while (found := opener.search(src, pos)) is not None:
             pos = found.end()
             if found["stop"]:
                 return
             if found["doc"]:  # POD to =cut, =begin to =end: read as data
                 done = close_doc.search(src, pos)
                 pos = len(src) if done is None else done.end()
-            elif found["word"]:  # every here-document the line opens, one body after another
-                end = text.eol(pos)
-                for heredoc in _HEREDOCS.finditer(src, found.start(), end):
-                    strip = " \t" if heredoc["strip"] else ""
-                    end = text.body_end(min(end + 1, len(src)), heredoc["word"], strip)
-                pos = end
+            elif found["word"] or found["hq"]:  # its body starts after the line
+                pending.append((found["word"] or found["quoted"], " \t" * bool(found["strip"])))
+            elif found["nl"] and pending:
+                for word, strip in pending:
+                    pos = min(text.body_end(pos, word, strip) + 1, len(src))
+                pending = []
             elif found["c"]:
                 pos = text.comment(found.start())
             elif found["slash"]:
@@ -415,10 +438,10 @@ def _script(perl: bool) -> Callable[[_Text], None]:
                 quote = found["s"]
                 interpolates = not perl and quote != "'"
                 pos = _interpolated(text, pos, quote) if interpolates else _after(text, pos, quote)
-            elif found["d"] is not None:
+            elif found.groupdict().get("d") is not None:
                 delim = found["d"][-1]
                 pos = _delimited(text, pos, delim)
-                if found["op"] in ("s", "tr", "y"):  # a second part
+                if perl and found["op"] in ("s", "tr", "y"):  # a second part
                     pos = _second_part(text, pos, delim)
 
     return scan

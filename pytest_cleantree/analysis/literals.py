@@ -24,8 +24,10 @@ from .text import column
 
 __all__ = ["Run", "line_runs", "run_column", "string_places"]
 
-#: a run: ``(column, value)`` of each piece, in source order
-Run = tuple[tuple[int, str], ...]
+#: a run: each piece in source order, as ``(column, value, exact)``: the column where its
+#: body starts (after the prefix and quote), its value, and whether its body is its value
+#: written out (no escape), so that a character's column within it is known
+Run = tuple[tuple[int, str, bool], ...]
 
 
 def line_runs(segment: Sequence[str]) -> dict[int, tuple[Run, ...]]:
@@ -33,13 +35,13 @@ def line_runs(segment: Sequence[str]) -> dict[int, tuple[Run, ...]]:
     ``segment`` (its lines, the first from where it starts, the last up to where it ends);
     empty when the source does not read as string pieces alone (placement falls back)."""
     text = "(\n" + "\n".join(segment) + "\n)\n"
-    runs: dict[int, list[list[tuple[int, str]]]] = {}
-    current: list[tuple[int, str]] = []
+    runs: dict[int, list[list[tuple[int, str, bool]]]] = {}
+    current: list[tuple[int, str, bool]] = []
     current_line = 0
     try:
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            value = _piece(token)
-            if value is None:
+            piece = _piece(token)
+            if piece is None:
                 current = []
                 continue
             line = token.start[0] - 2
@@ -47,24 +49,28 @@ def line_runs(segment: Sequence[str]) -> dict[int, tuple[Run, ...]]:
                 current = []
                 runs.setdefault(line, []).append(current)
             current_line = token.start[0]
-            current.append((token.start[1], value))
+            current.append((token.start[1] + piece[0], piece[1], piece[2]))
     except (tokenize.TokenError, SyntaxError):
         return {}
     return {line: tuple(tuple(run) for run in found) for line, found in runs.items()}
 
 
-def _piece(token: tokenize.TokenInfo) -> str | None:
-    """The value of a plain string piece standing on one line (``None``: not one)."""
+def _piece(token: tokenize.TokenInfo) -> tuple[int, str, bool] | None:
+    """A plain string piece standing on one line: where its body starts in the token, its
+    value, and whether the body is the value as written (``None``: not such a piece)."""
     if token.type != tokenize.STRING or token.start[0] != token.end[0]:
         return None
-    prefix = token.string[: token.string.find(token.string[-1])].lower()
-    if "f" in prefix:
+    quote = token.string[-1] * (3 if token.string.endswith(token.string[-1] * 3) else 1)
+    start = token.string.find(quote)
+    if "f" in token.string[:start].lower():
         return None
     try:
         value = ast.literal_eval(token.string)
     except (ValueError, SyntaxError, MemoryError, RecursionError):
         return None
-    return value.decode("latin-1") if isinstance(value, bytes) else str(value)
+    text = value.decode("latin-1") if isinstance(value, bytes) else str(value)
+    body = token.string[start + len(quote) : len(token.string) - len(quote)]
+    return start + len(quote), text, body == text
 
 
 def string_places(pattern: Pattern, segment: Sequence[str]) -> list[tuple[int, int]]:
@@ -86,15 +92,16 @@ def string_places(pattern: Pattern, segment: Sequence[str]) -> list[tuple[int, i
 
 def run_column(pattern: Pattern, runs: Sequence[Run]) -> int | None:
     """The column where ``pattern`` stands in one of a line's runs (:func:`line_runs`):
-    that of the piece where its match starts; ``None``: in none of them."""
+    where its first character is written, in a piece without escapes; else where the body
+    of the piece holding it starts.  ``None``: in none of them."""
     for run in runs:
-        joined = "".join(value for _, value in run)
+        joined = "".join(value for _, value, _ in run)
         if not match_text(pattern, joined):
             continue
         index, seen = column(pattern, joined), 0
-        for col, value in run:
+        for col, value, exact in run:
+            if index < seen + len(value):
+                return col + (index - seen if exact else 0)
             seen += len(value)
-            if index < seen:
-                return col
         return run[-1][0]
     return None

@@ -70,7 +70,7 @@ def analyze_text(path: str, data: bytes, patterns: Sequence[Pattern]) -> FileAna
     text, problem = decode_text(data, patterns)
     lines = split_lines(text)
     findings = tuple(text_findings(lines, patterns, json_views(path, lines)))
-    comments = text_comments(path, lines)
+    comments = text_comments(path, lines if ALLOW_MARK in text else ())  # none: none to read
     allows = None if comments is None else tuple(c for c in comments if ALLOW_MARK in c[1])
     return FileAnalysis(path, lines, findings, problem, allows=allows)
 

@@ -124,6 +124,8 @@ def text_language(path: str) -> str | None:
     suffix = posixpath.splitext(name)[1]
     if suffix in _JSON_SUFFIXES:
         return "json"
+    if name.startswith(("dockerfile.", "containerfile")) or suffix == ".dockerfile":
+        return "dockerfile"  # Dockerfile.dev, Containerfile, web.dockerfile
     return _LANGUAGE_NAMES.get(name) or _LANGUAGE_SUFFIXES.get(suffix)
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 if sys.version_info >= (3, 11):
@@ -28,6 +29,7 @@ else:  # pragma: no cover - exercised on 3.10 only
 __all__ = [
     "Layout",
     "LayoutError",
+    "import_file",
     "module_name",
     "normalize_folder",
     "parse_layout",
@@ -82,6 +84,13 @@ def _dotted(prefix: str, parts: Sequence[str]) -> str | None:
     return name or None
 
 
+def _preference(path: str) -> tuple[bool, int, bool, str]:
+    """The order of the files one module name stands for: the first is the module."""
+    package = _stem(path) == ""
+    depth = path.count("/") - (1 if package else 0)  # the depth of the module's own name
+    return (path.endswith(".pyi"), depth, not package, path)
+
+
 @dataclass(frozen=True)
 class Layout:
     """Where imports start in one tree.
@@ -104,8 +113,10 @@ class Layout:
             if name is not None:
                 index.setdefault(name, []).append(path)
         for name, paths in index.items():
-            # a .py before its stub, then the shallowest (an explicit mapping rarely nests)
-            paths.sort(key=lambda p: (p.endswith(".pyi"), p.count("/"), p))
+            # a .py before its stub, then the shallowest (an explicit mapping rarely nests),
+            # then a package before a same-named module (Python's finder looks for the
+            # folder's __init__ first: pkg/mod/__init__.py shadows pkg/mod.py)
+            paths.sort(key=_preference)
             self._by_module[name] = tuple(paths)
 
     def module_name(self, path: str) -> str | None:
@@ -126,19 +137,34 @@ class Layout:
             below = folder[len(mapped_folder) :].strip("/")
             parts = [part for part in below.split("/") if part]
             return _dotted(prefix, [*parts, stem] if stem else parts)
-        parts = [stem] if stem else []
-        while folder in self.init_folders:
+        base = self._package_base(folder)
+        if base is None:
+            return _dotted("", [stem] if stem else [])
+        if base == "" and "" in self.init_folders:
+            return None  # the root itself is a package of unknown name: map it explicitly
+        below = folder[len(base) :].strip("/")
+        parts = [part for part in below.split("/") if part]
+        return _dotted("", [*parts, stem] if stem else parts)
+
+    def _package_base(self, folder: str) -> str | None:
+        """The folder imports start from for a file in ``folder``: above the nearest
+        package (a folder with ``__init__.py``) at or above it, and the packages holding
+        that one.  Folders without ``__init__.py`` below a package are namespace packages
+        inside it, as Python imports them (``pkg/srt/layers/x.py``: ``pkg.srt.layers.x``).
+        ``None`` when no package holds it (``""`` also when the root itself is one)."""
+        while folder not in self.init_folders:
             if folder == "":
-                return None  # the root itself is a package of unknown name: map it explicitly
-            parts.insert(0, _base(folder))
+                return None
             folder = _parent(folder)
-        return _dotted("", parts)
+        while folder in self.init_folders and folder != "":
+            folder = _parent(folder)
+        return folder
 
     def decides(self, path: str) -> bool:
-        """Is ``path``'s name read from the layout (a package chain above it, or an
-        import root or mapped folder holding it) rather than only from its file name?"""
+        """Is ``path``'s name read from the layout (a package above it, or an import root
+        or mapped folder holding it) rather than only from its file name?"""
         folder = _parent(path)
-        return folder in self.init_folders or self._mapping_for(folder) is not None
+        return self._package_base(folder) is not None or self._mapping_for(folder) is not None
 
     def _mapping_for(self, folder: str) -> tuple[str, str] | None:
         best: tuple[str, str] | None = None
@@ -151,6 +177,12 @@ class Layout:
             if inside and (best is None or len(mapped_folder) > len(best[0])):
                 best = (mapped_folder, prefix)
         return best
+
+    def is_mapped(self, path: str) -> bool:
+        """Is ``path`` in a folder mapped to a named package (``package-dir``), which no
+        folder on ``sys.path`` makes: the build backend does?"""
+        mapping = self._mapping_for(_parent(path))
+        return mapping is not None and mapping[1] != ""
 
     def paths_for(self, module: str) -> tuple[str, ...]:
         """The known files that are ``module``, the one to read first (``.py`` before ``.pyi``)."""
@@ -176,6 +208,50 @@ class Layout:
                 if package not in self._by_module:
                     found.add(package)
         return frozenset(found)
+
+
+def import_file(
+    module: str, bases: Sequence[str], files: AbstractSet[str], folders: AbstractSet[str]
+) -> str | None:
+    """The file Python's path finder imports as ``module`` with ``bases`` on ``sys.path``, in
+    order, over a listing: ``files`` (``.py``), ``folders`` (each folder holding one).
+
+    Each part is looked for in each folder of the search path: a folder with
+    ``__init__.py`` (a regular package, found first), then ``part.py``; a folder without
+    one is a namespace portion, used only when no folder of the path holds either (its
+    search path is every such portion).  A regular package searches its own folder only.
+    ``None``: no file is ``module`` (a namespace package, or nothing).
+    """
+    search = list(bases)
+    parts = module.split(".")
+    for index, part in enumerate(parts):
+        found, portions = _find_part(part, search, files, folders)
+        last = index == len(parts) - 1
+        if found is not None:
+            if last:
+                return found
+            if _base(found) != "__init__.py":
+                return None  # a plain module holds no sub-module
+            search = [_parent(found)]
+        elif portions and not last:
+            search = portions
+        else:
+            return None
+    return None
+
+
+def _find_part(
+    part: str, search: Sequence[str], files: AbstractSet[str], folders: AbstractSet[str]
+) -> tuple[str | None, list[str]]:
+    portions: list[str] = []
+    for folder in search:
+        stem = f"{folder}/{part}" if folder else part
+        for found in (f"{stem}/__init__.py", f"{stem}.py"):
+            if found in files:
+                return found, []
+        if stem in folders:
+            portions.append(stem)
+    return None, portions
 
 
 def parse_layout(

@@ -11,7 +11,13 @@ from dataclasses import dataclass
 
 from pytest_cleantree.analysis import module_name_for
 from pytest_cleantree.analysis.text import is_python_path
-from pytest_cleantree.config.layout import Layout, LayoutError, parse_layout
+from pytest_cleantree.config.layout import (
+    Layout,
+    LayoutError,
+    import_file,
+    normalize_folder,
+    parse_layout,
+)
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.names.graph import TreeModule
 from pytest_cleantree.names.spellings import import_bases
@@ -20,16 +26,21 @@ from pytest_cleantree.sources.base import Source
 __all__ = ["Naming", "module_names", "name_tree", "tree_modules"]
 
 
+#: the packaging metadata the layout reads (``package-dir`` and its kin), at the tree's root
+PYPROJECT = "pyproject.toml"
+
+
 def module_names(
     source: Source, paths: Sequence[str], import_roots: Sequence[str]
 ) -> tuple[Layout, dict[str, str]]:
     """The module each Python file is, where the tree's layout says so.
 
-    The layout needs the ``__init__.py`` of every folder above the files: the
+    The layout needs the ``__init__.py`` of every folder above the files, and the
+    tree's ``pyproject.toml`` (its packaging settings map folders to packages): the
     source is asked for them all in one round (a missing one expands to nothing).
-    Files the layout does not name by a package chain or an import root keep the
-    name of their path under the root (no entry here): that is what every
-    version before the layout did, and a namespace package from the root.
+    Files the layout does not name by a package above them, an import root or a
+    mapped folder keep the name of their path under the root (no entry here): that is
+    what every version before the layout did, and a namespace package from the root.
     """
     # a file outside the root (allow_outside_root) is named by its path, as before
     python = [
@@ -44,16 +55,19 @@ def module_names(
             inits.add(f"{folder}/__init__.py")
             folder = folder.rpartition("/")[0]
         inits.add("__init__.py")
-    found = source.expand(sorted(inits - set(python)))
+    found = source.expand(sorted(inits - set(python) | {PYPROJECT}))
     known = set(python)
-    for listed in found.values():
+    for entry, listed in found.items():
         if isinstance(listed, SourceError):  # which folders are packages is not known: fail
             raise listed
-        known.update(listed)
+        if entry != PYPROJECT:
+            known.update(listed)
+    pyproject = _pyproject(source) if found.get(PYPROJECT) else None
     try:
-        layout = parse_layout(known, import_roots=import_roots)
+        layout = parse_layout(known, import_roots=import_roots, pyproject=pyproject)
     except LayoutError as exc:
-        raise SourceError(f"import_roots: {exc}") from None
+        where = "" if str(exc).startswith(PYPROJECT) else "import_roots: "
+        raise SourceError(f"{where}{exc}") from None
     names: dict[str, str] = {}
     for path in python:
         if not layout.decides(path):
@@ -62,6 +76,17 @@ def module_names(
         if name is not None:
             names[path] = name
     return layout, names
+
+
+def _pyproject(source: Source) -> str | None:
+    """The tree's ``pyproject.toml``; one that cannot be read is an error (the names
+    would be a guess), one that is not UTF-8 holds no settings the layout could read."""
+    data = source.read([PYPROJECT]).get(PYPROJECT)
+    if isinstance(data, SourceError):
+        raise data
+    if not isinstance(data, bytes):
+        return None
+    return data.decode("utf-8", errors="replace")
 
 
 def tree_modules(
@@ -77,21 +102,69 @@ def tree_modules(
     listed adds nothing (its files are not checked either, and the check says so).
     ``named``: :func:`module_names` of ``paths``, reused when the tree holds no other file.
     """
+    python = _tree_files(source, paths, import_roots)
+    if named is None or set(python) - set(paths):
+        layout, named = module_names(source, python, import_roots)
+        return _tree(python, named, layout, import_bases(layout, named, import_roots))
+    return _tree(python, named, None)
+
+
+def _tree_files(source: Source, paths: Sequence[str], import_roots: Sequence[str]) -> list[str]:
+    """The tree's Python files: its walk (which enters no dot folder), the import roots'
+    (``.vendor`` named in ``import_roots`` is entered), and ``paths``."""
     found = set(paths)
-    for listed in source.expand(["**/*.py"]).values():
+    entries = ["**/*.py"] + [
+        f"{root}/**/*.py"
+        for root in map(_folder, import_roots)
+        if root.startswith(".") or "/." in root
+    ]
+    for listed in source.expand(entries).values():
         if not isinstance(listed, SourceError):
             found.update(listed)
-    python = sorted(p for p in found if is_python_path(p) and not p.startswith("/"))
-    if named is None or set(python) - set(paths):
-        _, named = module_names(source, python, import_roots)
-    names = named
+    return sorted(p for p in found if is_python_path(p) and not p.startswith("/"))
+
+
+def _folder(root: str) -> str:
+    try:
+        return normalize_folder(root)
+    except LayoutError:
+        return ""  # refused by the layout, which names it
+
+
+def _tree(
+    python: Sequence[str],
+    names: Mapping[str, str],
+    layout: Layout | None,
+    bases: Sequence[str] = (),
+) -> list[TreeModule]:
+    """The files with their modules.  With the ``bases`` on ``sys.path``, a file whose
+    name Python imports from another file (a package beside a same-named module, a
+    namespace folder that loses to a module, a top name an earlier base holds) is named
+    by its path from the root when that imports it, else left out: Python never
+    imports it (:func:`~pytest_cleantree.config.layout.import_file` decides)."""
+    files = {path for path in python if path.endswith(".py")}
+    folders = {path.rsplit("/", end)[0] for path in files for end in range(1, path.count("/") + 1)}
     modules = []
     for path in python:
         if ".." in path.split("/"):
             continue
         module = names.get(path) or module_name_for(path)
+        if layout is not None and path in files and not layout.is_mapped(path):
+            module = _imported_as(path, module, bases, files, folders) or ""
+            if not module:
+                continue
         modules.append(TreeModule(path, module, path.rsplit("/", 1)[-1] == "__init__.py"))
     return modules
+
+
+def _imported_as(
+    path: str, module: str, bases: Sequence[str], files: set[str], folders: set[str]
+) -> str | None:
+    for name in dict.fromkeys((module, module_name_for(path))):
+        dotted = all(part.isidentifier() for part in name.split("."))
+        if dotted and import_file(name, bases, files, folders) == path:
+            return name
+    return None
 
 
 @dataclass(frozen=True)
@@ -108,7 +181,13 @@ class Naming:
 
 
 def name_tree(source: Source, paths: Sequence[str], import_roots: Sequence[str]) -> Naming:
-    """The naming of a run that checks ``paths`` (one model for ``check`` and ``explain``)."""
-    layout, modules = module_names(source, paths, import_roots)
-    bases = import_bases(layout, modules, import_roots)
-    return Naming(layout, modules, bases, tree_modules(source, paths, import_roots, modules))
+    """The naming of a run that checks ``paths`` (one model for ``check`` and ``explain``).
+
+    The whole tree is named, whatever files a rule checks: a test under ``tests/`` that
+    imports ``pkg.mod`` of a ``src/`` layout is followed into ``src/pkg/mod.py``.
+    """
+    python = _tree_files(source, paths, import_roots)
+    layout, names = module_names(source, python, import_roots)
+    modules = {path: names[path] for path in paths if path in names}
+    bases = import_bases(layout, names, import_roots)
+    return Naming(layout, modules, bases, _tree(python, names, layout, bases))

@@ -21,11 +21,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from pytest_cleantree.analysis import decode_python
+from pytest_cleantree.analysis import decode_python, module_name_for
 from pytest_cleantree.config.layout import Layout
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.core.patterns import as_name, covers
 from pytest_cleantree.names.budget import Budget
+from pytest_cleantree.names.existence import Standing, standings
 from pytest_cleantree.names.exports import BindingKind, ModuleExports, parse_module_exports
 from pytest_cleantree.names.graph import (
     Reach,
@@ -46,6 +47,7 @@ __all__ = [
     "import_bases",
     "modules_to_read",
     "next_reads",
+    "other_names",
     "pattern_spellings",
     "read_chains",
 ]
@@ -54,19 +56,22 @@ __all__ = [
 def import_bases(
     layout: Layout, named: Mapping[str, str], import_roots: Sequence[str]
 ) -> list[str]:
-    """Folders that module names are relative to, most explicit first.
+    """Folders that module names are relative to, in ``sys.path`` order.
 
     The import roots, then the folder above each top package the layout found
-    (``python`` for ``python/sglang/__init__.py``), then the tree's root.
+    (``python`` for ``python/sglang/__init__.py``) and the tree's root, the shallowest
+    first (the order the layout prefers the files of one name in).
     """
     bases: list[str] = list(import_roots)
+    found: set[str] = set()
     for path, module in sorted(named.items()):
         folder = path.rpartition("/")[0]
         inside = module.count(".") + (1 if layout.is_package(path) else 0)  # folders in the name
         parts = folder.split("/") if folder else []
-        base = "/".join(parts[: len(parts) - inside])
-        if len(parts) >= inside and base not in bases:
-            bases.append(base)
+        if len(parts) >= inside:
+            found.add("/".join(parts[: len(parts) - inside]))
+    # the shallowest first, as the layout prefers the shallowest file for one module name
+    bases += [base for base in sorted(found, key=lambda b: (b.count("/"), b)) if base not in bases]
     if "" not in bases:
         bases.append("")
     return bases
@@ -78,7 +83,8 @@ def _candidates(module: str, bases: Iterable[str]) -> list[tuple[str, bool]]:
     found: list[tuple[str, bool]] = []
     for base in bases:
         folder = f"{base}/{stem}" if base else stem
-        found += [(f"{folder}.py", False), (f"{folder}/__init__.py", True)]
+        # a package before a same-named module, as Python's finder looks
+        found += [(f"{folder}/__init__.py", True), (f"{folder}.py", False)]
     return found
 
 
@@ -125,6 +131,13 @@ class Spellings:
     words: Mapping[str, frozenset[str]] = field(default_factory=dict)
     targets: Mapping[str, frozenset[str]] = field(default_factory=dict)
     emap: ExportMap | None = field(default=None, compare=False, repr=False)
+    #: per pattern, what its module part names (with a tree only: see :mod:`.existence`)
+    standing: Mapping[str, Standing] = field(default_factory=dict)
+
+    @property
+    def unnamed(self) -> dict[str, str]:
+        """The patterns whose module part names no module, each with why (an error)."""
+        return {p: s.message(p) for p, s in sorted(self.standing.items()) if s.missing}
 
     def leads_to(self, name: str, pattern: str) -> bool:
         """Does a use resolved to ``name`` lead where ``pattern`` leads (or inside it)?
@@ -168,11 +181,12 @@ def pattern_spellings(
     words: dict[str, frozenset[str]] = {}
     targets: dict[str, frozenset[str]] = {}
     stars: dict[str, tuple[StarSite, ...]] = {}
+    others = other_names(tree)
     for pattern in patterns:
         targets[pattern] = pattern_targets(emap, read[pattern]) | {pattern}
         reached = emap.reach(targets[pattern]).values()
         whole = {r.name for r in reached if not r.suffix and chains.reached(r.name)}
-        names[pattern] = frozenset(whole | targets[pattern])
+        names[pattern] = frozenset(_renamed(whole | targets[pattern], others))
         ways[pattern] = frozenset(
             r.name for r in reached if r.suffix and "." in r.name and chains.reached(r.name)
         )
@@ -180,7 +194,36 @@ def pattern_spellings(
         sites = [site for r in reached if not r.suffix for site in _star_sites(r, chains)]
         stars[pattern] = tuple(dict.fromkeys(sorted(sites, key=_site_order)))
     binds = _star_binds(emap, [*names.values(), *ways.values()])
-    return Spellings(names, stars, binds, dict(chains.problems), ways, words, targets, emap)
+    standing = standings(patterns, [m.module for m in tree], emap) if tree else {}
+    return Spellings(
+        names, stars, binds, dict(chains.problems), ways, words, targets, emap, standing
+    )
+
+
+def other_names(tree: Sequence[TreeModule]) -> dict[str, frozenset[str]]:
+    """Per module of the tree, the other names its file is imported by: its path from the
+    tree's root (``src.pkg.mod`` for ``src/pkg/mod.py``, ``pkg.mod`` under the import root
+    ``src``), when that is a dotted name (the root is on ``sys.path`` too)."""
+    found: dict[str, set[str]] = {}
+    for module in tree:
+        other = module_name_for(module.path)
+        if other != module.module and all(part.isidentifier() for part in other.split(".")):
+            found.setdefault(module.module, set()).add(other)
+    return {module: frozenset(names) for module, names in found.items()}
+
+
+def _renamed(names: Iterable[str], others: Mapping[str, frozenset[str]]) -> set[str]:
+    """``names``, and each spelt through another name of its module (see :func:`other_names`)."""
+    result = set(names)
+    for name in names:
+        parts = name.split(".")
+        for end in range(len(parts) - 1, 0, -1):
+            module = ".".join(parts[:end])
+            if module in others:
+                rest = ".".join(parts[end:])
+                result.update(f"{other}.{rest}" for other in others[module])
+                break
+    return result
 
 
 def _site_order(site: StarSite) -> tuple[str, int, str]:
@@ -241,11 +284,12 @@ def read_chains(
     tried: set[str] = set()
     wanted = {prefix for pattern in patterns for prefix in _prefixes(pattern)}
     emap = ExportMap({}, meter=meter)
+    named = {m.module: (m.path, m.is_package) for m in reversed(tree)}  # the tree's name first
     while todo := sorted(wanted - tried):
         for module in todo:
             meter.spend(module)
         tried.update(todo)
-        _read_round(source, todo, bases, parsed, texts, problems, store)
+        _read_round(source, todo, bases, parsed, texts, problems, store, named)
         emap = ExportMap(parsed, meter=meter)
         wanted = {prefix for name in emap.missing(patterns) for prefix in _prefixes(name)}
     reach = Reach()
@@ -263,6 +307,10 @@ class Explanation:
     defined: tuple[str, int] | None  # (path, line) of the definition; line 0 for a module
     others: tuple[tuple[str, tuple[str, int] | None], ...]  # other targets a binding may reach
     spellings: tuple[tuple[str, str, int], ...]  # (spelling, path, line of the statement)
+    #: what the name's module part names, when worth saying (see :mod:`.existence`)
+    standing: Standing = field(default_factory=lambda: Standing("tree"))
+    #: the module defining the target, its file, and the other names that file has
+    module: tuple[str, str, tuple[str, ...]] | None = None
 
 
 def explain_name(
@@ -294,12 +342,20 @@ def explain_name(
         if spelling.module in texts and spelling.name not in spellings:
             path = texts[spelling.module][0]
             spellings[spelling.name] = (spelling.name, path, spelling.line)
+    standing = standings([qualified], [m.module for m in tree], emap)[qualified] if tree else None
+    found = emap.definition(canonical)
+    module = None
+    if found is not None and found[0] in texts:
+        also = tuple(sorted(other_names(tree).get(found[0], ())))
+        module = (found[0], texts[found[0]][0], also)
     return Explanation(
         qualified,
         canonical,
         where(canonical),
         tuple((other, where(other)) for other in others if other != canonical),
         tuple(sorted(spellings.values())),
+        standing or Standing("tree"),
+        module,
     )
 
 
@@ -325,22 +381,30 @@ def _read_round(
     texts: dict[str, tuple[str, str]],
     problems: dict[str, str],
     store: SummaryStore | None = None,
+    named: Mapping[str, tuple[str, bool]] | None = None,
 ) -> None:
     """Read and parse the files of ``modules`` (one expand, one read; parsed once per content).
+
+    ``named``: the file the tree's layout names each module (tried first; then the
+    module's path under each base).
 
     A module file that exists but cannot be listed, read, decoded or parsed is a
     problem (``problems``): what it re-exports is unknown, and a check that went on
     without it could pass with a re-exported use in place.
     """
-    options = {module: _candidates(module, bases) for module in modules}
+    layout = named or {}
+    options = {
+        module: ([layout[module]] if module in layout else []) + _candidates(module, bases)
+        for module in modules
+    }
     listed = source.expand(sorted({path for paths in options.values() for path, _ in paths}))
     chosen: dict[str, tuple[str, bool]] = {}
     for module, paths in options.items():
         for path, is_package in paths:
-            named = listed.get(path)
-            if isinstance(named, SourceError):
-                problems[path] = str(named)
-            elif named:
+            answer = listed.get(path)
+            if isinstance(answer, SourceError):
+                problems[path] = str(answer)
+            elif answer:
                 chosen[module] = (path, is_package)
                 break
     if not chosen:

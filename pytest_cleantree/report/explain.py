@@ -24,4 +24,11 @@ def render_explanation(explained: Explanation, root: str = "") -> str:
     lines += [
         f"  {spelling:<{width}}  {at((path, line))}" for spelling, path, line in explained.spellings
     ]
+    if explained.module is not None:
+        module, path, others = explained.module
+        also = f" (also {', '.join(others)})" if others else ""
+        lines.append(f"  module {module} is {at((path, 0))}{also}")
+    note = explained.standing.note(name)
+    if note:
+        lines.append(f"  {note}")
     return "\n".join(lines)

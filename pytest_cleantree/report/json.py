@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from pytest_cleantree import __version__
+from pytest_cleantree.core.errors import CleanTreeError
 from pytest_cleantree.core.model import Hit, Result
-from pytest_cleantree.report.context import PathFrame, RenderContext
+from pytest_cleantree.report.context import PathFrame, RenderContext, error_places
 from pytest_cleantree.report.fleet import count_errors, host_statuses
 from pytest_cleantree.report.text import escape_json, render_summary
 
@@ -36,6 +37,47 @@ def _absolute(path: str, cwd: str) -> str:
     return os.path.normpath(os.path.join(cwd or os.getcwd(), path))
 
 
+def render_error(error: CleanTreeError, context: RenderContext) -> str:
+    """The registry's entry for a run that could not start (a bad manifest, a root that cannot
+    be read): the same document with no results, ``summary.complete`` false, and each problem
+    in ``errors``, so that a step uploading the file finds one that says why.  The manifest
+    is named as SARIF and github name it (relative to the workspace): both front ends write
+    the same document."""
+    manifest = context.workspace_manifest()
+    places = error_places(error, manifest)
+    document = {
+        **_header(manifest, context.root),
+        "summary": {
+            "clean": False,
+            "complete": False,
+            "text": "cleantree: error: "
+            + "; ".join(f"{path}: {message}" if path else message for message, path, *_ in places),
+            "hits": 0,
+            "missing": 0,
+            "present": 0,
+            "problems": len(places),
+            "suppressed": 0,
+        },
+        "hosts": [],
+        "results": [],
+        "errors": [
+            {"message": message, "file": path, "line": line, "column": column}
+            for message, path, line, column in places
+        ],
+    }
+    return escape_json(json.dumps(document, indent=2, ensure_ascii=False))
+
+
+def _header(manifest: str, root: str) -> dict[str, Any]:
+    return {
+        "$schema": JSON_SCHEMA_ID,
+        "version": JSON_VERSION,
+        "tool": {"name": "pytest-cleantree", "version": __version__},
+        "manifest": manifest,
+        "root": root,
+    }
+
+
 def render_json(
     results: Sequence[Result], *, manifest: str, root: str, frame: PathFrame | None = None
 ) -> str:
@@ -51,11 +93,7 @@ def render_json(
         return frame.show(path, host)
 
     document = {
-        "$schema": JSON_SCHEMA_ID,
-        "version": JSON_VERSION,
-        "tool": {"name": "pytest-cleantree", "version": __version__},
-        "manifest": manifest,
-        "root": root,
+        **_header(manifest, root),
         "summary": {
             "clean": all(result.ok for result in results),
             "complete": all(result.complete for result in results),

@@ -37,7 +37,7 @@ class _Renderer(Protocol):
 #: the formats, the default first; a new format is one module and one row here
 FORMATS: dict[str, Format] = {
     "text": Format("pytest_cleantree.report.text", "default"),
-    "json": Format("pytest_cleantree.report.json", "schemas/report-v1.json"),
+    "json": Format("pytest_cleantree.report.json", "schemas/report-v1.json", True),
     "github": Format("pytest_cleantree.report.github", "workflow annotations", True),
     "sarif": Format("pytest_cleantree.report.sarif", "2.1.0, for code scanning", True),
 }

@@ -122,7 +122,7 @@ def render_rows(
         for path in result.present:
             rows.append((_where(host, path, frame=frame), "present", "must not exist"))
         for problem in result.problems:
-            if host_problems or not is_host_problem(problem):
+            if host_problems or not (host and is_host_problem(problem)):
                 rows.append((host, "error", problem_text(problem, host, frame)))
     return rows
 
@@ -227,7 +227,7 @@ def render_report(
         blocks.append(f"{header}\n{render_table(rows, color)}")
     by_host: dict[str, list[tuple[str, str, str]]] = {}
     for result, problem in iter_distinct_problems(failed):
-        if is_host_problem(problem) and not fleet:  # a fleet's status lines name it
+        if result.host and is_host_problem(problem) and not fleet:  # or its status line
             by_host.setdefault(result.host, []).append(("", "error", problem.message))
     for host, rows in by_host.items():
         blocks.append(f"host {escape_controls(host)}\n{render_table(rows, color)}")

@@ -53,8 +53,10 @@ def check_all(
         return {check: failed(check, source, Problem(str(exc))) for check in checks}
     finally:
         cache.flush()
-    unfollowed = spelt.spellings.problems if spelt.spellings is not None else {}
-    return judge_all(checks, source, plan, analyses, unfollowed, rule_ids)
+    spellings = spelt.spellings
+    unfollowed = spellings.problems if spellings is not None else {}
+    unnamed = spellings.unnamed if spellings is not None else {}
+    return judge_all(checks, source, plan, analyses, unfollowed, rule_ids, unnamed)
 
 
 def read_and_analyse(plan: Plan, spelt: Spelt, source: Source, cache: AnalysisCache) -> Analyses:

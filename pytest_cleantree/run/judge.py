@@ -31,8 +31,11 @@ def judge_all(
     analyses: Mapping[str, FileAnalysis | SourceError],
     unfollowed: Mapping[str, str],
     rule_ids: AbstractSet[str] | None = None,
+    unnamed: Mapping[str, str] | None = None,
 ) -> dict[Check, Result]:
-    """Every check's result; ``unfollowed`` (path -> why) make qualified checks incomplete.
+    """Every check's result; ``unfollowed`` (path -> why) make qualified checks incomplete,
+    and so does a qualified pattern in ``unnamed`` (pattern -> why: it names no module),
+    unless its rule says ``missing_ok``.
 
     ``rule_ids`` are all the manifest's rule ids (default: the checks' own), which inline
     allows may name (see :mod:`pytest_cleantree.run.allows`).
@@ -51,6 +54,8 @@ def judge_all(
             judged[check] = Result(check.rule, check.label, source.host)
     if unfollowed:
         _add_unfollowed(judged, unfollowed)
+    if unnamed:
+        _add_unnamed(judged, unnamed)
     # inline allows move allowed hits to Result.suppressed
     return apply_allows(judged, rule_ids or {check.rule.id for check in checks}, analyses)
 
@@ -63,6 +68,24 @@ def _add_unfollowed(judged: dict[Check, Result], unfollowed: Mapping[str, str]) 
         if not check.absent and any(
             p.tier is PatternTier.QUALIFIED for p in check.rule.forbid + check.rule.expect
         ):
+            judged[check] = replace(result, problems=result.problems + problems)
+
+
+def _add_unnamed(judged: dict[Check, Result], unnamed: Mapping[str, str]) -> None:
+    """A pattern naming no module can match nothing: its check cannot say "clean".  The
+    problem is the rule's, attached to its entry: not a host's (which a report would show as
+    "unreachable")."""
+    for check, result in judged.items():
+        rule = check.rule
+        if check.absent or rule.missing_ok:
+            continue
+        problems = tuple(
+            Problem(f"{key}: {unnamed[pattern.text]}", check.entry)
+            for key, patterns in (("forbid", rule.forbid), ("expect", rule.expect))
+            for pattern in patterns
+            if pattern.tier is PatternTier.QUALIFIED and pattern.text in unnamed
+        )
+        if problems:
             judged[check] = replace(result, problems=result.problems + problems)
 
 

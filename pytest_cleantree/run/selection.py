@@ -96,13 +96,24 @@ def place_named(
     roots = dict.fromkeys([os.path.abspath(root), real])
     found: dict[str, NamedPath] = {}
     for name in names:
-        full = os.path.normpath(os.path.join(cwd, name))
+        full = _joined(cwd, name)
         if not os.path.lexists(full):
             raise CleanTreeError(f"{name}: no such file or folder")
         path = _from_root(full, tuple(roots))
         folder = folders and os.path.isdir(full)
         found.setdefault(path, NamedPath(name, path, folder, _also(full, path, real, folder)))
     return list(found.values())
+
+
+def _joined(cwd: Path, name: str) -> str:
+    """``name`` from ``cwd`` as the system opens it: the part up to its last ``..`` resolved
+    (``lnk/../a.py`` is beside ``lnk``'s target, not beside ``lnk``), the rest as written."""
+    parts = os.path.join(cwd, name).split(os.sep)
+    if ".." not in parts:
+        return os.path.normpath(os.sep.join(parts))
+    last = len(parts) - parts[::-1].index("..")
+    head = os.path.realpath(os.sep.join(parts[:last]))
+    return os.path.normpath(os.path.join(head, *parts[last:]))
 
 
 def _also(full: str, path: str, real_root: str, folder: bool) -> tuple[str, ...]:

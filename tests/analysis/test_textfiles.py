@@ -190,6 +190,9 @@ def test_a_json_string_that_does_not_decode_is_kept_as_written() -> None:
         ("dir/Makefile", "make"),
         ("GNUmakefile", "make"),
         ("Dockerfile", "dockerfile"),
+        ("Dockerfile.dev", "dockerfile"),
+        ("web.dockerfile", "dockerfile"),
+        ("Containerfile", "dockerfile"),
         ("sub/CMakeLists.txt", "cmake"),
     ],
 )

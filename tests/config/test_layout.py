@@ -6,6 +6,7 @@ import pytest
 
 from pytest_cleantree.config.layout import (
     LayoutError,
+    import_file,
     module_name,
     parse_layout,
     pyproject_package_dirs,
@@ -32,8 +33,9 @@ NAMESPACE = ("python/google/cloud/storage/__init__.py", "python/google/cloud/sto
         (SGLANG, "python/sglang/srt/utils/common.py", {}, "sglang.srt.utils.common"),
         (SGLANG, "python/sglang/srt/utils/__init__.py", {}, "sglang.srt.utils"),
         (SGLANG, "python/sglang/__init__.py", {}, "sglang"),
-        # a folder without __init__.py stops the walk: this file is imported as a top module
-        (SGLANG, "python/sglang/srt/layers/communicator.py", {}, "communicator"),
+        # a folder without __init__.py inside a package is a namespace package in it
+        (SGLANG, "python/sglang/srt/layers/communicator.py", {}, "sglang.srt.layers.communicator"),
+        # a folder with no package at or above it: a top module
         (SGLANG, "test/srt/test_utils.py", {}, "test_utils"),
         (SGLANG, "setup.py", {}, "setup"),
         (SGLANG, "python/pyproject.toml", {}, None),
@@ -290,3 +292,39 @@ def test_the_layout_decides_a_name_under_a_package_or_a_root_and_knows_packages(
     assert layout.is_package("src/pkg/sub/__init__.pyi")
     assert not layout.is_package("src/pkg/core.py")
     assert not layout.is_package("README.md")
+
+
+def test_a_package_wins_over_a_module_of_the_same_name() -> None:
+    layout = parse_layout(["pkg/__init__.py", "pkg/mod.py", "pkg/mod/__init__.py"])
+    assert layout.paths_for("pkg.mod") == ("pkg/mod/__init__.py", "pkg/mod.py")
+
+
+def test_folders_without_init_inside_a_package_are_namespace_packages_in_it() -> None:
+    layout = parse_layout(["python/pkg/__init__.py", "python/pkg/a/b/x.py", "python/y/z.py"])
+    assert layout.decides("python/pkg/a/b/x.py")
+    assert layout.module_name("python/pkg/a/b/x.py") == "pkg.a.b.x"
+    assert not layout.decides("python/y/z.py")  # no package holds it
+    assert module_name("a/x.py", ["__init__.py", "a/x.py"]) is None  # the root is a package
+
+
+@pytest.mark.parametrize(
+    ("files", "bases", "module", "expected"),
+    [
+        # a package before a module of its name; a module before a namespace folder
+        (["p/__init__.py", "p/m.py", "p/m/__init__.py"], [""], "p.m", "p/m/__init__.py"),
+        (["p/m.py", "p/m/x.py"], [""], "p.m", "p/m.py"),
+        (["p/m.py", "p/m/x.py"], [""], "p.m.x", None),  # a plain module holds no sub-module
+        # namespace portions across the path; a regular package searches its own folder only
+        (["a/ns/x.py", "b/ns/y.py"], ["a", "b"], "ns.y", "b/ns/y.py"),
+        (["a/p/__init__.py", "b/p/y.py"], ["a", "b"], "p.y", None),
+        # the first base that holds a name wins; a namespace package is no file
+        (["a/m.py", "b/m/__init__.py"], ["a", "b"], "m", "a/m.py"),
+        (["a/ns/x.py"], ["a"], "ns", None),
+        (["x.py"], [""], "nothing", None),
+    ],
+)
+def test_import_file_finds_what_python_s_path_finder_imports(
+    files: list[str], bases: list[str], module: str, expected: str | None
+) -> None:
+    folders = {f.rsplit("/", n)[0] for f in files for n in range(1, f.count("/") + 1)}
+    assert import_file(module, bases, set(files), folders) == expected

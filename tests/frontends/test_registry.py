@@ -4,6 +4,7 @@ imported only when that format is asked for."""
 from __future__ import annotations
 
 import ast
+import json
 import os
 import subprocess
 import sys
@@ -57,7 +58,11 @@ def test_only_formats_that_can_report_an_error_render_one() -> None:
     context = RenderContext(manifest="m.toml", workspace=os.getcwd())
     shown = {name: render_error(name, error, context) for name in FORMATS}
     assert shown["text"] is None
-    assert shown["json"] is None
+    document = json.loads(str(shown["json"]))
+    assert (document["summary"]["complete"], document["results"]) == (False, [])
+    assert document["errors"] == [
+        {"message": "files must be a list (line 3)", "file": "m.toml", "line": 3, "column": 0}
+    ]
     assert shown["github"] == (
         "::error file=m.toml,line=3,title=cleantree could not check::files must be a list (line 3)"
     )

@@ -59,7 +59,8 @@ def test_the_source_is_asked_for_every_init_above_the_files_in_one_round() -> No
     tree = Tree(*PACKAGE, "script.py")
     paths = ["pkg/sub/mod.py", "script.py", "/abs/x.py", "../up.py", "notes.txt"]
     _, names = module_names(tree, paths, [])
-    assert tree.asked == [["__init__.py", "pkg/__init__.py", "pkg/sub/__init__.py"]]
+    asked = ["__init__.py", "pkg/__init__.py", "pkg/sub/__init__.py", "pyproject.toml"]
+    assert tree.asked == [asked]
     # a file in no package keeps its path's name: no entry
     assert names == {"pkg/sub/mod.py": "pkg.sub.mod"}
 
@@ -72,7 +73,7 @@ def test_a_file_in_no_package_does_not_stop_the_others_being_named() -> None:
 def test_an_init_among_the_files_is_not_asked_for_again() -> None:
     tree = Tree(*PACKAGE)
     _, names = module_names(tree, ["pkg/__init__.py", "pkg/util.py"], [])
-    assert tree.asked == [["__init__.py"]]
+    assert tree.asked == [["__init__.py", "pyproject.toml"]]
     assert names == {"pkg/__init__.py": "pkg", "pkg/util.py": "pkg.util"}
 
 
@@ -153,7 +154,7 @@ def test_name_tree_gives_the_layout_the_modules_the_bases_and_the_tree() -> None
 def test_name_tree_asks_for_the_inits_once() -> None:
     tree = Tree("pkg/__init__.py", "pkg/mod.py")
     naming = name_tree(tree, ["pkg/__init__.py", "pkg/mod.py"], [])
-    assert tree.asked == [["__init__.py"], ["**/*.py"]]
+    assert tree.asked == [["**/*.py"], ["__init__.py", "pyproject.toml"]]
     assert naming.tree == [
         TreeModule("pkg/__init__.py", "pkg", True),
         TreeModule("pkg/mod.py", "pkg.mod", False),

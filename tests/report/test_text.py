@@ -421,3 +421,14 @@ def test_a_fleet_shows_a_host_s_own_error_once_and_a_status_line_per_host() -> N
     )
     # one host is no fleet: no status block
     assert "gpu2: clean" not in render([fine], RenderContext())
+
+
+def test_a_local_problem_of_no_file_stays_under_its_rule() -> None:
+    """Only a remote host's own error moves to a host block: a local one without a path (a
+    rule's pattern naming no module) stands under the rule it concerns."""
+    unnamed = Result(
+        RULE, "a.py", problems=(Problem("forbid: 'p.q' names no module"),), files=FILES
+    )
+    report = render([unnamed], RenderContext())
+    assert report.startswith("no-sm120: the sm120 experiment was reverted\nerror: forbid:")
+    assert "host" not in report

@@ -288,6 +288,20 @@ def test_a_path_through_a_link_in_the_tree_is_also_the_path_it_leads_to(tmp_path
     ]
 
 
+def test_a_parent_through_a_link_is_the_parent_of_its_target(tmp_path: Path) -> None:
+    """As the system opens it (``cat lnk/../a.py``), not as the text reads."""
+    (tmp_path / "src" / "pkg").mkdir(parents=True)
+    (tmp_path / "src" / "a.py").write_text("")
+    (tmp_path / "a.py").write_text("")
+    (tmp_path / "lnk").symlink_to("src/pkg")
+    given = ["lnk/../a.py", str(tmp_path / "lnk" / ".." / "a.py"), "src/pkg/../../a.py", "lnk/.."]
+    assert place_named(given, str(tmp_path), tmp_path) == [
+        NamedPath("lnk/../a.py", "src/a.py", False),
+        NamedPath("src/pkg/../../a.py", "a.py", False),
+        NamedPath("lnk/..", "src", True),
+    ]
+
+
 def test_a_named_file_is_uncovered_only_when_no_spelling_of_it_is_covered() -> None:
     given = rule(files=("src/*.py",))
     through = NamedPath("linkdir/a.py", "linkdir/a.py", False, ("src/a.py",))

@@ -17,8 +17,10 @@ from __future__ import annotations
 import configparser
 import json
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -26,6 +28,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from needs import missing
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -326,39 +329,181 @@ def shell_scripts(draw: st.DrawFn) -> tuple[str, int]:
     return numbered("\n".join(out) + "\n")
 
 
-def check_shell(tmp_path: Path, doc: tuple[str, int]) -> None:
-    text, total = doc
-    script = tmp_path / "run.sh"
-    script.write_text(text)
-    done = subprocess.run(
-        ["bash", "--norc", "--noprofile", str(script)],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
-        timeout=30,
-        check=False,
-    )
+def printed(name: str, text: str, command: list[str]) -> str:
+    """What ``command`` (the language's own interpreter) prints running the file ``name``
+    written with ``text``, in a folder of its own and a bare environment."""
+    if shutil.which(command[0]) is None:
+        missing(command[0], f"apt-get install {command[0]}")
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / name).write_text(text)
+        done = subprocess.run(
+            [*command, name],
+            capture_output=True,
+            text=True,
+            cwd=folder,
+            env={"PATH": "/usr/bin:/bin", "HOME": folder, "LC_ALL": "C.UTF-8"},
+            timeout=30,
+            check=False,
+        )
     assert done.returncode == 0, done.stderr
-    hold("run.sh", text, in_data(iter([done.stdout])), total)
+    return done.stdout
 
 
-@settings(
-    max_examples=QUICK,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+def check_shell(doc: tuple[str, int]) -> None:
+    text, total = doc
+    output = printed("run.sh", text, ["bash", "--norc", "--noprofile"])
+    hold("run.sh", text, in_data(iter([output])), total)
+
+
+test_shell_allows_agree_with_bash, test_shell_allows_agree_with_bash_wide = both_tiers(
+    shell_scripts(), check_shell, ("cat <<EOF\nrun sm120 # cleantree: allow r1 -- why\nEOF\n", 1)
 )
-@given(doc=shell_scripts())
-def test_shell_allows_agree_with_bash(tmp_path: Path, doc: tuple[str, int]) -> None:
-    check_shell(tmp_path, doc)
 
 
-@pytest.mark.slow
-@settings(
-    max_examples=WIDE // 2,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+# ------------------------------------------------------------------------------ Perl
+
+PERL_WORDS = st.sampled_from(["run", "sm120", "a#b", "x", "it is"])
+
+
+@st.composite
+def perl_scripts(draw: st.DrawFn) -> tuple[str, int]:
+    out = []
+
+    def words() -> str:
+        return " ".join(draw(st.lists(st.one_of(PERL_WORDS, st.just(A)), min_size=1, max_size=3)))
+
+    def lines() -> str:
+        return "\n".join(words() for _ in range(draw(st.integers(1, 3))))
+
+    for _ in range(draw(st.integers(1, 5))):
+        tail = draw(st.sampled_from(["", " " + A]))
+        kind = draw(st.sampled_from(["dq", "sq", "q", "qq", "heredoc", "subst", "code", "comment"]))
+        if kind == "comment":
+            out.append(draw(st.sampled_from(["", "  "])) + A)
+        elif kind == "code":
+            out.append(
+                draw(st.sampled_from(["my $n = $#ARGV;", "my $d = 4 / 2;", "my %h = (y => 1);"]))
+                + tail
+            )
+        elif kind == "subst":
+            out.append(f'my $x = "a"; $x =~ s/a/{lines()}/; print $x, "\\n";{tail}')
+        elif kind == "heredoc":
+            word = draw(st.sampled_from(["EOF", '"EOF"', "'EOF'", '"E F"']))
+            indent = draw(st.sampled_from(["", "~"]))
+            pad = "  " if indent else ""
+            body = "\n".join(pad + line for line in lines().split("\n"))
+            end = word.strip("'\"")
+            out.append(f"print <<{indent}{word};{tail}\n{body}\n{pad}{end}")
+        else:
+            opener, closer = {
+                "dq": ('"', '"'),
+                "sq": ("'", "'"),
+                "q": ("q{", "}"),
+                "qq": ("qq(", ")"),
+            }[kind]
+            out.append(f'print {opener}{lines()}{closer}, "\\n";{tail}')
+    return numbered("\n".join(out) + "\n")
+
+
+def check_perl(doc: tuple[str, int]) -> None:
+    text, total = doc
+    hold("run.pl", text, in_data(iter([printed("run.pl", text, ["perl"])])), total)
+
+
+test_perl_allows_agree_with_perl, test_perl_allows_agree_with_perl_wide = both_tiers(
+    perl_scripts(), check_perl, ("print <<EOF;\nrun sm120 # cleantree: allow r1 -- why\nEOF\n", 1)
 )
-@given(doc=shell_scripts())
-def test_shell_allows_agree_with_bash_wide(tmp_path: Path, doc: tuple[str, int]) -> None:
-    check_shell(tmp_path, doc)
+
+
+# ------------------------------------------------------------------------------ make
+
+
+@st.composite
+def makefiles(draw: st.DrawFn) -> tuple[str, int]:
+    out, names, recipe = [], [], []
+
+    def words() -> str:
+        return " ".join(draw(st.lists(st.one_of(PERL_WORDS, st.just(A)), min_size=1, max_size=3)))
+
+    for index in range(draw(st.integers(1, 5))):
+        kind = draw(st.sampled_from(["var", "define", "comment", "continued", "recipe"]))
+        if kind == "var":
+            out.append(f"V{index} = {words()}" + draw(st.sampled_from(["", " " + A])))
+            names.append(f"V{index}")
+        elif kind == "define":
+            body = "\n".join(words() for _ in range(draw(st.integers(1, 3))))
+            out.append(f"define V{index}\n{body}\nendef")
+            names.append(f"V{index}")
+        elif kind == "comment":
+            out.append(A)
+        elif kind == "continued":
+            out.append(A + " \\\n  " + words())
+        else:
+            quote = draw(st.sampled_from(["'", '"']))
+            tail = draw(st.sampled_from(["", " " + A]))
+            recipe.append(f"\t@printf '%s\\n' {quote}{words().replace(quote, '')}{quote}{tail}")
+    out += [f"$(info $({name}))" for name in names]
+    out += ["all:", *recipe, "\t@true"]
+    return numbered("\n".join(out) + "\n")
+
+
+def check_make(doc: tuple[str, int]) -> None:
+    text, total = doc
+    output = printed("Makefile", text, ["make", "-s", "--no-print-directory", "-f"])
+    hold("Makefile", text, in_data(iter([output])), total)
+
+
+test_make_allows_agree_with_make, test_make_allows_agree_with_make_wide = both_tiers(
+    makefiles(),
+    check_make,
+    ("define X\nrun sm120 # cleantree: allow r1 -- why\nendef\n$(info $(X))\nall:\n\t@true\n", 1),
+)
+
+
+# ----------------------------------------------------------------------------- CMake
+
+
+@st.composite
+def cmake_scripts(draw: st.DrawFn) -> tuple[str, int]:
+    out, names = [], []
+
+    def words() -> str:
+        return " ".join(draw(st.lists(st.one_of(PERL_WORDS, st.just(A)), min_size=1, max_size=3)))
+
+    def lines() -> str:
+        return "\n".join(words() for _ in range(draw(st.integers(1, 3))))
+
+    for index in range(draw(st.integers(1, 5))):
+        tail = draw(st.sampled_from(["", " " + A]))
+        kind = draw(st.sampled_from(["quoted", "bracket", "escaped", "comment", "block"]))
+        if kind == "quoted":
+            out.append(f'set(V{index} "{lines()}"){tail}')
+        elif kind == "bracket":
+            equals = draw(st.sampled_from(["", "=", "=="]))
+            more = draw(st.sampled_from(["", "\n]] x", "]"]))
+            inner = lines() + (more if equals else "")
+            out.append(f"set(V{index} [{equals}[{inner}]{equals}]){tail}")
+        elif kind == "escaped":
+            out.append(f"set(V{index} a\\#b){tail}")
+        elif kind == "comment":
+            out.append(A)
+        else:
+            out.append(f"#[[{lines()}]]")
+            continue
+        if kind != "comment":
+            names.append(f"V{index}")
+    out += [f'message(STATUS "${{{name}}}")' for name in names]
+    return numbered("\n".join(out) + "\n")
+
+
+def check_cmake(doc: tuple[str, int]) -> None:
+    text, total = doc
+    output = printed("run.cmake", text, ["cmake", "-P"])
+    hold("run.cmake", text, in_data(iter([output])), total)
+
+
+test_cmake_allows_agree_with_cmake, test_cmake_allows_agree_with_cmake_wide = both_tiers(
+    cmake_scripts(),
+    check_cmake,
+    ('set(X "a\n# cleantree: allow r1 -- why")\nmessage(STATUS "${X}")\n', 1),
+)

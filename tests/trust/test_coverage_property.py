@@ -1,17 +1,23 @@
-"""The coverage property (issue 34): a run over some paths reports exactly the whole-tree
-findings restricted to those paths' files.
+"""The coverage property (issues 34 and 42): a run over some paths reports exactly the
+whole-tree findings restricted to those paths' files.
 
-For fixture trees drawn by hypothesis (files in a few folders, dirty or clean, a link inside
-the root or out of it, a submodule), and random subsets of their files and folders:
+For fixture trees drawn by hypothesis (files in a few folders, dirty or clean, glob
+characters ``[``, ``]``, ``*``, ``?`` in folder and file names, a link inside the root or out
+of it, a submodule), and random subsets of their files and folders:
 
 - ``cleantree check PATH...`` naming them (from the top or a subfolder, the root included);
-- ``cleantree check --changed-since HEAD`` after touching them in the git repository
-  (modified, new and untracked, deleted; from the top and from a subfolder; with
-  ``diff.relative`` on and off; inside the submodule, committed there or not);
+- each named in every way a user can spell it: relative, absolute, with ``./``, with doubled
+  slashes, through a link to its folder, through a link to itself (issue 42);
+- ``cleantree check --changed-since HEAD`` after changing them in the git repository as git
+  reports changes (content, mode, a file become a link, a rename staged; new files untracked
+  or staged; deletions; from the top and from a subfolder; with ``diff.relative`` on and off;
+  inside the submodule, committed there or not);
 
 report the hits and problems of the whole-tree check on those files, no more and no fewer,
-and exit 1 when there are hits.  The CLI runs in this process (``main``) so that CI can
-afford enough examples to find every case of the issue on the code before it.
+and exit 1 when there are hits.  A file is met by the whole-tree check under each path that
+reaches it: a named path's findings are the whole-tree findings under its own path and the
+path it leads to (a link's target).  The CLI runs in this process (``main``) so that CI can
+afford enough examples to find every case of the issues on the code before them.
 """
 
 from __future__ import annotations
@@ -37,8 +43,9 @@ from pytest_cleantree.frontends.cli.main import main
 #: this many (see docs/reliability.md, round 4)
 EXAMPLES = int(os.environ.get("CLEANTREE_COVERAGE_EXAMPLES", "20"))
 
-FOLDERS = ("", "src", "src/pkg", "d", "other", "shared")
-NAMES = ("a.py", "b.py", "n.md", "k.sh")
+#: glob characters in folder and file names: a named path is a path, never a pattern
+FOLDERS = ("", "src", "src/pkg", "src/[x]", "d", "other", "shared", "w*?")
+NAMES = ("a.py", "b.py", "n.md", "k.sh", "[a].py", "q*?.md")
 SUB_FILES = ("s.py", "t/u.py", "n.md")
 MANIFEST = """root = "."
 [[rule]]
@@ -79,6 +86,18 @@ class Tree:
     sub: dict[str, bool]
     link: str | None  # None, "in" (to shared/a.py) or "out" (out of the root)
     made: list[str] = field(default_factory=list)
+
+    def real(self, path: str) -> set[str]:
+        """The path in the root ``path`` leads to: the link in leads to ``shared/a.py``, the
+        link out to no path in the root."""
+        if path == LINK_IN and self.link == "in":
+            return {"shared/a.py"}
+        return set() if path == LINK_OUT and self.link == "out" else {path}
+
+    def spellings(self, path: str) -> set[str]:
+        """The paths in the tree by which a file named ``path`` is met: its own, and the
+        one it leads to."""
+        return {path, *self.real(path)}
 
     def paths(self) -> list[str]:
         """Every file of the tree from the top (the submodule's under ``sub/``)."""
@@ -232,6 +251,7 @@ def test_a_run_naming_paths_reports_the_whole_tree_findings_on_them(
         cwd = data.draw(st.sampled_from([".", *(f for f in tree.folders() if f != ".")]))
         named = [posixpath.relpath(path, cwd) for path in sorted(files | folders)]
         code, found, said = run(top / cwd, *named)
+        files = {spelt for path in files for spelt in tree.spellings(path)}
         assert_same(code, found, restricted(whole, files, folders), f"{named} from {cwd}\n{said}")
 
 
@@ -257,31 +277,120 @@ def test_a_changed_since_run_reports_the_whole_tree_findings_on_the_changed_file
         assert_same(code, found, restricted(whole, touched, set()), f"{touched} from {cwd}\n{said}")
 
 
+#: what may happen to a tracked file, each a kind of change git reports (``M`` content,
+#: ``M`` mode, ``T`` a file become a link, ``D`` + ``A`` a rename staged) besides deletion
+CHANGES = ("content", "mode", "type", "rename")
+
+
 def _touch(top: Path, tree: Tree, where: str, data: st.DataObject) -> set[str]:
-    """Modify, add (untracked) and delete some files of ``where``: the files to read now."""
-    if where == "tree":
-        existing, prefix, pool = (
-            sorted(tree.files),
-            "",
-            [f for f in ALL_FILES if f not in tree.files],
-        )
-    else:
-        existing, prefix, pool = (
-            sorted(tree.sub),
-            "sub/",
-            [f for f in SUB_FILES if f not in tree.sub],
-        )
+    """Change (see ``CHANGES``), add (untracked or staged) and delete some files of
+    ``where``: the paths to read now (a link's target among them)."""
+    existing, prefix, pool = (
+        (sorted(tree.files), "", [f for f in ALL_FILES if f not in tree.files])
+        if where == "tree"
+        else (sorted(tree.sub), "sub/", [f for f in SUB_FILES if f not in tree.sub])
+    )
     changed = set(data.draw(st.lists(st.sampled_from(existing), unique=True)))
     added = set(data.draw(st.lists(st.sampled_from(pool), unique=True))) if pool else set()
     if not changed and not added:
         changed = {existing[0]}
     rest = [f for f in existing if f not in changed]
     deleted = set(data.draw(st.lists(st.sampled_from(rest), unique=True))) if rest else set()
-    for name in sorted(changed | added):
-        write(top / prefix / name, content(name, data.draw(st.booleans()), touched=True))
+    kept = [f for f in rest if f not in deleted]
+    free = [f for f in pool if f not in added]
+    read: set[str] = set()
+    repo = top / prefix
+    for name in sorted(changed):
+        change = data.draw(st.sampled_from(CHANGES))
+        if change == "mode":
+            (repo / name).chmod(0o755)
+        elif change == "type" and kept:
+            target = data.draw(st.sampled_from(kept))
+            (repo / name).unlink()
+            (repo / name).symlink_to(os.path.relpath(repo / target, (repo / name).parent))
+            read.add(target)
+        elif change == "rename" and free:
+            new = data.draw(st.sampled_from(free))
+            free.remove(new)
+            (repo / new).parent.mkdir(parents=True, exist_ok=True)
+            git(repo, "--literal-pathspecs", "mv", "--", name, new)
+            read.add(new)
+            continue
+        else:
+            write(repo / name, content(name, data.draw(st.booleans()), touched=True))
+        read.add(name)
+    for name in sorted(added):
+        write(repo / name, content(name, data.draw(st.booleans()), touched=True))
+        if data.draw(st.booleans()):
+            git(repo, "--literal-pathspecs", "add", "--", name)
     for name in deleted:
-        (top / prefix / name).unlink()
+        (repo / name).unlink()
     if where == "submodule" and data.draw(st.booleans()):
         git(top / "sub", "add", "-A")
         git(top / "sub", "commit", "-q", "-m", "moved")
-    return {prefix + name for name in changed | added}
+    return {prefix + name for name in read | added}
+
+
+#: every way a user can spell a named path (see :func:`spell`)
+SPELLINGS = ("relative", "absolute", "dot", "doubled", "via-folder", "via-parent", "via-self")
+VIA = "via"  # a link at the top to a folder of the tree
+
+
+def spell(path: str, how: str, cwd: str, top: Path, via: str) -> str:
+    """``path`` (from the top, ``.`` the root) as a user in ``cwd`` may name it; through
+    ``VIA`` (a link to the folder ``via``) when ``path`` is under it, or through ``VIA/..``
+    (the system opens the parent of ``via``, where the text names the top)."""
+    parent = posixpath.dirname(via)
+    if how == "via-parent" and parent and path.startswith(parent + "/"):
+        up = posixpath.relpath(".", cwd)  # from cwd to the top, then down as written
+        return posixpath.join(up, VIA, "..", posixpath.relpath(path, parent))
+    if how == "via-folder" and (path == via or path.startswith(via + "/")):
+        path = VIA + path[len(via) :]
+    relative = posixpath.relpath(path, cwd)
+    if how == "absolute":
+        return str(top / path)
+    if how == "dot":
+        return "./" + relative
+    if how == "doubled":
+        return relative.replace("/", "//") + ("//" if path in ("", ".") else "")
+    return relative
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("named", ["files", "folders"])
+@SETTINGS
+@given(data=st.data())
+def test_every_spelling_of_a_named_path_reports_the_whole_tree_findings_on_it(
+    named: str, data: st.DataObject
+) -> None:
+    """Each named file (or folder) spelt relative, absolute, with ``./``, with doubled
+    slashes, through a link to its folder or a link to itself: the whole-tree findings on
+    each path in the tree that reaches it (the link's and the file's)."""
+    tree = data.draw(trees())
+    choices = tree.paths() if named == "files" else [f for f in tree.folders() if f != "."]
+    chosen = sorted(set(data.draw(st.lists(st.sampled_from(choices), min_size=1, max_size=4))))
+    hows = [data.draw(st.sampled_from(SPELLINGS)) for _ in chosen]
+    vias = {posixpath.dirname(p) or ("src" if named == "files" else p) for p in chosen}
+    via = max(vias, key=lambda v: (v.count("/"), v))  # the deepest: it has a parent
+    cwd = data.draw(st.sampled_from([".", *(f for f in tree.folders() if f != ".")]))
+    with tempfile.TemporaryDirectory() as folder:
+        top = build(Path(folder), tree)
+        (top / VIA).symlink_to(via)
+        args: list[str] = []
+        files: set[str] = set()
+        folders: set[str] = set()
+        for index, (path, how) in enumerate(zip(chosen, hows, strict=True)):
+            if how == "via-self":  # a link at the top to the file or folder itself
+                alias = f"alias{index}{posixpath.splitext(path)[1]}"
+                (top / alias).symlink_to(path)
+                reaches = {alias, *tree.real(path)}
+                args.append(posixpath.relpath(alias, cwd))
+            else:
+                args.append(spell(path, how, cwd, top, via))
+                reaches = {spell(path, how, ".", top, via) if how == "via-folder" else path}
+                reaches |= tree.spellings(path)
+            (files if named == "files" else folders).update(reaches)
+        code, whole, said = run(top)
+        assert code in (0, 1, 2), said
+        code, found, said = run(top / cwd, *args)
+        assert_same(code, found, restricted(whole, files, folders), f"{args} from {cwd}\n{said}")

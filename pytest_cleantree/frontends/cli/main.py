@@ -288,6 +288,8 @@ def _explain_or_raise(args: argparse.Namespace) -> int:
     finally:
         session.close()
     _write(render_explanation(explained, root))
+    if explained.standing.missing:  # a mistyped pattern: what check reports as an error
+        return EXIT_INCOMPLETE
     return EXIT_CLEAN if explained.defined is not None else EXIT_VIOLATIONS
 
 
@@ -364,17 +366,20 @@ def _progress(
 
 
 def _write_error(args: argparse.Namespace, error: CleanTreeError) -> None:
-    """Machine formats say why the run could not start, in their own terms: an empty SARIF
-    file would fail its upload, and a github log without ``::error`` hides the cause."""
+    """Machine formats say why the run could not start, in their own terms: an empty or
+    missing SARIF or JSON file would fail its upload, and a github log without ``::error``
+    hides the cause."""
     from pytest_cleantree.report.registry import render_error
 
     manifest = getattr(error, "source", "") or str(args.manifest or "")
     context = _context(args, manifest, "")
-    if getattr(args, "sarif_output", None) is not None:
-        try:
-            _write_file(args.sarif_output, str(render_error("sarif", error, context)))
-        except CleanTreeError as exc:
-            print(f"cleantree: error: {exc}", file=sys.stderr)
+    for fmt in ("sarif", "json"):
+        output = getattr(args, f"{fmt}_output", None)
+        if output is not None:
+            try:
+                _write_file(output, str(render_error(fmt, error, context)))
+            except CleanTreeError as exc:
+                print(f"cleantree: error: {exc}", file=sys.stderr)
     shown = render_error(args.format, error, context)
     if shown is not None:
         _write(shown)

@@ -271,15 +271,14 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     state = config.stash.get(_STATE, None)
     if state is None or state.report is None or hasattr(config, "workerinput"):
         return
-    from pytest_cleantree.frontends.pytest.report import write_error_output, write_outputs
+    from pytest_cleantree.frontends.pytest.report import write_error_outputs, write_outputs
 
     options = _report_options(config)
     outputs = {"sarif": options["sarif_output"], "json": options["json_output"]}
     manifests = state.report.manifests()
     base = config.invocation_params.dir
-    if not state.report.parts:  # nothing ran: say why in the SARIF, as the CLI does
-        error = state.report.errors[0]
-        state.problems += write_error_output(options["sarif_output"], error, base)
+    if not state.report.parts:  # nothing ran: say why in each file, as the CLI does
+        state.problems += write_error_outputs(outputs, state.report.errors[0], base)
     elif len(manifests) > 1 and any(outputs.values()):
         state.problems.append(
             f"--cleantree-sarif-output, --cleantree-json-output: one report is one manifest; "

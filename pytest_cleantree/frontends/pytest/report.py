@@ -150,20 +150,24 @@ def error_context(error: CleanTreeError, base: Path) -> RenderContext:
     return RenderContext(manifest=manifest, cwd=str(base), workspace=workspace)
 
 
-def write_error_output(path: Path | None, error: CleanTreeError, base: Path) -> list[str]:
-    """``--cleantree-sarif-output`` of a run that could not start: a valid document saying
-    why, as the CLI writes (an empty or missing file would fail its upload for another
-    reason); the problem writing it, if any."""
-    if path is None:
-        return []
+def write_error_outputs(
+    outputs: Mapping[str, Path | None], error: CleanTreeError, base: Path
+) -> list[str]:
+    """Each output file (format -> path) of a run that could not start: a valid document
+    saying why, as the CLI writes (an empty or missing file would fail its upload for
+    another reason); the problems writing them, one line each."""
     from pytest_cleantree.report.registry import render_error
 
-    try:
-        text = render_error("sarif", error, error_context(error, base))
-        path.write_text(f"{text}\n", encoding="utf-8")
-    except OSError as exc:
-        return [f"--cleantree-sarif-output: cannot write {path}: {exc.strerror or exc}"]
-    return []
+    problems = []
+    for fmt, path in outputs.items():
+        if path is None:
+            continue
+        try:
+            text = render_error(fmt, error, error_context(error, base))
+            path.write_text(f"{text}\n", encoding="utf-8")
+        except OSError as exc:
+            problems.append(f"--cleantree-{fmt}-output: cannot write {path}: {exc.strerror or exc}")
+    return problems
 
 
 def write_outputs(

@@ -55,6 +55,9 @@ def test_either_spelling_leads_to_the_definition_and_lists_every_spelling(
         "  sglang.srt.layers.b.sm                      python/sglang/srt/layers/b.py:1",
         f"  sglang.srt.utils.common.is_sm120_supported  {DEFINED}",
         "  sglang.srt.utils.is_sm120_supported         python/sglang/srt/utils/__init__.py:1",
+        # the module as the layout names it, and its file's name from the root
+        "  module sglang.srt.utils.common is python/sglang/srt/utils/common.py"
+        " (also python.sglang.srt.utils.common)",
     ]
 
 

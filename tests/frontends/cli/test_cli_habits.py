@@ -496,6 +496,27 @@ def test_sarif_output_is_written_when_the_manifest_is_bad(tmp_path: Path) -> Non
     assert sarif["runs"][0]["invocations"][0]["executionSuccessful"] is False
 
 
+@pytest.mark.parametrize("where", ["--json-output", "--format"])
+def test_json_is_written_when_the_manifest_is_bad(tmp_path: Path, where: str) -> None:
+    """As SARIF (above): the document, the problems and an incomplete status, never nothing."""
+    (tmp_path / "cleantree.toml").write_text(BAD_MANIFEST)
+    args = ("--json-output", "c.json") if where == "--json-output" else ("--format", "json")
+    completed = run("check", *args, cwd=tmp_path)
+    assert completed.returncode == 2
+    text = (tmp_path / "c.json").read_text() if where == "--json-output" else completed.stdout
+    document = json.loads(text)
+    schema = importlib.resources.files("pytest_cleantree").joinpath("schemas", "report-v1.json")
+    jsonschema.Draft202012Validator(json.loads(schema.read_text())).validate(document)
+    assert document["summary"]["complete"] is False
+    assert document["summary"]["clean"] is False
+    assert document["results"] == []
+    (problem,) = document["errors"]
+    assert problem["file"] == "cleantree.toml"
+    assert problem["line"] == 3
+    assert "bad regular expression" in problem["message"]
+    assert document["summary"]["text"] == f"cleantree: error: cleantree.toml: {problem['message']}"
+
+
 def test_sarif_for_code_scanning(tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()
     (tmp_path / "a.py").write_text("x = 1\ny = sm120\n")

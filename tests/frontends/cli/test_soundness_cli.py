@@ -24,6 +24,7 @@ CASES = [
     ("relative import, two spaces", "from  ..utils import f as ok\n\n\nok()\n", "pkg.utils.f", 4),
     ("NFKC identifier", f"def g():\n    return is_{FULLWIDTH_SM}120()\n", "=is_sm120", 2),
     ("continued dotted import", "import os.\\\n    sm120\n", "sm120", 2),
+    ("a join wholly on a joined string's second line", 'x = ("a"\n     "sm" "120")\n', "sm120", 2),
 ]
 
 
@@ -36,6 +37,8 @@ def test_the_cli_reports_the_line_that_remains(
     module = tmp_path / "pkg" / "sub" / "mod.py"
     module.parent.mkdir(parents=True)
     module.write_text(source, encoding="utf-8")
+    # the module a qualified pattern names is in the tree (a pattern must name something)
+    (tmp_path / "pkg" / "utils.py").write_text("def f():\n    pass\n", encoding="utf-8")
     (tmp_path / "cleantree.toml").write_text(
         f'root = "."\n[[rule]]\nid = "gone"\nfiles = ["pkg/sub/mod.py"]\nforbid = ["{pattern}"]\n',
         encoding="utf-8",

@@ -162,3 +162,23 @@ def test_a_manifest_that_cannot_start_still_writes_the_clis_sarif(
     theirs = json.loads((pytester.path / "cli.sarif").read_text(encoding="utf-8"))
     assert mine == theirs
     assert "Traceback" not in ran.stdout.str()
+
+
+def test_a_manifest_that_cannot_start_still_writes_the_clis_json(pytester: pytest.Pytester) -> None:
+    """As the SARIF above: the JSON document with the problem and an incomplete status."""
+    pytester.makefile(
+        ".toml", cleantree='root = "."\n[[rule]]\nid = "r"\nfiles = 3\nforbid = ["x"]\n'
+    )
+    ran = pytester.runpytest_subprocess(
+        "--cleantree", "cleantree.toml", "--cleantree-json-output", "pytest.json"
+    )
+    checked = cli("--manifest", "cleantree.toml", "--json-output", "cli.json", cwd=pytester.path)
+
+    assert ran.ret != pytest.ExitCode.OK
+    assert checked.returncode == 2
+    mine = json.loads((pytester.path / "pytest.json").read_text(encoding="utf-8"))
+    theirs = json.loads((pytester.path / "cli.json").read_text(encoding="utf-8"))
+    assert mine == theirs
+    assert mine["summary"]["complete"] is False
+    (problem,) = mine["errors"]
+    assert (problem["file"], problem["line"]) == ("cleantree.toml", 4)
