@@ -33,10 +33,12 @@ class ImportSummary:
 
     ``names``: (the last part of the module, the name) for each ``from M import NAME``
     and each ``import M.NAME as X`` (the module it makes ``X``); the module part is
-    ``""`` when the text does not say (``from . import x``, a statement spread over
-    lines).  ``stars``: the last part of each module a ``from M import *`` takes
-    (:data:`UNKNOWN_STAR` when the text does not say).  An over-approximation: a
-    string or comment that reads like an import adds names.
+    ``""`` when the statement names none (``from . import x``) or the text is not
+    plainly an import statement (then each of its words is a name).  ``stars``: the
+    last part of each module a ``from M import *`` takes (:data:`UNKNOWN_STAR` when
+    the text does not say).  An over-approximation: a string or comment that reads
+    like an import adds names; on import statements alone it equals
+    :func:`parsed_summary`.
     """
 
     names: frozenset[tuple[str, str]]
