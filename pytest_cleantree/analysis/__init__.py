@@ -2,11 +2,20 @@
 
 The package is layered, each layer importing only those below it:
 
-- :mod:`.text`: decoding, lines, pattern sets, and the text views in which a
-  pattern can be spelt (the prefilter);
+- :mod:`.decoding` (a Python file's bytes to its text, PEP 263), :mod:`.records` (why a
+  file could not be analysed), :mod:`.deep` (whatever Python compiles is analysed, however
+  nested);
+- :mod:`.text`: lines, pattern sets, and the text views in which a pattern can be spelt
+  (the prefilter), with :mod:`.breaks` (a needle spelt across string breaks);
+- :mod:`.comments` (a text file's comments by its language's grammar) and
+  :mod:`.textfiles` (a file that is not Python, read as its language writes it);
+  :mod:`.lines` (grep-like line findings and the allow comments lines hold);
+- :mod:`.bindings` (which names a scope binds), :mod:`.allnames` (what a star import
+  takes: ``__all__`` as Python computes it), :mod:`.aliases` (aliases made by assignment);
 - :mod:`.pieces`: the partial parse (cut a module, parse what can hold an occurrence);
 - :mod:`.resolve`: qualified names through imports (the only astroid importer);
-- :mod:`.scan`: the occurrence scan (one ``ast`` walk, kinds and exact positions);
+- :mod:`.literals` (which line of a joined literal a match stands on) and :mod:`.scan`:
+  the occurrence scan (one ``ast`` walk, kinds and exact positions);
 - :mod:`.reference`: decode, parse it all, walk it all: the oracle;
 - :mod:`.codenames`: a file's code names, the scan's own (what the revert guard asks);
 - :mod:`.fast`: the reference's answer with the shortcuts; what runs by default.

@@ -1,7 +1,8 @@
-"""File sources, found through a registry that imports lazily.
+"""File sources: which source reads each host's tree (this machine's, or one over SSH).
 
-``paramiko`` is imported only when a host is actually named, so local runs
-(and pytest sessions that never pass ``--cleantree``) never pay for it.
+:func:`resolve_hosts` turns host specs into targets, :func:`open_local_source` opens this
+machine's tree; the SSH source is imported only when a host is actually named, so local runs
+(and pytest sessions that never pass ``--cleantree``) never pay for ``paramiko``.
 """
 
 from __future__ import annotations
