@@ -25,8 +25,9 @@ from importlib.machinery import PathFinder
 
 from pytest_cleantree.analysis import decode_python
 from pytest_cleantree.names.exports import ModuleExports, parse_module_exports
+from pytest_cleantree.names.graph import SummaryStore
 
-__all__ = ["EnvironmentModule", "find_module", "read_module"]
+__all__ = ["EnvironmentModule", "EnvironmentSource", "find_module", "read_module", "read_source"]
 
 
 @dataclass(frozen=True)
@@ -79,24 +80,59 @@ def find_module(module: str) -> tuple[str, bool] | None:
 _PARSED: dict[tuple[str, str, bool], tuple[str, ModuleExports]] = {}
 
 
-def _parsed(data: bytes, module: str, is_package: bool) -> tuple[str, ModuleExports]:
-    key = (hashlib.blake2b(data, digest_size=16).hexdigest(), module, is_package)
-    if key not in _PARSED:
-        text = decode_python(data)
-        _PARSED[key] = (text, parse_module_exports(module, text, is_package=is_package))
-    return _PARSED[key]
+@dataclass(frozen=True)
+class EnvironmentSource:
+    """A module of the environment read but not parsed: :meth:`parse` when it is needed."""
+
+    module: str
+    path: str
+    is_package: bool
+    data: bytes
+
+    @functools.cached_property
+    def text(self) -> str:
+        return decode_python(self.data)
+
+    def parse(self, store: SummaryStore | None = None) -> EnvironmentModule | None:
+        """The module parsed, once per content (for the process, and in ``store`` across runs).
+
+        ``None``: it does not decode or parse (Python cannot import it either).
+        """
+        digest = hashlib.blake2b(self.data, digest_size=16).hexdigest()
+        key = (digest, self.module, self.is_package)
+        try:
+            if key not in _PARSED:
+                kept = (
+                    store.whole(self.path, self.data, self.module, self.is_package)
+                    if store
+                    else None
+                )
+                exports = kept or parse_module_exports(
+                    self.module, self.text, is_package=self.is_package
+                )
+                if store is not None and kept is None:
+                    store.keep_whole(self.path, self.data, exports)
+                _PARSED[key] = (self.text, exports)
+        except (LookupError, SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        text, exports = _PARSED[key]
+        return EnvironmentModule(self.module, self.path, text, exports)
 
 
-def read_module(module: str) -> EnvironmentModule | None:
-    """The environment's ``module`` read and parsed (``None``: not found, or not readable)."""
+def read_source(module: str) -> EnvironmentSource | None:
+    """The environment's ``module`` read (``None``: not found, or not readable)."""
     found = find_module(module)
     if found is None:
         return None
     path, is_package = found
     try:
         with open(path, "rb") as handle:
-            data = handle.read()
-        text, exports = _parsed(data, module, is_package)
-    except (OSError, LookupError, SyntaxError, ValueError, RecursionError, MemoryError):
+            return EnvironmentSource(module, path, is_package, handle.read())
+    except OSError:
         return None
-    return EnvironmentModule(module, path, text, exports)
+
+
+def read_module(module: str, store: SummaryStore | None = None) -> EnvironmentModule | None:
+    """The environment's ``module`` read and parsed (``None``: not found, or not readable)."""
+    source = read_source(module)
+    return source.parse(store) if source is not None else None

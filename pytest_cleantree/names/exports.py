@@ -126,14 +126,19 @@ def parse_module_exports(name: str, text: str, *, is_package: bool) -> ModuleExp
 
     They are the module scope's, from :func:`.analysis.bindings.scope_bindings`.
     """
-    return exports_of_tree(name, ast.parse(text), is_package=is_package)
+    return exports_of_tree(name, ast.parse(text), is_package=is_package, text=text)
 
 
-def exports_of_tree(name: str, tree: ast.Module, *, is_package: bool) -> ModuleExports:
-    """A parsed module's top-level bindings (see :func:`parse_module_exports`)."""
+def exports_of_tree(
+    name: str, tree: ast.Module, *, is_package: bool, text: str | None = None
+) -> ModuleExports:
+    """A parsed module's top-level bindings (see :func:`parse_module_exports`).
+
+    ``text``: its source, when the caller has it (reading ``__all__`` may then skip a walk).
+    """
     scope = scope_bindings(tree)
     made = tuple(b for b in (_binding(b, name, is_package) for b in scope.bindings) if b)
-    found = read_all(tree)
+    found = read_all(tree, text)
     if found.public and not (found.every or found.names or found.spliced):
         return ModuleExports(name, is_package, made)  # no ``__all__``
     open_ = "every" if found.every else "public" if found.public else ""

@@ -26,7 +26,7 @@ from pytest_cleantree.config.layout import Layout
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.core.patterns import as_name, covers
 from pytest_cleantree.names.budget import Budget
-from pytest_cleantree.names.environment import read_module
+from pytest_cleantree.names.environment import read_module, read_source
 from pytest_cleantree.names.existence import Standing, standings
 from pytest_cleantree.names.exports import BindingKind, ModuleExports, parse_module_exports
 from pytest_cleantree.names.graph import (
@@ -299,7 +299,7 @@ def read_chains(
         tried.update(todo)
         _read_round(source, todo, bases, parsed, texts, problems, store, named)
         ours.update(prefix for m in parsed if m not in outside for prefix in _prefixes(m))
-        _read_outside(todo, ours, parsed, texts, outside)
+        _read_outside(todo, ours, parsed, texts, outside, store)
         emap = ExportMap(parsed, meter=meter)
         wanted = {prefix for name in emap.missing(patterns) for prefix in _prefixes(name)}
     reach = Reach()
@@ -307,7 +307,8 @@ def read_chains(
         emap, reach = grow_chains(source, patterns, tree, parsed, texts, store, meter)
         if reach.modules is not None and reach.pairs is not None:
             tops = reach.modules | reach.stars | {module for module, _ in reach.pairs}
-            emap = _grow_outside(patterns, sorted(tops - ours), parsed, texts, outside, emap)
+            found = (parsed, texts, outside)
+            emap = _grow_outside(patterns, sorted(tops - ours), found, emap, store)
     return Chains(emap, parsed, texts, problems, reach, frozenset(outside))
 
 
@@ -317,12 +318,13 @@ def _read_outside(
     parsed: dict[str, ModuleExports],
     texts: dict[str, tuple[str, str]],
     outside: set[str],
+    store: SummaryStore | None,
 ) -> None:
     """Read from the environment the modules no module of the tree is named like (nor above)."""
     for module in modules:
         if module in parsed or any(prefix in ours for prefix in _prefixes(module)):
             continue
-        found = read_module(module)
+        found = read_module(module, store)
         if found is not None:
             parsed[module] = found.exports
             texts[module] = (found.path, found.text)
@@ -332,10 +334,9 @@ def _read_outside(
 def _grow_outside(
     patterns: Sequence[str],
     tops: Sequence[str],
-    parsed: dict[str, ModuleExports],
-    texts: dict[str, tuple[str, str]],
-    outside: set[str],
+    found: tuple[dict[str, ModuleExports], dict[str, tuple[str, str]], set[str]],
     emap: ExportMap,
+    store: SummaryStore | None,
 ) -> ExportMap:
     """Add the environment's top modules the tree imports that make a spelling of a target.
 
@@ -343,19 +344,24 @@ def _grow_outside(
     ``os.path.join`` is a spelling of ``posixpath.join``.  As :func:`.graph.grow_chains`
     does for the tree's modules, to the fixpoint; each module is read once.
     """
+    parsed, texts, outside = found
     summaries = {}
     for top in tops:
-        if top not in parsed and (found := read_module(top)) is not None:
-            summaries[top] = (found, import_summary(found.text))
+        if top not in parsed and (source := read_source(top)) is not None:
+            try:
+                summaries[top] = (source, import_summary(source.text))
+            except (LookupError, SyntaxError, ValueError):
+                continue  # not decodable: Python cannot import it either
     while True:
         words = spelling_words(emap, patterns)
         admitted = [top for top, (_, s) in summaries.items() if s.may_spell(words)]
         if not admitted:
             return emap
         for top in admitted:
-            found = summaries.pop(top)[0]
-            parsed[top], texts[top] = found.exports, (found.path, found.text)
-            outside.add(top)
+            module = summaries.pop(top)[0].parse(store)
+            if module is not None:
+                parsed[top], texts[top] = module.exports, (module.path, module.text)
+                outside.add(top)
         emap = ExportMap(parsed, meter=emap.meter)
 
 
