@@ -11,7 +11,12 @@ on ``sys.path`` without the current folder, package by package), never imported:
 nothing of the environment runs.  A module without Python source (built in,
 frozen only, an extension) or a namespace package is not read; a spelling through
 it is matched as written, as before.  Read lazily (only modules a pattern's chain
-or a tree import names), and parsed once per content for the process.
+or a tree import names), and parsed once per content (for the process, and in the
+run's graph store across runs).
+
+The environment is the Python running ``cleantree``, for a remote check too: what
+it adds are spellings (``os.path`` for ``posixpath``), and a pattern always keeps
+its own, so an environment that differs from the server's adds lines, never hides one.
 """
 
 from __future__ import annotations
