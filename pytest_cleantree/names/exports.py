@@ -172,13 +172,14 @@ def _bindings(binding: bindings.Binding, module: str, is_package: bool) -> list[
     A package that imports one of its own submodules (``from .sub import x``,
     ``from .sub import *``, ``import pkg.sub.deep as d``) has it as an attribute
     from then on: the import system sets ``pkg.sub`` when ``pkg.sub`` is loaded,
-    before the statement binds its own names.  (``import pkg.sub`` without ``as``
-    is not seen: the binding model keeps only the ``pkg`` it binds.)
+    before the statement binds its own names (``import pkg.sub`` too).
     """
     made = _binding(binding, module, is_package)
     if made is None:
         return []
     source = made.module if made.kind is not BindingKind.DEFINITION else ""
+    if isinstance(binding, bindings.Importation) and binding.dotted:
+        source = binding.dotted
     if not (is_package and module and source.startswith(f"{module}.")):
         return [made]
     first = source[len(module) + 1 :].split(".", 1)[0]
