@@ -7,7 +7,8 @@ A module is looked for only when no module of the tree is named like it or any
 package above it: the tree always wins.
 
 Found as the import system would find it (:class:`importlib.machinery.PathFinder`
-on ``sys.path`` without the current folder, package by package), never imported:
+on ``sys.path`` without the current folder, package by package; a top module no path
+entry holds is asked of the other finders, an editable install's), never imported:
 nothing of the environment runs.  A module without Python source (built in,
 frozen only, an extension) or a namespace package is not read; a spelling through
 it is matched as written, as before.  Read lazily (only modules a pattern's chain
@@ -26,7 +27,7 @@ import hashlib
 import os
 import sys
 from dataclasses import dataclass
-from importlib.machinery import PathFinder
+from importlib.machinery import BuiltinImporter, FrozenImporter, ModuleSpec, PathFinder
 
 from pytest_cleantree.analysis import decode_python
 from pytest_cleantree.names.exports import ModuleExports, parse_module_exports
@@ -62,6 +63,8 @@ def _find(module: str, path: tuple[str, ...]) -> tuple[str, bool] | None:
             return None  # a module is no package: nothing below it
         try:
             spec = PathFinder.find_spec(".".join(parts[:end]), search)
+            if spec is None and end == 1:
+                spec = _installed_elsewhere(parts[0])
         except (ImportError, ValueError, OSError):
             return None
         if spec is None:
@@ -72,6 +75,27 @@ def _find(module: str, path: tuple[str, ...]) -> tuple[str, bool] | None:
     if not origin or not origin.endswith(".py") or not os.path.isfile(origin):
         return None
     return origin, is_package
+
+
+def _installed_elsewhere(top: str) -> ModuleSpec | None:
+    """A top module found by another finder of ``sys.meta_path`` (an editable install's).
+
+    Finders are asked for where the module is, which runs none of it; built-in and
+    frozen modules have no source here, and one in the current folder is the tree's.
+    """
+    here = os.getcwd()
+    for finder in sys.meta_path:
+        if finder in (BuiltinImporter, FrozenImporter, PathFinder):
+            continue
+        find = getattr(finder, "find_spec", None)
+        try:
+            spec = find(top, None) if find is not None else None
+        except Exception:  # a finder that fails on the name has not found it
+            continue
+        origin = getattr(spec, "origin", None)
+        if isinstance(origin, str) and not os.path.abspath(origin).startswith(here + os.sep):
+            return spec
+    return None
 
 
 def find_module(module: str) -> tuple[str, bool] | None:

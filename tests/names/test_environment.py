@@ -49,3 +49,32 @@ def test_a_module_read_is_parsed_into_its_bindings() -> None:
     assert found is not None
     assert found.path.endswith("os.py")
     assert {b.module for b in found.exports.bound("path")} >= {"posixpath"}
+
+
+class _EditableFinder:
+    """What an editable install puts on ``sys.meta_path``: a finder mapping a name to a folder."""
+
+    def __init__(self, name: str, origin: Path) -> None:
+        self.name, self.origin = name, origin
+
+    def find_spec(self, name: str, path: object, target: object = None) -> object:
+        import importlib.util
+
+        if name != self.name:
+            return None
+        return importlib.util.spec_from_file_location(
+            name, self.origin, submodule_search_locations=[str(self.origin.parent)]
+        )
+
+
+def test_a_package_installed_editable_is_found_through_its_finder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = tmp_path / "src" / "cleantree_editable"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("from .inner import f\n")
+    (package / "inner.py").write_text("def f(): ...\n")
+    finder = _EditableFinder("cleantree_editable", package / "__init__.py")
+    monkeypatch.setattr(sys, "meta_path", [*sys.meta_path, finder])
+    assert find_module("cleantree_editable") == (str(package / "__init__.py"), True)
+    assert find_module("cleantree_editable.inner") == (str(package / "inner.py"), False)
