@@ -106,11 +106,21 @@ class _Value:
 _UNKNOWN = _Value(every=True)
 
 
-def read_all(tree: ast.Module) -> AllNames:
-    """The upper bound of the module's ``__all__`` (see the module's docstring)."""
+def read_all(tree: ast.Module, text: str | None = None) -> AllNames:
+    """The upper bound of the module's ``__all__`` (see the module's docstring).
+
+    ``text``, the module's source: when it is ASCII and never spells ``__all__``,
+    nothing in it touches the list (names made from escapes in strings,
+    ``globals()["\\x5f_all__"]``, are out of reach, as every name made at run time).
+    """
+    if text is not None and text.isascii() and _NAME not in text:
+        return AllNames()
     reader = _Reader()
     state = reader.run(tree.body, _State())
-    if not state.every and reader.stray(tree):
+    spelt = len(reader.read) + reader.splices  # each spells ``__all__`` once in the text
+    if text is not None and text.isascii() and text.count(_NAME) == spelt:
+        pass  # every place that spells it was read: nothing else touches it
+    elif not state.every and reader.stray(tree):
         state = _State(state.names, state.spliced, state.absent, every=True)
     return AllNames(
         tuple(sorted(state.names)), tuple(sorted(state.spliced)), state.absent, state.every
@@ -122,6 +132,7 @@ class _Reader:
 
     def __init__(self) -> None:
         self.read: set[int] = set()  # ids of the ``__all__`` names a statement accounted for
+        self.splices = 0  # the ``X.__all__`` read
 
     def run(self, body: Sequence[ast.stmt], state: _State) -> _State:
         for stmt in body:
@@ -218,6 +229,7 @@ class _Reader:
             self.read.add(id(node))
             return _Value(keeps=True)
         if _is_splice(node):
+            self.splices += 1
             return _Value(spliced=frozenset({node.value.id}))  # type: ignore[attr-defined]
         if (
             isinstance(node, ast.Call)
@@ -243,15 +255,17 @@ class _Reader:
         the string ``"__all__"`` (``globals()["__all__"]``), an import, ``def``
         or ``class`` that binds it.
         """
-        parents: dict[int, ast.AST] = {}
-        for node in ast.walk(tree):
-            for child in ast.iter_child_nodes(node):
-                parents[id(child)] = node
-            if isinstance(node, ast.Name) and node.id == _NAME:
-                if id(node) not in self.read and not _plain_read(node, parents):
+        stack: list[tuple[ast.AST, ast.AST | None, ast.AST | None]] = [(tree, None, None)]
+        while stack:
+            node, parent, above = stack.pop()
+            if type(node) is ast.Name:
+                read = node.id != _NAME or id(node) in self.read
+                if not read and not _plain_read(node, parent, above):
                     return True
-            elif _binds_all(node):
+                continue
+            if _binds_all(node):
                 return True
+            stack.extend((child, node, parent) for child in ast.iter_child_nodes(node))
         return False
 
 
@@ -313,23 +327,24 @@ def _whole(index: ast.expr) -> bool:
     )
 
 
-def _plain_read(node: ast.Name, parents: dict[int, ast.AST]) -> bool:
-    """A load of ``__all__`` that cannot change it: a test, a loop over it, a copy, a reader."""
+def _plain_read(node: ast.Name, parent: ast.AST | None, above: ast.AST | None) -> bool:
+    """A load of ``__all__`` that cannot change it: a test, a loop over it, a copy, a reader.
+
+    ``parent`` holds the name, ``above`` holds ``parent``.
+    """
     if not isinstance(node.ctx, ast.Load):
         return False
-    parent = parents.get(id(node))
     if isinstance(parent, ast.Compare | ast.BinOp | ast.comprehension | ast.For | ast.AsyncFor):
         return not (isinstance(parent, ast.For | ast.AsyncFor) and parent.target is node)
     if isinstance(parent, ast.Subscript):
         return isinstance(parent.ctx, ast.Load)
     if isinstance(parent, ast.Starred):
-        return isinstance(parents.get(id(parent)), ast.List | ast.Tuple | ast.Set)
+        return isinstance(above, ast.List | ast.Tuple | ast.Set)
     if isinstance(parent, ast.Attribute):
         return parent.attr in _READ_METHODS
     if isinstance(parent, ast.Call):
         func = parent.func
         return isinstance(func, ast.Name) and func.id in _READERS and node in parent.args
     if isinstance(parent, ast.Return):  # ``def __dir__(): return __all__``
-        function = parents.get(id(parent))
-        return isinstance(function, ast.FunctionDef) and function.name == "__dir__"
+        return isinstance(above, ast.FunctionDef) and above.name == "__dir__"
     return False

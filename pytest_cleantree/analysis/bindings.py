@@ -59,12 +59,16 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Importation:
-    """``import module [as name]``: ``import a.b`` binds ``a`` to the module ``a``."""
+    """``import module [as name]``: ``import a.b`` binds ``a`` to the module ``a``.
+
+    ``dotted``: the whole name the statement imports (``a.b``), which it loads.
+    """
 
     name: str
     module: str
     line: int
     col: int
+    dotted: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -323,7 +327,7 @@ class _Walker:
         for alias in node.names:
             top = alias.name.split(".", 1)[0]
             bound, module = (alias.asname, alias.name) if alias.asname else (top, top)
-            self.out.append(Importation(bound, module, alias.lineno, alias.col_offset))
+            self.out.append(Importation(bound, module, alias.lineno, alias.col_offset, alias.name))
 
     def import_from(self, node: ast.ImportFrom) -> None:
         module, level = node.module or "", node.level

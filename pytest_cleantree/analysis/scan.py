@@ -22,7 +22,7 @@ from pytest_cleantree.core.patterns import match_name, match_text, prefilter_nee
 
 from .bindings import ScopeBindings, scope_bindings, spans
 from .literals import string_places
-from .resolve import _Key, absolute_module, key_of
+from .resolve import _Key, absolute_module, attribute_chain, key_of
 from .text import PatternSet
 
 
@@ -394,7 +394,11 @@ class Scanner:
         kind = self._use_kind(node.ctx, condition=condition, callee=callee)
         line = node.end_lineno or node.lineno
         col = (node.end_col_offset or 0) - len(node.attr)
-        self._emit(node.attr, line, max(col, 0), kind, self.resolved.get(key_of(node), ()))
+        resolved = self.resolved.get(key_of(node), ())
+        base, chain = attribute_chain(node) if self._star else (None, "")
+        if isinstance(base, ast.Name) and base.id in self._star and not self._shadowed(base.id):
+            resolved = (*resolved, *(f"{name}{chain}" for name in self._star[base.id]))  # M.sub.f
+        self._emit(node.attr, line, max(col, 0), kind, tuple(dict.fromkeys(resolved)))
         self.visit(node.value, condition=condition)
 
     def visit_Call(self, node: ast.Call, *, condition: bool, **_: bool) -> None:

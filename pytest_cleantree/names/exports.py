@@ -27,7 +27,6 @@ __all__ = [
     "ModuleExports",
     "Spelling",
     "exports_of_tree",
-    "nameable_by_all",
     "parse_module_exports",
     "resolve_relative",
     "taken_by_star",
@@ -39,6 +38,13 @@ class BindingKind(enum.Enum):
     FROM = "from"  # from MODULE import ATTR [as NAME]
     MODULE = "module"  # import MODULE [as NAME]: the name is a module
     STAR = "star"  # from MODULE import *
+
+
+#: the names the import system gives every module
+_IMPLICIT = frozenset(
+    {"__name__", "__doc__", "__file__", "__cached__", "__loader__", "__package__", "__spec__"}
+    | {"__builtins__"}
+)
 
 
 @dataclass(frozen=True)
@@ -80,6 +86,19 @@ class ModuleExports:
             self._order[id(binding)] = index
             if binding.kind is BindingKind.STAR:
                 self._stars.append((index, binding))
+
+    def every_name(self) -> set[str]:
+        """Every name the module may hold: what a computed ``__all__`` may list.
+
+        Its bindings (star imports aside), and the names every module has
+        (``__name__``, ``__file__``, ...; ``__path__`` in a package), less ``__all__``.
+        """
+        names = {b.name for b in self.bindings if b.kind is not BindingKind.STAR}
+        names.update(_IMPLICIT)
+        if self.is_package:
+            names.add("__path__")
+        names.discard("__all__")
+        return names
 
     def bound(self, name: str) -> list[Binding]:
         return self._by_name.get(name, [])
@@ -126,18 +145,45 @@ def parse_module_exports(name: str, text: str, *, is_package: bool) -> ModuleExp
 
     They are the module scope's, from :func:`.analysis.bindings.scope_bindings`.
     """
-    return exports_of_tree(name, ast.parse(text), is_package=is_package)
+    return exports_of_tree(name, ast.parse(text), is_package=is_package, text=text)
 
 
-def exports_of_tree(name: str, tree: ast.Module, *, is_package: bool) -> ModuleExports:
-    """A parsed module's top-level bindings (see :func:`parse_module_exports`)."""
+def exports_of_tree(
+    name: str, tree: ast.Module, *, is_package: bool, text: str | None = None
+) -> ModuleExports:
+    """A parsed module's top-level bindings (see :func:`parse_module_exports`).
+
+    ``text``: its source, when the caller has it (reading ``__all__`` may then skip a walk).
+    """
     scope = scope_bindings(tree)
-    made = tuple(b for b in (_binding(b, name, is_package) for b in scope.bindings) if b)
-    found = read_all(tree)
+    made: list[Binding] = []
+    for binding in scope.bindings:
+        made += _bindings(binding, name, is_package)
+    found = read_all(tree, text)
     if found.public and not (found.every or found.names or found.spliced):
-        return ModuleExports(name, is_package, made)  # no ``__all__``
+        return ModuleExports(name, is_package, tuple(made))  # no ``__all__``
     open_ = "every" if found.every else "public" if found.public else ""
-    return ModuleExports(name, is_package, made, found.names, found.spliced, open_)
+    return ModuleExports(name, is_package, tuple(made), found.names, found.spliced, open_)
+
+
+def _bindings(binding: bindings.Binding, module: str, is_package: bool) -> list[Binding]:
+    """What one binding of the module scope makes: :func:`_binding`, after its submodule.
+
+    A package that imports one of its own submodules (``from .sub import x``,
+    ``from .sub import *``, ``import pkg.sub.deep as d``) has it as an attribute
+    from then on: the import system sets ``pkg.sub`` when ``pkg.sub`` is loaded,
+    before the statement binds its own names (``import pkg.sub`` too).
+    """
+    made = _binding(binding, module, is_package)
+    if made is None:
+        return []
+    source = made.module if made.kind is not BindingKind.DEFINITION else ""
+    if isinstance(binding, bindings.Importation) and binding.dotted:
+        source = binding.dotted
+    if not (is_package and module and source.startswith(f"{module}.")):
+        return [made]
+    first = source[len(module) + 1 :].split(".", 1)[0]
+    return [Binding(first, BindingKind.FROM, made.line, module, first), made]
 
 
 def _binding(binding: bindings.Binding, module: str, is_package: bool) -> Binding | None:
@@ -164,8 +210,3 @@ def _binding(binding: bindings.Binding, module: str, is_package: bool) -> Bindin
 def taken_by_star(binding: Binding) -> bool:
     """Does a star import of the module take this binding (no ``__all__``)?"""
     return binding.kind is not BindingKind.STAR and not binding.name.startswith("_")
-
-
-def nameable_by_all(binding: Binding) -> bool:
-    """May a computed ``__all__`` name this binding (every name but ``__all__`` itself)?"""
-    return binding.kind is not BindingKind.STAR and binding.name != "__all__"

@@ -26,6 +26,7 @@ from pytest_cleantree.config.layout import Layout
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.core.patterns import as_name, covers
 from pytest_cleantree.names.budget import Budget
+from pytest_cleantree.names.environment import read_module, read_source
 from pytest_cleantree.names.existence import Standing, standings
 from pytest_cleantree.names.exports import BindingKind, ModuleExports, parse_module_exports
 from pytest_cleantree.names.graph import (
@@ -34,7 +35,9 @@ from pytest_cleantree.names.graph import (
     TreeModule,
     grow_chains,
     pattern_targets,
+    spelling_words,
 )
+from pytest_cleantree.names.imports import import_summary
 from pytest_cleantree.names.symbols import ExportMap, Reached
 from pytest_cleantree.sources.base import Source
 
@@ -118,7 +121,8 @@ class Spellings:
     ``binds``: per module ``M`` of the tree, the names ``N`` of spellings
     ``M.N`` that ``from M import *`` binds (per the export map): in a checked
     file that star-imports ``M``, a use of ``N`` is one of ``M.N`` (issue 12,
-    cause 7).  A module the map cannot follow (outside the tree) binds nothing.
+    cause 7).  A module the map cannot follow (outside the tree and the
+    environment, :mod:`.environment`) binds nothing.
     """
 
     names: Mapping[str, frozenset[str]]
@@ -252,6 +256,8 @@ class Chains:
     problems: Mapping[str, str] = field(default_factory=dict)
     #: what the tree's imports reach (see :class:`.graph.Reach`)
     reach: Reach = field(default_factory=Reach)
+    #: the modules read from the environment, not the tree (:mod:`.environment`)
+    outside: frozenset[str] = frozenset()
 
     def reached(self, spelling: str) -> bool:
         """Can an import of the tree reach this spelling (``m.x``, ``m`` the module making it)?"""
@@ -285,17 +291,78 @@ def read_chains(
     wanted = {prefix for pattern in patterns for prefix in _prefixes(pattern)}
     emap = ExportMap({}, meter=meter)
     named = {m.module: (m.path, m.is_package) for m in reversed(tree)}  # the tree's name first
+    outside: set[str] = set()
+    ours = {prefix for module in tree for prefix in _prefixes(module.module) if module.module}
     while todo := sorted(wanted - tried):
         for module in todo:
             meter.spend(module)
         tried.update(todo)
         _read_round(source, todo, bases, parsed, texts, problems, store, named)
+        ours.update(prefix for m in parsed if m not in outside for prefix in _prefixes(m))
+        _read_outside(todo, ours, parsed, texts, outside, store)
         emap = ExportMap(parsed, meter=meter)
         wanted = {prefix for name in emap.missing(patterns) for prefix in _prefixes(name)}
     reach = Reach()
     if tree:
         emap, reach = grow_chains(source, patterns, tree, parsed, texts, store, meter)
-    return Chains(emap, parsed, texts, problems, reach)
+        if reach.modules is not None and reach.pairs is not None:
+            tops = reach.modules | reach.stars | {module for module, _ in reach.pairs}
+            found = (parsed, texts, outside)
+            emap = _grow_outside(patterns, sorted(tops - ours), found, emap, store)
+    return Chains(emap, parsed, texts, problems, reach, frozenset(outside))
+
+
+def _read_outside(
+    modules: Iterable[str],
+    ours: set[str],
+    parsed: dict[str, ModuleExports],
+    texts: dict[str, tuple[str, str]],
+    outside: set[str],
+    store: SummaryStore | None,
+) -> None:
+    """Read from the environment the modules no module of the tree is named like (nor above)."""
+    for module in modules:
+        if module in parsed or any(prefix in ours for prefix in _prefixes(module)):
+            continue
+        found = read_module(module, store)
+        if found is not None:
+            parsed[module] = found.exports
+            texts[module] = (found.path, found.text)
+            outside.add(module)
+
+
+def _grow_outside(
+    patterns: Sequence[str],
+    tops: Sequence[str],
+    found: tuple[dict[str, ModuleExports], dict[str, tuple[str, str]], set[str]],
+    emap: ExportMap,
+    store: SummaryStore | None,
+) -> ExportMap:
+    """Add the environment's top modules the tree imports that make a spelling of a target.
+
+    ``os`` (imported by the tree) does ``import posixpath as path``: with it read,
+    ``os.path.join`` is a spelling of ``posixpath.join``.  As :func:`.graph.grow_chains`
+    does for the tree's modules, to the fixpoint; each module is read once.
+    """
+    parsed, texts, outside = found
+    summaries = {}
+    for top in tops:
+        if top not in parsed and (source := read_source(top)) is not None:
+            try:
+                summaries[top] = (source, import_summary(source.text))
+            except (LookupError, SyntaxError, ValueError):
+                continue  # not decodable: Python cannot import it either
+    while True:
+        words = spelling_words(emap, patterns)
+        admitted = [top for top, (_, s) in summaries.items() if s.may_spell(words)]
+        if not admitted:
+            return emap
+        for top in admitted:
+            module = summaries.pop(top)[0].parse(store)
+            if module is not None:
+                parsed[top], texts[top] = module.exports, (module.path, module.text)
+                outside.add(top)
+        emap = ExportMap(parsed, meter=emap.meter)
 
 
 @dataclass(frozen=True)
@@ -311,6 +378,8 @@ class Explanation:
     standing: Standing = field(default_factory=lambda: Standing("tree"))
     #: the module defining the target, its file, and the other names that file has
     module: tuple[str, str, tuple[str, ...]] | None = None
+    #: (module, absolute path) of each module read from the environment, not the tree
+    outside: tuple[tuple[str, str], ...] = ()
 
 
 def explain_name(
@@ -338,7 +407,10 @@ def explain_name(
     others = sorted(emap.canonicals(as_name(qualified)) | {canonical})
     targets = sorted(pattern_targets(emap, canonical) | pattern_targets(emap, as_name(qualified)))
     spellings: dict[str, tuple[str, str, int]] = {}
-    for spelling in sorted(r for r in emap.reach(targets).values() if not r.suffix):
+    reached = emap.reach(targets).values()
+    #: the modules the answer stands on: where it leads, and where each spelling is made
+    answer = {r.module for r in reached} | {other.rpartition(".")[0] for other in others}
+    for spelling in sorted(r for r in reached if not r.suffix):
         if spelling.module in texts and spelling.name not in spellings:
             path = texts[spelling.module][0]
             spellings[spelling.name] = (spelling.name, path, spelling.line)
@@ -356,13 +428,14 @@ def explain_name(
         tuple(sorted(spellings.values())),
         standing or Standing("tree"),
         module,
+        tuple((name, texts[name][0]) for name in sorted(chains.outside & answer)),
     )
 
 
 def _star_sites(spelling: Reached, chains: Chains) -> list[StarSite]:
     """The star import that makes ``spelling``, when one does (``explain`` shows it)."""
     exports = chains.parsed.get(spelling.module)
-    if exports is None or spelling.module not in chains.texts:
+    if exports is None or spelling.module not in chains.texts or spelling.module in chains.outside:
         return []
     path, text = chains.texts[spelling.module]
     lines = text.splitlines()

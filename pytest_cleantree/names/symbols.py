@@ -46,7 +46,6 @@ from pytest_cleantree.names.exports import (
     BindingKind,
     ModuleExports,
     Spelling,
-    nameable_by_all,
     parse_module_exports,
     taken_by_star,
 )
@@ -511,7 +510,7 @@ class ExportMap:
         if exports.all_open == "public":
             names.update(b.name for b in exports.bindings if taken_by_star(b))
         elif exports.all_open:
-            names.update(b.name for b in exports.bindings if nameable_by_all(b))
+            names.update(exports.every_name())
         return names, (more + stars if exports.all_open else more)
 
     def _module_bound(self, exports: ModuleExports, name: str) -> str | None:

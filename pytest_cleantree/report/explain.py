@@ -9,7 +9,7 @@ def render_explanation(explained: Explanation, root: str = "") -> str:
     """The text ``cleantree explain`` prints; ``root`` prefixes paths (see ``shown_root``)."""
 
     def at(place: tuple[str, int]) -> str:
-        path = f"{root}/{place[0]}" if root else place[0]
+        path = f"{root}/{place[0]}" if root and not place[0].startswith("/") else place[0]
         return f"{path}:{place[1]}" if place[1] else path
 
     name = explained.qualified
@@ -31,4 +31,7 @@ def render_explanation(explained: Explanation, root: str = "") -> str:
     note = explained.standing.note(name)
     if note:
         lines.append(f"  {note}")
+    if explained.outside:
+        read = ", ".join(module for module, _ in explained.outside)
+        lines.append(f"  from the environment (not the tree): {read}")
     return "\n".join(lines)

@@ -31,7 +31,11 @@ def every(*names: str, absent: bool = False) -> AllNames:
 
 
 def read(source: str) -> AllNames:
-    return read_all(ast.parse(textwrap.dedent(source)))
+    """The bound read from the tree alone, and with the text (which may skip the walk): one."""
+    text = textwrap.dedent(source)
+    alone = read_all(ast.parse(text))
+    assert read_all(ast.parse(text), text) == alone
+    return alone
 
 
 @pytest.mark.parametrize(
@@ -149,3 +153,8 @@ def test_exact_means_the_list_is_all_there_is() -> None:
     assert not public("a").exact
     assert not every("a").exact
     assert not ABSENT.exact
+
+
+def test_a_docstring_that_names_all_changes_nothing() -> None:
+    assert read('"""Sets __all__."""\n__all__ = ["a"]\n') == exact("a")
+    assert read('"""Sets __all__."""\n') == ABSENT

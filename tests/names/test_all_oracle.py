@@ -126,6 +126,34 @@ def test_every_form_binds_at_least_what_python_s_star_import_binds(tmp_path: Pat
             assert ours == python[module], name
 
 
+PACKAGES = {
+    "pkg2/__init__.py": (
+        "from .inner import x\nfrom .deep.er import *\nfrom . import other\nimport pkg2.plain\n"
+    ),
+    "pkg2/plain.py": "",
+    "pkg2/inner.py": "x = 1\n",
+    "pkg2/other.py": "",
+    "pkg2/deep/__init__.py": "",
+    "pkg2/deep/er.py": "y = 2\n",
+    "pkg3/__init__.py": "def inner(): ...\nfrom .inner import x\n__all__ = [n for n in dir()]\n",
+    "pkg3/inner.py": "x = 1\n",
+}
+
+
+def test_a_package_binds_the_submodules_it_imports(tmp_path: Path) -> None:
+    """``from .inner import x`` in a package makes ``inner`` its attribute: a star takes it."""
+    for path, text in PACKAGES.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    python = python_exports(tmp_path, ["pkg2", "pkg3"])
+    emap = tree_map(PACKAGES)
+
+    assert python["pkg2"] == {"x", "inner", "deep", "y", "other", "plain", "pkg2"}
+    assert emap.exported_names("pkg2") == python["pkg2"]
+    assert python["pkg3"] <= (emap.exported_names("pkg3") or set())
+    assert emap.canonical("pkg3.inner") == "pkg3.inner"  # the module, set after the def
+
+
 # ------------------------------------------------------------------------------ generated
 
 NAMES = st.sampled_from(["a", "b", "c", "_p", "os"])

@@ -185,18 +185,39 @@ def test_star_cycle_takes_both_sides() -> None:
     assert emap.exported_names("p.a") == {"fa", "fb"}
 
 
+#: the names every package has
+DUNDERS = {
+    "__name__",
+    "__doc__",
+    "__file__",
+    "__cached__",
+    "__loader__",
+    "__package__",
+    "__spec__",
+    "__builtins__",
+    "__path__",
+}
+
+
 @pytest.mark.parametrize(
     ("init", "exported"),
     [
-        # no __all__: every public name, imported ones (os) included
-        ("from .m import *\n", {"f", "g", "os"}),
+        # no __all__: every public name, imported ones (os) and the submodule loaded (m) included
+        ("from .m import *\n", {"f", "g", "os", "m"}),
         ("__all__ = ['f']\nfrom .m import *\n", {"f"}),
         ("__all__ = ('f',) + ('g',)\nfrom .m import *\n", {"f", "g"}),
         ("__all__ = ['f']\n__all__ += ['g']\nfrom .m import *\n", {"f", "g"}),
         ("from . import n\n__all__ = n.__all__ + ['extra']\n", {"nf", "extra"}),
-        # computed __all__: not read, so every name bound is taken (an over-approximation)
-        ("__all__ = [x for x in dir() if x[0] != '_']\nfrom .m import *\n", {"f", "g", "os"}),
-        ("__all__ = [x for x in dir()]\n_p = 1\nfrom .m import *\n", {"_p", "f", "g", "os"}),
+        # computed __all__: not read, so every name the module holds is taken (an
+        # over-approximation), the names every module has included
+        (
+            "__all__ = [x for x in dir() if x[0] != '_']\nfrom .m import *\n",
+            {"f", "g", "os", "m", *DUNDERS},
+        ),
+        (
+            "__all__ = [x for x in dir()]\n_p = 1\nfrom .m import *\n",
+            {"_p", "f", "g", "os", "m", *DUNDERS},
+        ),
         # a removal is ignored: the names stay an upper bound
         ("__all__ = ['f']\n__all__.remove('f')\nfrom .m import *\n", {"f"}),
     ],

@@ -109,3 +109,23 @@ def test_an_all_python_computes_larger_than_a_literal_keeps_the_star_import(
 
     assert (code, err) == (1, "")
     assert rows == {"python/sglang/srt/utils/common.py:1", "python/sglang/srt/layers/use.py:6"}
+
+
+def test_a_star_import_of_a_package_binds_the_submodules_it_loads(tmp_path: Path) -> None:
+    """``from .common import *`` in ``utils`` sets ``utils.common``: a star import of
+    ``utils`` binds ``common`` too, and ``common.is_sm120_supported()`` is a use (issue 48)."""
+    use = "from sglang.srt.utils import *\n\n\ndef run():\n    return common.is_sm120_supported()\n"
+    files = {
+        **TREE,
+        "python/sglang/srt/utils/__init__.py": "from .common import *\n",
+        "python/sglang/srt/layers/use.py": use,
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    (tmp_path / "cleantree.toml").write_text(MANIFEST)
+
+    code, rows, err = check(tmp_path)
+
+    assert (code, err) == (1, "")
+    assert rows == {"python/sglang/srt/utils/common.py:1", "python/sglang/srt/layers/use.py:5"}
