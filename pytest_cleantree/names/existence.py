@@ -205,17 +205,23 @@ def _near_installed(folders: list[str], name: str, missing: str) -> tuple[str, .
 
 
 def standings(
-    patterns: Iterable[str], modules: Iterable[str], emap: ExportMap
+    patterns: Iterable[str],
+    modules: Iterable[str],
+    emap: ExportMap,
+    outside: frozenset[str] = frozenset(),
 ) -> Mapping[str, Standing]:
     """Each pattern's :class:`Standing` against the tree's ``modules``, and those the tree's
     code imports (a module built or generated outside the tree's Python files, an extension,
-    is named by its imports: a pattern on it is not a typo)."""
+    is named by its imports: a pattern on it is not a typo).  ``outside``: the modules the
+    graph read from the environment, which are not the tree's (a pattern on one is judged
+    against the environment)."""
+    ours = {name: exports for name, exports in emap.modules.items() if name not in outside}
     imported = {
         binding.module
-        for exports in emap.modules.values()
+        for exports in ours.values()
         for binding in exports.bindings
         if binding.module
     }
-    files = frozenset(modules) | frozenset(emap.modules) | frozenset(imported)
+    files = frozenset(modules) | frozenset(ours) | frozenset(imported)
     known = tree_packages(files) | emap.namespace_packages
     return {pattern: pattern_standing(pattern, known, files, emap) for pattern in patterns}

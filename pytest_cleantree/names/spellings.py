@@ -198,7 +198,8 @@ def pattern_spellings(
         sites = [site for r in reached if not r.suffix for site in _star_sites(r, chains)]
         stars[pattern] = tuple(dict.fromkeys(sorted(sites, key=_site_order)))
     binds = _star_binds(emap, [*names.values(), *ways.values()])
-    standing = standings(patterns, [m.module for m in tree], emap) if tree else {}
+    modules = [m.module for m in tree]
+    standing = standings(patterns, modules, emap, chains.outside) if tree else {}
     return Spellings(
         names, stars, binds, dict(chains.problems), ways, words, targets, emap, standing
     )
@@ -414,7 +415,8 @@ def explain_name(
         if spelling.module in texts and spelling.name not in spellings:
             path = texts[spelling.module][0]
             spellings[spelling.name] = (spelling.name, path, spelling.line)
-    standing = standings([qualified], [m.module for m in tree], emap)[qualified] if tree else None
+    modules = [m.module for m in tree]
+    standing = standings([qualified], modules, emap, chains.outside)[qualified] if tree else None
     found = emap.definition(canonical)
     module = None
     if found is not None and found[0] in texts:
