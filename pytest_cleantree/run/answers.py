@@ -27,13 +27,16 @@ rule); the next run computes afresh and keeps it.
 Only plain local checks are answered so (:data:`SOUND_OPTIONS`): a run naming hosts,
 files, ``--changed-since``, ``--reverted``, report files or ``--no-cache``, or a
 manifest with ``allow_outside_root`` or a ``module:`` root, always runs in full.
+With a qualified pattern, the state also holds the top entries of every ``sys.path``
+folder (:func:`environment_signature`: the graph may read installed modules).
 Not keyed, and so documented: a change of Python that keeps ``sys.version`` and the
-executable's path; a file changed behind the kernel's back (a clock set back over
-two seconds, a file system that does not move ctime).
+executable's path; a hand edit deep inside an installed package; a file changed behind the
+kernel's back (a clock set back over two seconds, a file system that does not move ctime).
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -51,6 +54,7 @@ from pytest_cleantree.config.exclusions import with_exclusions
 from pytest_cleantree.config.layout import LayoutError, normalize_folder
 from pytest_cleantree.config.manifest import load_manifest
 from pytest_cleantree.core.errors import CleanTreeError
+from pytest_cleantree.core.model import PatternTier
 from pytest_cleantree.core.patterns import glob_base, is_path_glob
 from pytest_cleantree.run.cache import (
     RACY_NS,
@@ -196,6 +200,12 @@ def ask_warm(
     entries |= {f"{root}/**/*.py" for root in map(_folder, loaded.import_roots) if root}
     tree, newest = tree_signature(root, entries)
     code, code_newest = _code_signature()
+    if any(p.tier is PatternTier.QUALIFIED for rule in loaded.rules for p in rule.patterns):
+        # the graph may read installed modules (names/environment.py): an install, upgrade
+        # or removal must not keep an answer it changes
+        environment, environment_newest = environment_signature(cwd)
+        code += environment
+        code_newest = max(code_newest, environment_newest)
     resolved = json.dumps(canonical(loaded))
     state = _digest(manifest_bytes.hex(), resolved, root, tree, code, which_libraries())
     file = os.path.join(folder, "answers", question + ".json")
@@ -282,6 +292,33 @@ def _record(digest: hashlib.blake2b, root: str, rel: str, full: str) -> int:
         newest = max(newest, info.st_ctime_ns)
     digest.update(("\0".join(parts) + "\n").encode(errors="surrogateescape"))
     return newest
+
+
+def environment_signature(cwd: str) -> tuple[str, int]:
+    """The top entries of every folder on ``sys.path`` (but the current one), with the stat of
+    each and a folder's own mtime: what a qualified pattern's graph may read outside the tree.
+    Installing, upgrading or removing a package adds, replaces or removes a top folder or its
+    ``dist-info``; a hand edit deep inside an installed package is not seen (documented)."""
+    digest = hashlib.blake2b(digest_size=16)
+    newest = 0
+    here = {"", ".", cwd}
+    for folder in dict.fromkeys(sys.path):
+        if folder in here or not os.path.isdir(folder):
+            continue
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError as exc:
+            digest.update(f"{folder} error {exc.errno}\n".encode(errors="surrogateescape"))
+            continue
+        for name in names:
+            full = os.path.join(folder, name)
+            newest = max(newest, _record(digest, folder, full, full))
+            with contextlib.suppress(OSError):
+                info = os.stat(full)
+                if stat.S_ISDIR(info.st_mode):  # a file added or removed in the package
+                    digest.update(f"{info.st_mtime_ns} {info.st_ctime_ns}\n".encode())
+                    newest = max(newest, info.st_mtime_ns, info.st_ctime_ns)
+    return digest.hexdigest(), newest
 
 
 def _code_signature() -> tuple[str, int]:

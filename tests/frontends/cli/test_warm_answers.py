@@ -289,3 +289,37 @@ def test_a_dot_folder_named_in_import_roots_is_in_the_tree_s_signature(tmp_path:
     warm = check(tree, cache, racy=0)
     assert warm[:2] == check(tree, tmp_path / "no-cache", "--no-cache")[:2]
     assert warm[0] == 1
+
+
+def test_an_upgraded_installed_package_is_not_answered_from_the_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The graph reads installed modules for a qualified pattern (names/environment.py): an
+    upgrade that makes an installed package re-export the forbidden name changes the answer
+    while the tree does not, so the kept answer must not hide it."""
+    site = tmp_path / "site"
+    (site / "forbidden").mkdir(parents=True)
+    (site / "forbidden" / "__init__.py").write_text("def fn():\n    pass\n")
+    (site / "vendorlib").mkdir()
+    (site / "vendorlib" / "__init__.py").write_text("def helper():\n    pass\n")
+    monkeypatch.syspath_prepend(str(site))  # check() hands this process's sys.path on
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "cleantree.toml").write_text(
+        'root = "."\n[[rule]]\nid = "r"\nfiles = ["use.py"]\nforbid = ["forbidden.fn"]\n'
+    )
+    (tree / "use.py").write_text("from vendorlib import helper\n\nhelper()\n")
+    cache = tmp_path / "cache"
+    first = check(tree, cache, racy=0)
+    assert first[0] == 0, first
+    assert check(tree, cache, racy=0) == (*first[:2], False)  # kept: answered from the store
+    # "pip install -U vendorlib": the old folder removed, the new one written
+    for old in (site / "vendorlib").iterdir():
+        old.unlink()
+    (site / "vendorlib").rmdir()
+    (site / "vendorlib").mkdir()
+    (site / "vendorlib" / "__init__.py").write_text("from forbidden import fn as helper\n")
+    full = check(tree, tmp_path / "no-cache", "--no-cache")
+    assert full[0] == 1, full  # the use now reaches the forbidden name
+    warm = check(tree, cache, racy=0)
+    assert warm[:2] == full[:2]
