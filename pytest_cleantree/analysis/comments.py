@@ -20,7 +20,11 @@ never a false clean.  Per language:
 - CMake: ``#`` and bracket comments, outside quoted and bracket arguments;
 - Ruby and Perl: ``#`` outside strings, here-documents, ``%``-literals and quote-like
   operators, regular expressions (a ``/`` that is not plainly a division), ``=begin``
-  blocks and POD, and after ``__END__``.
+  blocks and POD, and after ``__END__``;
+- C, C++ and CUDA: ``//`` (a backslash at the end continues it) and ``/* */``, outside
+  string and character literals (prefixes ``u8``, ``u``, ``U``, ``L``; a ``'`` after a
+  digit or letter is a digit separator) and raw strings ``R"d(...)d"``, as ``gcc -E``
+  reads them.
 """
 
 from __future__ import annotations
@@ -492,6 +496,45 @@ def _second_part(text: _Text, pos: int, delim: str) -> int:
     return _delimited(text, found.end(), found.group(1))
 
 
+# --------------------------------------------------------------------------- C family
+
+_C = re.compile(r"""(?P<lc>//)|(?P<bc>/\*)|(?P<q>["'])""")
+_C_PREFIX = re.compile(r"(?:^|(?<=[^\w]))(?:u8|[uUL])?R?$")
+_C_RAW = re.compile(r'([^()\\\s"]{0,16})\(')
+_C_LINE_END = re.compile(r"(?:\\\n|[^\n])*")  # a backslash-newline continues a // comment
+
+
+def _c_family(text: _Text) -> None:
+    src = text.src
+    pos = 0
+    while (found := _C.search(src, pos)) is not None:
+        start = found.start()
+        if found["lc"]:
+            pos = text.comment(start, text.after(_C_LINE_END, start))
+        elif found["bc"]:
+            end = src.find("*/", start + 2)
+            pos = text.comment(start, len(src) if end < 0 else end + 2)
+        else:
+            pos = _c_literal(text, start, found["q"])
+
+
+def _c_literal(text: _Text, start: int, quote: str) -> int:
+    """The end of the literal whose quote is at ``start`` (or just after a digit
+    separator): a raw string's by its delimiter, others by their closing quote."""
+    line_start = text.src.rfind("\n", 0, start) + 1
+    prefix = _C_PREFIX.search(text.src, line_start, start)
+    if quote == "'" and prefix is None:
+        return start + 1  # ``1'000``: a digit separator, not a character literal
+    if quote == '"' and prefix is not None and prefix.group().endswith("R"):
+        raw = _C_RAW.match(text.src, start + 1)
+        if raw is None:
+            return len(text.src)  # not plainly a raw string: data to the end
+        close = f'){raw.group(1)}"'
+        end = text.src.find(close, raw.end())
+        return len(text.src) if end < 0 else end + len(close)
+    return text.after(_closing(quote), start + 1)
+
+
 #: each language the model reads: its scanner
 LANGUAGES: dict[str, Callable[[_Text], None]] = {
     "toml": _toml,
@@ -505,6 +548,7 @@ LANGUAGES: dict[str, Callable[[_Text], None]] = {
     "cmake": _cmake,
     "ruby": _script(perl=False),
     "perl": _script(perl=True),
+    "c": _c_family,
 }
 
 

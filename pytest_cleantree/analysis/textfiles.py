@@ -50,7 +50,9 @@ _BOMS = (
 _LANGUAGE_SUFFIXES = {
     ".sh": "shell", ".bash": "shell", ".zsh": "shell", ".yaml": "yaml", ".yml": "yaml",
     ".toml": "toml", ".cfg": "ini", ".ini": "ini", ".conf": "conf", ".r": "r", ".rb": "ruby",
-    ".pl": "perl", ".mk": "make", ".cmake": "cmake",
+    ".pl": "perl", ".mk": "make", ".cmake": "cmake", ".c": "c", ".h": "c", ".cc": "c",
+    ".cpp": "c", ".cxx": "c", ".hpp": "c", ".hh": "c", ".hxx": "c", ".cu": "c", ".cuh": "c",
+    ".inl": "c",
 }  # fmt: skip
 _LANGUAGE_NAMES = {
     "makefile": "make", "gnumakefile": "make", "dockerfile": "dockerfile",

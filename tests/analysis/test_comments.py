@@ -120,6 +120,13 @@ CASES = [
     ("perl", "the last index", "my $n = $#a; # c", ((1, "# c"),)),
     ("perl", "an escaped single quote", "$x = 'it\\'s\n# allow';\n# c", ((3, "# c"),)),
     ("perl", "after __DATA__", "__DATA__\n# allow", ()),
+    ("c", "a line comment", "int x; // # c", ((1, "// # c"),)),
+    ("c", "a block comment over lines", "/* a\n# c */ int y;", ((1, "/* a"), (2, "# c */"))),
+    ("c", "a string holding //", 'char* s = "// # allow"; // # c', ((1, "// # c"),)),
+    ("c", "a raw string over lines", 'auto s = R"d(\n// # allow\n)d"; // # c', ((3, "// # c"),)),
+    ("c", "a digit separator", "int n = 1'000; // # c", ((1, "// # c"),)),
+    ("c", "a character literal of a quote", "char q = '\"'; // # c", ((1, "// # c"),)),
+    ("c", "a preprocessor line is no comment", "# define X 1", ()),
 ]
 
 
@@ -140,4 +147,5 @@ def test_every_language_is_stated() -> None:
 
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
 def test_a_comment_line_is_a_comment_in_every_language(language: str) -> None:
-    assert comments_of(language, ("x", "# c")) == ((2, "# c"),)
+    line = "// # c" if language == "c" else "# c"  # in C, ``# c`` is a directive
+    assert comments_of(language, ("x", line)) == ((2, line),)

@@ -214,7 +214,7 @@ def test_ini_files_have_whole_line_comments(path: str, language: str) -> None:
     assert text_comments(path, lines) == expected
 
 
-@pytest.mark.parametrize("path", ["notes.md", "x.py.txt", "makefile.txt", "x.c", "README"])
+@pytest.mark.parametrize("path", ["notes.md", "x.py.txt", "makefile.txt", "x.go", "README"])
 def test_files_of_no_known_comment_syntax(path: str) -> None:
     assert text_comments(path, ("# c",)) is None
 

@@ -46,6 +46,9 @@ DATA = [
     ("ruby percent literal", "a.rb", f"x = %q(\n{ALLOW}\n)\n"),
     ("perl here-document", "a.pl", f"print <<EOF;\n{ALLOW}\nEOF\n"),
     ("perl quote-like operator", "a.pl", f"my $x = q{{\n{ALLOW}\n}};\n"),
+    ("cuda string literal", "k.cu", f'const char* s = "{ALLOW}";\n'),
+    ("c++ raw string over lines", "k.cpp", f'auto s = R"x(\n{ALLOW}\n)x";\n'),
+    ("c string holding //", "k.h", f'const char* s = "// {ALLOW}";\n'),
 ]
 
 
@@ -72,6 +75,8 @@ COMMENTS = [
     ("makefile after define", "Makefile", f"define X\ny\nendef\nall: ; {ALLOW}\n"),
     ("dockerfile after a here-document", "Dockerfile", f"COPY <<EOF /a\nx\nEOF\nRUN {ALLOW}\n"),
     ("ruby after a here-document", "a.rb", f"x = <<~EOS\n  y\n  EOS\n# {ALLOW}\n"),
+    ("cuda // comment", "k.cuh", f"int sm120 = 1; // {ALLOW}\n"),
+    ("c block comment after a string", "k.c", f'char* s = "x"; int sm120; /* {ALLOW} */\n'),
 ]
 
 
