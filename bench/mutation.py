@@ -114,6 +114,7 @@ TARGETS = (
         "tests/analysis/test_resolution.py",
     ),
     _t("textfiles", "analysis/textfiles.py", "tests/analysis/test_textfiles.py"),
+    _t("allnames", "analysis/allnames.py", "tests/analysis/test_allnames.py"),
     _t(
         "exports",
         "names/exports.py",
@@ -215,6 +216,11 @@ OUTSIDE = {
         "sources/local.py",
     ),
     **_outside("I/O: stdin and stdout of the agent's process", "agent/serve.py"),
+    **_outside(
+        "I/O: installed packages, found on sys.path and read (never imported)",
+        "names/environment.py",
+        "names/existence.py",
+    ),
     **_outside("I/O: git", "revert/git.py", "run/changed.py", "run/reverted.py"),
     **_outside(
         "I/O: the analysis store and the kept answers",
@@ -249,6 +255,7 @@ OUTSIDE = {
         "frontends/cli/fromdiff.py",
         "frontends/cli/main.py",
         "frontends/cli/progress.py",
+        "frontends/cli/reference.py",
         "frontends/pytest/__init__.py",
         "frontends/pytest/fixture.py",
         "frontends/pytest/plugin.py",
