@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from needs import in_ci
 
-from pytest_cleantree.run.cache import CACHE_ENV
+from pytest_cleantree.run.cachedir import CACHE_ENV
 
 #: the marked tiers: a test file's folder under tests/ says which one it belongs to
 TIERS = ("trust", "integration", "examples", "oracle")

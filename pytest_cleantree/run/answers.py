@@ -29,6 +29,9 @@ files, ``--changed-since``, ``--reverted``, report files or ``--no-cache``, or a
 manifest with ``allow_outside_root`` or a ``module:`` root, always runs in full.
 With a qualified pattern, the state also holds the top entries of every ``sys.path``
 folder (:func:`environment_signature`: the graph may read installed modules).
+The same answer is also filed under the command line as typed (:mod:`.answer_lookup`),
+with what its state was computed from, so that the next run finds it before the option
+parser and the manifest's loader are imported.
 Not keyed, and so documented: a change of Python that keeps ``sys.version`` and the
 executable's path; a hand edit deep inside an installed package; a file changed behind the
 kernel's back (a clock set back over two seconds, a file system that does not move ctime).
@@ -36,33 +39,39 @@ kernel's back (a clock set back over two seconds, a file system that does not mo
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import hashlib
 import json
 import os
-import stat
 import sys
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pytest_cleantree import __version__
-from pytest_cleantree.agent import MODULE_PREFIX, inside
+from pytest_cleantree.agent import MODULE_PREFIX
 from pytest_cleantree.config.exclusions import with_exclusions
 from pytest_cleantree.config.layout import LayoutError, normalize_folder
 from pytest_cleantree.config.manifest import load_manifest
 from pytest_cleantree.core.errors import CleanTreeError
-from pytest_cleantree.core.model import PatternTier
+from pytest_cleantree.core.model import Manifest, PatternTier
 from pytest_cleantree.core.patterns import glob_base, is_path_glob
-from pytest_cleantree.run.cache import (
-    RACY_NS,
+from pytest_cleantree.run.answer_lookup import typed_digest, typed_file, typed_record
+from pytest_cleantree.run.cache import RACY_NS
+from pytest_cleantree.run.cachedir import (
     choose_cache_dir,
     load_private,
     save_private,
     which_libraries,
 )
+from pytest_cleantree.run.signatures import (
+    code_signature,
+    digest,
+    discovery_signature,
+    environment_signature,
+)
+from pytest_cleantree.run.signatures import tree_signature as _walk_signature
 from pytest_cleantree.sources.local import local_root, resolve_local_root
 
 #: options a whole answer may be kept for, whatever their value (each is in the key)
@@ -124,6 +133,9 @@ class WarmQuestion:
     since: int
     manifest: Path
     manifest_bytes: bytes
+    #: where the answer is also filed under the command line as typed, and what its state
+    #: was computed from (:mod:`.answer_lookup`); ``None``: not filed so
+    typed: tuple[str, dict[str, Any]] | None = None
 
     def lookup(self) -> Answer | None:
         """The answer kept for this very state, if any."""
@@ -150,6 +162,10 @@ class WarmQuestion:
             return False
         entry = {"state": self.state, "code": answer.code, "stdout": answer.stdout}
         save_private(self.file, entry, os.geteuid())
+        if self.typed is not None:
+            file, record = self.typed
+            kept = {**record, "version": 1, "code": answer.code, "stdout": answer.stdout}
+            save_private(file, kept, os.geteuid())
         return True
 
 
@@ -159,32 +175,34 @@ def ask_warm(
     cwd: str,
     env: Mapping[str, str],
     color: bool,
+    *,
+    argv: Sequence[str] | None = None,
+    since: int | None = None,
 ) -> WarmQuestion | None:
     """The warm question of a ``check`` with these parsed options, or ``None`` when its
-    answer may depend on more than the key covers (then the run is always in full)."""
+    answer may depend on more than the key covers (then the run is always in full).
+
+    ``argv``: the command line as typed, under which the answer is also filed for
+    :mod:`.answer_lookup`; ``since``: when the run began (before its manifest was looked for).
+    """
     if any(name not in SOUND_OPTIONS | BYPASS_OPTIONS for name in options):
         return None  # an option this module does not know: never guess it is harmless
     if any(options[name] for name in BYPASS_OPTIONS if name in options):
         return None
-    since = time.time_ns()  # before any stat: what is read after it is at least as new
+    if since is None:
+        since = time.time_ns()  # before any stat: what is read after it is at least as new
     try:
         manifest_bytes = manifest.read_bytes()
-        loaded = load_manifest(manifest)
-        exclude = options.get("exclude")
-        patterns = [str(p) for p in exclude] if isinstance(exclude, (list, tuple)) else []
-        loaded = with_exclusions(loaded, patterns)
-        root_option = options.get("root")
-        override = None if root_option is None else str(root_option)
-        written, base = local_root(loaded, override, Path(cwd))
-        if loaded.allow_outside_root or written.startswith(MODULE_PREFIX):
-            return None
-        root = os.path.realpath(resolve_local_root(written, base))
+        found = _loaded(options, manifest, cwd)
     except (CleanTreeError, OSError, ValueError):
         return None  # the full run says what is wrong
+    if found is None:
+        return None
+    loaded, root = found
     folder = choose_cache_dir(env, root).folder
     if folder is None:
         return None
-    question = _digest(
+    question = digest(
         json.dumps(canonical(dict(options))),
         cwd,
         str(manifest),
@@ -198,32 +216,64 @@ def ask_warm(
     entries = {entry for rule in loaded.rules for entry in (*rule.files, *rule.absent)}
     # the symbol graph reads the import roots' Python files, a dot folder's too (issue 48)
     entries |= {f"{root}/**/*.py" for root in map(_folder, loaded.import_roots) if root}
-    tree, newest = tree_signature(root, entries)
-    code, code_newest = _code_signature()
-    if any(p.tier is PatternTier.QUALIFIED for rule in loaded.rules for p in rule.patterns):
-        # the graph may read installed modules (names/environment.py): an install, upgrade
-        # or removal must not keep an answer it changes
-        environment, environment_newest = environment_signature(cwd)
-        code += environment
-        code_newest = max(code_newest, environment_newest)
+    literals, starts = tree_walks(entries)
+    tree, newest = _walk_signature(root, literals, starts)
+    installed = any(p.tier is PatternTier.QUALIFIED for rule in loaded.rules for p in rule.patterns)
+    code, code_newest = _code_state(installed, cwd)
     resolved = json.dumps(canonical(loaded))
-    state = _digest(manifest_bytes.hex(), resolved, root, tree, code, which_libraries())
+    state = digest(manifest_bytes.hex(), resolved, root, tree, code, which_libraries())
     file = os.path.join(folder, "answers", question + ".json")
-    return WarmQuestion(file, state, max(newest, code_newest), since, manifest, manifest_bytes)
+    newest = max(newest, code_newest)
+    typed: tuple[str, dict[str, Any]] | None = None
+    searched = _searched(cwd, manifest, options.get("manifest") is not None)
+    if argv is not None and searched is not None:
+        witness, searched_newest = discovery_signature(searched)
+        newest = max(newest, searched_newest)
+        record = typed_record(
+            manifest=str(manifest.absolute()),
+            root=root,
+            literals=literals,
+            starts=starts,
+            installed=installed,
+            cwd=cwd,
+            searched=searched,
+        )
+        record["state"] = typed_digest(manifest_bytes, root, tree, code, witness)
+        typed = (typed_file(str(folder), argv, cwd, env, color), record)
+    return WarmQuestion(file, state, newest, since, manifest, manifest_bytes, typed)
 
 
-def _folder(root: str) -> str:
-    try:
-        return normalize_folder(root)
-    except LayoutError:
-        return ""  # the run refuses it, and keeps no answer
+def _loaded(options: Mapping[str, object], manifest: Path, cwd: str) -> tuple[Manifest, str] | None:
+    """The manifest as the run reads it (exclusions folded in) and the tree's real root;
+    ``None`` for a root no answer is kept for (outside the tree, or a module's folder)."""
+    loaded = load_manifest(manifest)
+    exclude = options.get("exclude")
+    patterns = [str(p) for p in exclude] if isinstance(exclude, (list, tuple)) else []
+    loaded = with_exclusions(loaded, patterns)
+    root_option = options.get("root")
+    override = None if root_option is None else str(root_option)
+    written, base = local_root(loaded, override, Path(cwd))
+    if loaded.allow_outside_root or written.startswith(MODULE_PREFIX):
+        return None
+    return loaded, os.path.realpath(resolve_local_root(written, base))
 
 
-def tree_signature(root: str, entries: Iterable[str]) -> tuple[str, int]:
-    """The signature of what a run over ``root`` with these file entries can read, and the
-    newest mtime or ctime in it (see the module's docstring for what it covers)."""
-    digest = hashlib.blake2b(digest_size=16)
-    newest = 0
+def _code_state(installed: bool, cwd: str) -> tuple[str, int]:
+    """This package's code signature, with the installed modules' when the graph may read
+    them (names/environment.py: an install, upgrade or removal must not keep an answer it
+    changes); and the newest time in them."""
+    code, newest = code_signature()
+    if installed:
+        environment, environment_newest = environment_signature(cwd)
+        return code + environment, max(newest, environment_newest)
+    return code, newest
+
+
+def tree_walks(entries: Iterable[str]) -> tuple[list[str], list[str]]:
+    """The literal entries to stat and the folders to walk (``""``: the root) for a run with
+    these file entries: a glob's walk starts at the root, or at its base below a dot folder
+    (the agent's walk enters one only so)."""
+    literals: list[str] = []
     starts = {""}
     for entry in sorted(entries):
         if is_path_glob(entry):
@@ -231,108 +281,33 @@ def tree_signature(root: str, entries: Iterable[str]) -> tuple[str, int]:
             if any(part.startswith(".") for part in base.split("/")):
                 starts.add(base)  # the walk starts there, even below a dot folder
         else:
-            newest = max(newest, _record(digest, root, entry, os.path.join(root, entry)))
-            if os.path.isdir(os.path.join(root, entry)):
-                starts.add(entry)
-    for base in sorted(starts):
-        digest.update(f"\0walk {base}\n".encode(errors="surrogateescape"))
-        newest = max(newest, _walk(digest, root, base))
-    return digest.hexdigest(), newest
+            literals.append(entry)
+    return literals, sorted(starts)
 
 
-def _walk(digest: hashlib.blake2b, root: str, base: str) -> int:
-    """Record every entry under ``root/base`` the agent's walk may meet; the newest time."""
-    newest = 0
-    start = os.path.join(root, base) if base else root
-    stack: list[tuple[str, str, tuple[str, ...]]] = [(start, base, (os.path.realpath(start),))]
-    while stack:
-        folder, rel_folder, chain = stack.pop()
-        try:
-            with os.scandir(folder) as found:
-                names = sorted(entry.name for entry in found)
-        except OSError as exc:
-            digest.update(f"{rel_folder}\0unlisted {exc.errno}\n".encode(errors="surrogateescape"))
-            continue
-        prefix = rel_folder + "/" if rel_folder else ""
-        inner: list[tuple[str, str, tuple[str, ...]]] = []
-        for name in names:
-            rel, full = prefix + name, os.path.join(folder, name)
-            newest = max(newest, _record(digest, root, rel, full))
-            if name.startswith(".") or not os.path.isdir(full):
-                continue  # listed, not entered (as the agent's walk)
-            real = os.path.realpath(full)
-            if inside(real, root) and real not in chain:  # a link out or back: not followed
-                inner.append((full, rel, (*chain, real)))
-        stack.extend(sorted(inner, reverse=True))
-    return newest
+def _searched(cwd: str, manifest: Path, named: bool) -> list[str] | None:
+    """The folders a manifest search from ``cwd`` went through to find ``manifest`` (none
+    when it was named); ``None`` when they cannot be told (no typed answer is filed)."""
+    if named:
+        return []
+    folder, goal = Path(cwd).absolute(), manifest.absolute().parent
+    folders = [folder, *folder.parents]
+    if goal not in folders:
+        return None
+    return [str(f) for f in folders[: folders.index(goal) + 1]]
 
 
-def _record(digest: hashlib.blake2b, root: str, rel: str, full: str) -> int:
-    """Add one entry's stat (and its link's target and the target's stat) to ``digest``;
-    its newest mtime or ctime (folders: 0, their listing is recorded instead)."""
-    parts = [rel]
-    newest = 0
-    for follow in (False, True):
-        try:
-            info = os.stat(full, follow_symlinks=follow)
-        except OSError as exc:
-            parts.append(f"error {exc.errno}")
-            break
-        if stat.S_ISDIR(info.st_mode):
-            parts.append(f"dir {info.st_dev} {info.st_ino}")
-        else:
-            parts.append(
-                f"{info.st_mode} {info.st_size} {info.st_mtime_ns} {info.st_ctime_ns} "
-                f"{info.st_ino} {info.st_dev}"
-            )
-            newest = max(newest, info.st_mtime_ns, info.st_ctime_ns)
-        if not stat.S_ISLNK(info.st_mode) or follow:
-            break
-        parts.append(os.path.realpath(full))  # a link: where it leads, then what is there
-        newest = max(newest, info.st_ctime_ns)
-    digest.update(("\0".join(parts) + "\n").encode(errors="surrogateescape"))
-    return newest
+def tree_signature(root: str, entries: Iterable[str]) -> tuple[str, int]:
+    """The signature of what a run over ``root`` with these file entries can read, and the
+    newest mtime or ctime in it (see the module's docstring for what it covers)."""
+    return _walk_signature(root, *tree_walks(entries))
 
 
-def environment_signature(cwd: str) -> tuple[str, int]:
-    """The top entries of every folder on ``sys.path`` (but the current one), with the stat of
-    each and a folder's own mtime: what a qualified pattern's graph may read outside the tree.
-    Installing, upgrading or removing a package adds, replaces or removes a top folder or its
-    ``dist-info``; a hand edit deep inside an installed package is not seen (documented)."""
-    digest = hashlib.blake2b(digest_size=16)
-    newest = 0
-    here = {"", ".", cwd}
-    for folder in dict.fromkeys(sys.path):
-        if folder in here or not os.path.isdir(folder):
-            continue
-        try:
-            names = sorted(os.listdir(folder))
-        except OSError as exc:
-            digest.update(f"{folder} error {exc.errno}\n".encode(errors="surrogateescape"))
-            continue
-        for name in names:
-            full = os.path.join(folder, name)
-            newest = max(newest, _record(digest, folder, full, full))
-            with contextlib.suppress(OSError):
-                info = os.stat(full)
-                if stat.S_ISDIR(info.st_mode):  # a file added or removed in the package
-                    digest.update(f"{info.st_mtime_ns} {info.st_ctime_ns}\n".encode())
-                    newest = max(newest, info.st_mtime_ns, info.st_ctime_ns)
-    return digest.hexdigest(), newest
-
-
-def _code_signature() -> tuple[str, int]:
-    """The stat of every module of this package (the whole answer depends on all of them)."""
-    digest = hashlib.blake2b(digest_size=16)
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    newest = 0
-    for folder, folders, files in os.walk(package):
-        folders[:] = sorted(name for name in folders if name != "__pycache__")
-        for name in sorted(files):
-            if name.endswith((".py", ".json")):
-                full = os.path.join(folder, name)
-                newest = max(newest, _record(digest, package, full, full))
-    return digest.hexdigest(), newest
+def _folder(root: str) -> str:
+    try:
+        return normalize_folder(root)
+    except LayoutError:
+        return ""  # the run refuses it, and keeps no answer
 
 
 def canonical(value: object) -> object:
@@ -351,8 +326,3 @@ def canonical(value: object) -> object:
     if isinstance(value, (str, int, float, bool)) or value is None:
         return value
     return repr(value)
-
-
-def _digest(*parts: str) -> str:
-    material = json.dumps(parts, ensure_ascii=False).encode(errors="surrogateescape")
-    return hashlib.blake2b(material, digest_size=16).hexdigest()

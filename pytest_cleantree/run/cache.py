@@ -17,16 +17,12 @@ cache folder (``$XDG_CACHE_HOME`` when absolute, as the XDG spec says, else
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import json
 import os
 import socket
 import sys
-import tempfile
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +31,7 @@ from pytest_cleantree.core.findings import FileAnalysis, Finding
 from pytest_cleantree.core.model import Kind, Occurrence
 from pytest_cleantree.sources.base import FileStat
 
-#: set to a folder to move the cache, or to an empty string to disable it
-CACHE_ENV = "CLEANTREE_CACHE_DIR"
+from .cachedir import _engine, _which_astroid, _which_re2, load_private, save_private, untrusted
 
 #: a file changed this close to when it was seen may change again within the same timestamp
 #: tick, keeping its size and inode: its stat is not recorded, so it is read again next run
@@ -44,67 +39,9 @@ CACHE_ENV = "CLEANTREE_CACHE_DIR"
 RACY_NS = 2 * 10**9
 
 
-#: :data:`pytest_cleantree.analysis.ENGINE_ENV`, which a warm run does not import
-ENGINE_ENV = "CLEANTREE_ENGINE"
-
-#: the cache's folders and files are the user's alone
-FOLDER_MODE, FILE_MODE = 0o700, 0o600
-
-
-@dataclass(frozen=True)
-class CacheChoice:
-    """Where the cache is (``None``: nowhere), and why not when it could not be (to say once;
-    ``""`` when there is a cache, or the user turned it off)."""
-
-    folder: Path | None
-    why: str = ""
-
-
-def choose_cache_dir(env: Mapping[str, str], tree: str | None = None) -> CacheChoice:
-    """The cache folder for this environment and this machine's checked ``tree``.
-
-    ``$CLEANTREE_CACHE_DIR`` (empty: no cache), else ``$XDG_CACHE_HOME/pytest-cleantree``
-    when that is absolute (a relative one is ignored, as the XDG spec says), else
-    ``$HOME/.cache/pytest-cleantree``; no cache when ``HOME`` is unset, empty, relative or
-    ``/``, nor when the folder would be inside ``tree`` (a cache there is the tree's, to
-    anyone who can write it).
-    """
-    configured = env.get(CACHE_ENV)
-    if configured == "":
-        return CacheChoice(None)
-    if configured is not None:
-        folder = os.path.abspath(configured)
-    elif os.path.isabs(xdg := env.get("XDG_CACHE_HOME", "")):
-        folder = os.path.join(xdg, "pytest-cleantree")
-    else:
-        home = env.get("HOME", "")
-        if not os.path.isabs(home) or not home.strip("/"):
-            why = f"no home folder to keep it in (HOME is {home!r})"
-            return CacheChoice(None, why)
-        folder = os.path.join(home, ".cache", "pytest-cleantree")
-    if tree is not None and _inside(folder, tree):
-        return CacheChoice(None, f"{folder} is inside the checked tree {tree}: not used")
-    return CacheChoice(Path(folder))
-
-
-def _inside(folder: str, tree: str) -> bool:
-    real_folder, real_tree = os.path.realpath(folder), os.path.realpath(tree)
-    return os.path.commonpath([real_folder, real_tree]) == real_tree
-
-
 def say(why: str) -> None:
     """Tell the user why the cache is not used (on stderr: a report on stdout stays whole)."""
     print(f"cleantree: cache: {why}", file=sys.stderr)
-
-
-def untrusted(info: os.stat_result, uid: int) -> str:
-    """Why a cache folder or file with this stat is not to be read (``""``: it may be)."""
-    if info.st_uid != uid:
-        return f"owned by uid {info.st_uid}, not by this user ({uid})"
-    if info.st_mode & 0o022:
-        who = "group" if info.st_mode & 0o020 else "others"
-        return f"writable by {who} (mode {oct(info.st_mode & 0o777)})"
-    return ""
 
 
 def _code_digest() -> str:
@@ -116,51 +53,6 @@ def _code_digest() -> str:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
-
-
-def which_libraries() -> str:
-    """Which astroid and RE2 answer (neither imported): part of every key of a finding."""
-    return f"{_which_astroid()} {_which_re2()}"
-
-
-def _engine() -> str:
-    """The engine asked for, as written (any other value is another key: never a wrong one)."""
-    return os.environ.get(ENGINE_ENV, "")
-
-
-def _which_re2() -> str:
-    """Which re2 matches ``re:`` patterns: its module file's path, size and mtime (not imported:
-    6 ms that most runs never pay)."""
-    import importlib.util
-
-    spec = importlib.util.find_spec("re2")
-    if spec is None or not spec.origin:
-        return "-"
-    try:
-        info = os.stat(spec.origin)
-    except OSError:
-        return spec.origin
-    return f"{spec.origin}:{info.st_size}:{info.st_mtime_ns}"
-
-
-def _which_astroid() -> str:
-    """Which astroid parses: its ``__pkginfo__.py`` (the version is in it), not imported.
-
-    ``importlib.metadata`` scans every distribution on the path: 40 ms, paid
-    by every run that uses the cache.  Where the file is not found, it is asked.
-    """
-    import importlib.util
-
-    spec = importlib.util.find_spec("astroid")
-    for folder in (spec.submodule_search_locations or ()) if spec else ():
-        with contextlib.suppress(OSError):
-            return (Path(folder) / "__pkginfo__.py").read_text(encoding="utf-8")
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("astroid")
-    except PackageNotFoundError:  # pragma: no cover - astroid is a dependency
-        return "?"
 
 
 def findings_code() -> list[Path]:
@@ -361,56 +253,3 @@ class AnalysisStore:
     def _save_file(self, file: str, entries: dict[str, Any]) -> None:
         if self._usable():
             save_private(file, entries, self._uid)
-
-
-def load_private(file: str, uid: int) -> tuple[dict[str, Any], str]:
-    """A JSON object the user alone could have written (``{}`` when none), and why a file
-    there was not read (``""``: it was, or there is none)."""
-    try:
-        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-        with os.fdopen(fd, encoding="utf-8") as handle:
-            why = untrusted(os.fstat(handle.fileno()), uid)
-            if why:
-                return {}, why
-            entries = json.load(handle)
-    except (OSError, ValueError):
-        return {}, ""  # none yet, or unreadable: computed again
-    return (entries if isinstance(entries, dict) else {}), ""
-
-
-def save_private(file: str, entries: dict[str, Any], uid: int) -> None:
-    """Write ``entries`` as JSON, 0600 in 0700 folders, renamed into place (never half seen)."""
-    temporary = None
-    folder = os.path.dirname(file)
-    try:
-        if not _make_private(folder, uid):
-            return
-        fd, temporary = tempfile.mkstemp(dir=folder, prefix=".tmp-")  # 0600
-        with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as handle:
-            # dumps, not dump: only a one-shot encoding runs json's C encoder (5x faster)
-            handle.write(json.dumps(entries, ensure_ascii=False, separators=(",", ":")))
-        os.replace(temporary, file)
-        temporary = None
-    except (OSError, ValueError):
-        pass  # a cache that cannot be written only costs time
-    finally:
-        if temporary is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-
-
-def _make_private(folder: str, uid: int) -> bool:
-    """Make ``folder`` and the missing folders above it, each 0700 whatever the umask; is
-    ``folder`` now the user's alone (``False``: write nothing there)?"""
-    missing: list[str] = []
-    here = folder
-    while not os.path.isdir(here) and os.path.dirname(here) != here:
-        missing.append(here)
-        here = os.path.dirname(here)
-    for path in reversed(missing):
-        try:
-            os.mkdir(path, FOLDER_MODE)
-        except FileExistsError:
-            continue  # another run made it: the check below tells whose it is
-        os.chmod(path, FOLDER_MODE)  # the umask may have taken bits away, never added any
-    return not untrusted(os.stat(folder), uid)

@@ -160,7 +160,7 @@ def test_the_cache_key_names_the_astroid_that_resolves_without_importing_it() ->
     import sys
 
     probe = (
-        "import sys; from pytest_cleantree.run.cache import _which_astroid; "
+        "import sys; from pytest_cleantree.run.cachedir import _which_astroid; "
         "text = _which_astroid(); print('astroid' in sys.modules); print(text)"
     )
     out = subprocess.run(

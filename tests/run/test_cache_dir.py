@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from pytest_cleantree.analysis import ENGINE_ENV
-from pytest_cleantree.run import cache
-from pytest_cleantree.run.cache import AnalysisStore, CacheChoice, choose_cache_dir, untrusted
+from pytest_cleantree.run import cachedir
+from pytest_cleantree.run.cache import AnalysisStore
+from pytest_cleantree.run.cachedir import CacheChoice, choose_cache_dir, untrusted
 
 HOME = "/home/u"
 CACHE = "/home/u/.cache/pytest-cleantree"
@@ -59,7 +60,7 @@ def test_a_relative_cache_dir_is_taken_from_here_and_still_not_in_the_tree(
 
 
 def test_the_engine_variable_is_the_analysis_one() -> None:
-    assert cache.ENGINE_ENV == ENGINE_ENV  # the cache does not import analysis: a copy
+    assert cachedir.ENGINE_ENV == ENGINE_ENV  # the cache does not import analysis: a copy
 
 
 def stat(uid: int, mode: int) -> os.stat_result:

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_cleantree.run.cache import CACHE_ENV
+from pytest_cleantree.run.cachedir import CACHE_ENV
 
 Snapshot = Callable[[Path], dict[str, tuple[bytes, int]]]
 PACKAGES = ("json", "email", "asyncio", "importlib", "logging", "http", "urllib")

@@ -5,10 +5,10 @@ Exit codes: 0 clean, 1 violations, 2 anything that prevented a full check.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, TextIO
 from pytest_cleantree.core.errors import CleanTreeError
 
 if TYPE_CHECKING:
+    import argparse
+
     from pytest_cleantree.core.model import Result
     from pytest_cleantree.report.context import RenderContext
     from pytest_cleantree.run.answers import WarmQuestion
@@ -26,6 +28,8 @@ EXIT_CLEAN, EXIT_VIOLATIONS, EXIT_INCOMPLETE = 0, 1, 2
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse  # here: a kept answer is printed without it (run/answer_lookup.py)
+
     from pytest_cleantree.frontends.cli.bundle import add_bundle_commands
     from pytest_cleantree.frontends.cli.fromdiff import add_from_diff_commands
     from pytest_cleantree.frontends.cli.reference import add_reference_command
@@ -70,6 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
 def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     """Parse; an unknown flag is reported with the usage of the command it was given to
     (argparse's top-level parser would show its own, which does not list the flag's peers)."""
+    import argparse
+
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:
@@ -82,13 +88,24 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parse(argv)
+    since = time.time_ns()  # before the manifest is looked for (see run/answers.py)
+    typed = list(sys.argv[1:] if argv is None else argv)
+    try:
+        kept = _kept_answer(typed)
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_INCOMPLETE
+    except Exception as exc:  # as below: a bug is exit 2 in one line
+        return _internal_error(exc)
+    if kept is not None:
+        return kept
+    args = _parse(typed)
     handler = getattr(args, "handler", None)
     if handler is not None:
         code: int = handler(args)
         return code
     try:
-        return _check(args)
+        return _check(args, typed, since)
     except BrokenPipeError:  # `cleantree check | head -1`: the reader has all it wanted
         _silence_stdout()
         return EXIT_INCOMPLETE  # the result was not all written: never "clean"
@@ -98,19 +115,42 @@ def main(argv: Sequence[str] | None = None) -> int:
         _write_error(args, error)
         return EXIT_INCOMPLETE
     except Exception as exc:  # a bug must never read as "violations" (1), let alone "clean"
-        if os.environ.get("CLEANTREE_DEBUG"):
-            raise
-        print(
-            f"cleantree: internal error: {type(exc).__name__}: {exc} "
-            "(set CLEANTREE_DEBUG=1 for the traceback, and please report it)",
-            file=sys.stderr,
-        )
-        return EXIT_INCOMPLETE
+        return _internal_error(exc)
 
 
-def _check(args: argparse.Namespace) -> int:
+def _internal_error(exc: Exception) -> int:
+    """Say a bug in one line (the traceback with ``CLEANTREE_DEBUG``); exit 2."""
+    if os.environ.get("CLEANTREE_DEBUG"):
+        raise exc
+    print(
+        f"cleantree: internal error: {type(exc).__name__}: {exc} "
+        "(set CLEANTREE_DEBUG=1 for the traceback, and please report it)",
+        file=sys.stderr,
+    )
+    return EXIT_INCOMPLETE
+
+
+def _kept_answer(typed: Sequence[str]) -> int | None:
+    """The exit code of a check whose answer was kept for this very command line and
+    nothing it depends on has changed, its report written (:mod:`.run.answer_lookup`:
+    found before the option parser or the manifest's loader is imported); else ``None``."""
+    from pytest_cleantree.run.answer_lookup import lookup_typed
+
+    try:
+        kept = lookup_typed(typed, os.getcwd(), os.environ, use_color(sys.stdout, os.environ))
+    except OSError:
+        return None  # no current folder, say: the full run says what is wrong
+    if kept is None:
+        return None
+    code, stdout = kept
+    if stdout is not None:
+        _write(stdout)
+    return code
+
+
+def _check(args: argparse.Namespace, typed: Sequence[str], since: int) -> int:
     path = _manifest_path(args, "--manifest PATH or --reverted REV")
-    warm = _warm(args, path)
+    warm = _warm(args, path, typed, since)
     if warm is not None:
         answer = warm.lookup()
         if answer is not None:  # nothing it depends on has changed (see run/answers.py)
@@ -150,14 +190,17 @@ def _check(args: argparse.Namespace) -> int:
     return code
 
 
-def _warm(args: argparse.Namespace, manifest: Path | None) -> WarmQuestion | None:
+def _warm(
+    args: argparse.Namespace, manifest: Path | None, typed: Sequence[str], since: int
+) -> WarmQuestion | None:
     """The run's warm question (``None``: always run in full; see :mod:`.run.answers`)."""
     if manifest is None:
         return None
     from pytest_cleantree.run.answers import ask_warm
 
     options = {name: value for name, value in vars(args).items() if name != "handler"}
-    return ask_warm(options, manifest, os.getcwd(), os.environ, use_color(sys.stdout, os.environ))
+    color = use_color(sys.stdout, os.environ)
+    return ask_warm(options, manifest, os.getcwd(), os.environ, color, argv=typed, since=since)
 
 
 def _nothing_checked(folders: Sequence[str]) -> str:

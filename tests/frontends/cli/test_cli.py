@@ -352,7 +352,7 @@ def test_an_internal_error_exits_2_in_one_line(
     """A bug must never read as "violations" (1), let alone "clean" (0)."""
     from pytest_cleantree.frontends.cli import main as cli
 
-    def broken(args: object) -> int:
+    def broken(*args: object) -> int:
         raise RuntimeError("boom")
 
     monkeypatch.delenv("CLEANTREE_DEBUG", raising=False)
@@ -362,3 +362,19 @@ def test_an_internal_error_exits_2_in_one_line(
     monkeypatch.setenv("CLEANTREE_DEBUG", "1")
     with pytest.raises(RuntimeError, match="boom"):
         cli.main(["check"])
+
+
+def test_an_internal_error_looking_for_a_kept_answer_exits_2_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The kept-answer lookup runs before the check: a bug there is exit 2 too."""
+    from pytest_cleantree.frontends.cli import main as cli
+    from pytest_cleantree.run import answer_lookup
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("lost")
+
+    monkeypatch.delenv("CLEANTREE_DEBUG", raising=False)
+    monkeypatch.setattr(answer_lookup, "lookup_typed", broken)
+    assert cli.main(["check"]) == 2
+    assert capsys.readouterr().err.startswith("cleantree: internal error: RuntimeError: lost")

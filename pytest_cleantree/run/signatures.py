@@ -1,0 +1,154 @@
+"""What a kept answer stands on, as stat signatures: the tree a run can read, this package's
+code, the installed modules a qualified pattern's graph may read, and the folders where a
+manifest is looked for.
+
+Standard library only (and the agent's path test, the walk's own): the kept-answer lookup
+(:mod:`.answer_lookup`) recomputes these before anything else of the package is imported.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import stat
+import sys
+from collections.abc import Iterable, Sequence
+
+from pytest_cleantree.agent import inside
+
+#: the names a manifest is looked for by in each folder, and what ends the search
+#: (:func:`pytest_cleantree.config.discovery.discover_manifest`)
+DISCOVERY_NAMES = ("cleantree.toml", "pyproject.toml", ".git")
+
+
+def tree_signature(root: str, literals: Iterable[str], starts: Iterable[str]) -> tuple[str, int]:
+    """The signature of what a run over ``root`` can read, and the newest mtime or ctime in
+    it (see :mod:`.answers` for what it covers): each ``literal`` entry's stat (and, for a
+    folder, its walk), and the walk from each of ``starts`` (``""``: the root)."""
+    digest = hashlib.blake2b(digest_size=16)
+    newest = 0
+    walks = set(starts)
+    for entry in sorted(literals):
+        newest = max(newest, _record(digest, root, entry, os.path.join(root, entry)))
+        if os.path.isdir(os.path.join(root, entry)):
+            walks.add(entry)
+    for base in sorted(walks):
+        digest.update(f"\0walk {base}\n".encode(errors="surrogateescape"))
+        newest = max(newest, _walk(digest, root, base))
+    return digest.hexdigest(), newest
+
+
+def _walk(digest: hashlib.blake2b, root: str, base: str) -> int:
+    """Record every entry under ``root/base`` the agent's walk may meet; the newest time."""
+    newest = 0
+    start = os.path.join(root, base) if base else root
+    stack: list[tuple[str, str, tuple[str, ...]]] = [(start, base, (os.path.realpath(start),))]
+    while stack:
+        folder, rel_folder, chain = stack.pop()
+        try:
+            with os.scandir(folder) as found:
+                names = sorted(entry.name for entry in found)
+        except OSError as exc:
+            digest.update(f"{rel_folder}\0unlisted {exc.errno}\n".encode(errors="surrogateescape"))
+            continue
+        prefix = rel_folder + "/" if rel_folder else ""
+        inner: list[tuple[str, str, tuple[str, ...]]] = []
+        for name in names:
+            rel, full = prefix + name, os.path.join(folder, name)
+            newest = max(newest, _record(digest, root, rel, full))
+            if name.startswith(".") or not os.path.isdir(full):
+                continue  # listed, not entered (as the agent's walk)
+            real = os.path.realpath(full)
+            if inside(real, root) and real not in chain:  # a link out or back: not followed
+                inner.append((full, rel, (*chain, real)))
+        stack.extend(sorted(inner, reverse=True))
+    return newest
+
+
+def _record(digest: hashlib.blake2b, root: str, rel: str, full: str) -> int:
+    """Add one entry's stat (and its link's target and the target's stat) to ``digest``;
+    its newest mtime or ctime (folders: 0, their listing is recorded instead)."""
+    parts = [rel]
+    newest = 0
+    for follow in (False, True):
+        try:
+            info = os.stat(full, follow_symlinks=follow)
+        except OSError as exc:
+            parts.append(f"error {exc.errno}")
+            break
+        if stat.S_ISDIR(info.st_mode):
+            parts.append(f"dir {info.st_dev} {info.st_ino}")
+        else:
+            parts.append(
+                f"{info.st_mode} {info.st_size} {info.st_mtime_ns} {info.st_ctime_ns} "
+                f"{info.st_ino} {info.st_dev}"
+            )
+            newest = max(newest, info.st_mtime_ns, info.st_ctime_ns)
+        if not stat.S_ISLNK(info.st_mode) or follow:
+            break
+        parts.append(os.path.realpath(full))  # a link: where it leads, then what is there
+        newest = max(newest, info.st_ctime_ns)
+    digest.update(("\0".join(parts) + "\n").encode(errors="surrogateescape"))
+    return newest
+
+
+def environment_signature(cwd: str) -> tuple[str, int]:
+    """The top entries of every folder on ``sys.path`` (but the current one), with the stat of
+    each and a folder's own mtime: what a qualified pattern's graph may read outside the tree.
+    Installing, upgrading or removing a package adds, replaces or removes a top folder or its
+    ``dist-info``; a hand edit deep inside an installed package is not seen (documented)."""
+    digest = hashlib.blake2b(digest_size=16)
+    newest = 0
+    here = {"", ".", cwd}
+    for folder in dict.fromkeys(sys.path):
+        if folder in here or not os.path.isdir(folder):
+            continue
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError as exc:
+            digest.update(f"{folder} error {exc.errno}\n".encode(errors="surrogateescape"))
+            continue
+        for name in names:
+            full = os.path.join(folder, name)
+            newest = max(newest, _record(digest, folder, full, full))
+            with contextlib.suppress(OSError):
+                info = os.stat(full)
+                if stat.S_ISDIR(info.st_mode):  # a file added or removed in the package
+                    digest.update(f"{info.st_mtime_ns} {info.st_ctime_ns}\n".encode())
+                    newest = max(newest, info.st_mtime_ns, info.st_ctime_ns)
+    return digest.hexdigest(), newest
+
+
+def code_signature() -> tuple[str, int]:
+    """The stat of every module of this package (the whole answer depends on all of them)."""
+    digest = hashlib.blake2b(digest_size=16)
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    newest = 0
+    for folder, folders, files in os.walk(package):
+        folders[:] = sorted(name for name in folders if name != "__pycache__")
+        for name in sorted(files):
+            if name.endswith((".py", ".json")):
+                full = os.path.join(folder, name)
+                newest = max(newest, _record(digest, package, full, full))
+    return digest.hexdigest(), newest
+
+
+def digest(*parts: str) -> str:
+    """A short digest of ``parts`` (JSON-encoded, so that no two lists of parts collide)."""
+    material = json.dumps(parts, ensure_ascii=False).encode(errors="surrogateescape")
+    return hashlib.blake2b(material, digest_size=16).hexdigest()
+
+
+def discovery_signature(folders: Sequence[str]) -> tuple[str, int]:
+    """The stat of each name :data:`DISCOVERY_NAMES` in each of ``folders`` (those a
+    manifest search from the current folder went through): a manifest or a repository
+    added, removed or edited on the way changes which manifest is found."""
+    digest = hashlib.blake2b(digest_size=16)
+    newest = 0
+    for folder in folders:
+        for name in DISCOVERY_NAMES:
+            full = os.path.join(folder, name)
+            newest = max(newest, _record(digest, folder, full, full))
+    return digest.hexdigest(), newest
