@@ -5,11 +5,11 @@ and the loaded manifest, which costs the option parser, the manifest's loader an
 model they build (about 0.15 s of imports).  Beside it, each kept answer is also filed
 under the command line *as typed* (with the current folder, the whole environment, whether
 stdout is a colour terminal, this Python and the package version), together with what its
-state was computed from: the manifest's path, the tree's root, the entries and walks of
-its signature, the folders a manifest search went through, whether the graph may read
-installed modules.  Here that state is recomputed from those records alone, with the
-standard library and :mod:`.signatures`; only when every part is as it was is the answer
-printed.
+state was computed from: the manifest's path, the tree's root (as written and as
+resolved), the entries and walks of its signature, the folders a manifest search went
+through, whether the graph may read installed modules.  Here that state is recomputed
+from those records alone, with the standard library and :mod:`.signatures`; only when
+every part is as it was is the answer printed.
 
 Why the command line as typed may stand for the parsed options: the parse is a function
 of the arguments, the environment and this package's code, and all three are in the key
@@ -81,6 +81,7 @@ def typed_digest(manifest_bytes: bytes, root: str, tree: str, code: str, searche
 def typed_record(
     *,
     manifest: str,
+    root_path: str,
     root: str,
     literals: Sequence[str],
     starts: Sequence[str],
@@ -91,6 +92,7 @@ def typed_record(
     """What a typed answer's state is computed from (its ``state`` and answer added later)."""
     return {
         "manifest": manifest,
+        "root_path": root_path,
         "root": root,
         "literals": sorted(literals),
         "starts": sorted(starts),
@@ -112,6 +114,8 @@ def lookup_typed(
     try:
         if record.get("version") != 1 or record["cwd"] != cwd:
             return None
+        if os.path.realpath(record["root_path"]) != record["root"]:
+            return None  # a link on the way to the root leads elsewhere now
         if choose_cache_dir(env, record["root"]).folder is None:
             return None  # the cache is inside the tree now: the run says so
         with open(record["manifest"], "rb") as handle:

@@ -198,7 +198,8 @@ def ask_warm(
         return None  # the full run says what is wrong
     if found is None:
         return None
-    loaded, root = found
+    loaded, root_path = found
+    root = os.path.realpath(root_path)
     folder = choose_cache_dir(env, root).folder
     if folder is None:
         return None
@@ -231,6 +232,7 @@ def ask_warm(
         newest = max(newest, searched_newest)
         record = typed_record(
             manifest=str(manifest.absolute()),
+            root_path=root_path,
             root=root,
             literals=literals,
             starts=starts,
@@ -244,7 +246,8 @@ def ask_warm(
 
 
 def _loaded(options: Mapping[str, object], manifest: Path, cwd: str) -> tuple[Manifest, str] | None:
-    """The manifest as the run reads it (exclusions folded in) and the tree's real root;
+    """The manifest as the run reads it (exclusions folded in) and the tree's root as written
+    from the manifest's folder (links not followed);
     ``None`` for a root no answer is kept for (outside the tree, or a module's folder)."""
     loaded = load_manifest(manifest)
     exclude = options.get("exclude")
@@ -255,7 +258,7 @@ def _loaded(options: Mapping[str, object], manifest: Path, cwd: str) -> tuple[Ma
     written, base = local_root(loaded, override, Path(cwd))
     if loaded.allow_outside_root or written.startswith(MODULE_PREFIX):
         return None
-    return loaded, os.path.realpath(resolve_local_root(written, base))
+    return loaded, str(resolve_local_root(written, base))
 
 
 def _code_state(installed: bool, cwd: str) -> tuple[str, int]:

@@ -132,3 +132,21 @@ def test_a_pyproject_table_added_on_the_way_is_read(tmp_path: Path) -> None:
     code, shown, modules = run(here, cache)
     assert code == 0, shown
     assert "pytest_cleantree.run.session" in modules
+
+
+def test_a_root_reached_through_a_link_retargeted_is_another_tree(tmp_path: Path) -> None:
+    """``root = "current"``, a link to one release and then to another: the kept answer
+    walked the first release's folder; the next run must read the second."""
+    top, cache = tmp_path / "top", tmp_path / "cache"
+    for release, text in (("v1", "ok = 1\n"), ("v2", "sm120 = 1\n")):
+        (top / release).mkdir(parents=True)
+        (top / release / "m.py").write_text(text)
+    (top / "current").symlink_to("v1")
+    (top / "cleantree.toml").write_text('root = "current"\n' + MANIFEST)
+    assert run(top, cache, "--manifest", "cleantree.toml", keep=True)[0] == 0
+    assert run(top, cache, "--manifest", "cleantree.toml")[0] == 0
+    (top / "current").unlink()
+    (top / "current").symlink_to("v2")
+    code, shown, _ = run(top, cache, "--manifest", "cleantree.toml")
+    assert code == 1, shown
+    assert "m.py:1" in shown
