@@ -5,9 +5,10 @@
 
 Issue 47's target: ``cleantree check`` answered from its kept answer within 3x the bare
 interpreter's start, on a clean tree (exit 0) and on a dirty one (exit 1, its report
-printed). The package is installed the way a user has it: a venv (with this machine's
-site-packages for the dependencies), this checkout installed into it as a regular wheel
-(``pip install --no-deps``; not editable), the ``cleantree`` script it writes. Each answer
+printed). The package is installed the way a user has it: a fresh venv (none of this
+machine's site-packages and their ``.pth`` files), this checkout installed into it by pip
+as a regular wheel with its dependencies from the registry (not editable), and the
+``cleantree`` script it writes. Each answer
 is kept first (two runs, the racy window waited out), and the typed record that answers
 it is checked to be there; then the three commands run interleaved, the order rotated
 each round. Prints a Markdown table and writes bench/results-warm.md.
@@ -50,14 +51,14 @@ def main() -> None:
 def install(scratch: Path) -> Path:
     """A venv holding this checkout as a regular install; its ``bin`` folder."""
     venv = scratch / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
-    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps"]
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q"]
     subprocess.run([*pip, str(CHECKOUT)], check=True)  # built as pip builds it: isolated
     probe = "import pytest_cleantree as p; print(p.__file__)"
     where = subprocess.run(
         [str(venv / "bin" / "python"), "-c", probe], capture_output=True, text=True, check=True
     ).stdout.strip()
-    if not where.startswith(str(venv)):  # the editable install of this machine would answer
+    if not where.startswith(str(venv)):
         raise SystemExit(f"the venv imports {where}, not its own install")
     return venv / "bin"
 

@@ -23,12 +23,10 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Mapping, Sequence
-from typing import Any
 
 from pytest_cleantree import __version__
 
-from .cachedir import choose_cache_dir, load_private, which_libraries
+from .cachedir import cache_folder, load_private, which_libraries
 from .signatures import (
     code_signature,
     digest,
@@ -36,6 +34,11 @@ from .signatures import (
     environment_signature,
     tree_signature,
 )
+
+TYPE_CHECKING = False  # not typing's: nothing here imports typing
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+    from typing import Any
 
 #: a file name prefix, so that these records never meet :mod:`.answers`' own files
 PREFIX = "typed-"
@@ -107,16 +110,16 @@ def lookup_typed(
 ) -> tuple[int, str | None] | None:
     """The exit code and stdout kept for this command line, when nothing it depends on has
     changed; ``None`` otherwise (the run goes the full way)."""
-    folder = choose_cache_dir(env).folder
+    folder, _ = cache_folder(env)
     if folder is None:
         return None
-    record, _ = load_private(typed_file(str(folder), argv, cwd, env, color), os.geteuid())
+    record, _ = load_private(typed_file(folder, argv, cwd, env, color), os.geteuid())
     try:
         if record.get("version") != 1 or record["cwd"] != cwd:
             return None
         if os.path.realpath(record["root_path"]) != record["root"]:
             return None  # a link on the way to the root leads elsewhere now
-        if choose_cache_dir(env, record["root"]).folder is None:
+        if cache_folder(env, record["root"])[0] is None:
             return None  # the cache is inside the tree now: the run says so
         with open(record["manifest"], "rb") as handle:
             manifest_bytes = handle.read()

@@ -58,9 +58,8 @@ from pytest_cleantree.core.errors import CleanTreeError
 from pytest_cleantree.core.model import Manifest, PatternTier
 from pytest_cleantree.core.patterns import glob_base, is_path_glob
 from pytest_cleantree.run.answer_lookup import typed_digest, typed_file, typed_record
-from pytest_cleantree.run.cache import RACY_NS
+from pytest_cleantree.run.cache import RACY_NS, choose_cache_dir
 from pytest_cleantree.run.cachedir import (
-    choose_cache_dir,
     load_private,
     save_private,
     which_libraries,

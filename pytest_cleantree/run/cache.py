@@ -23,6 +23,7 @@ import socket
 import sys
 import threading
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,12 +32,35 @@ from pytest_cleantree.core.findings import FileAnalysis, Finding
 from pytest_cleantree.core.model import Kind, Occurrence
 from pytest_cleantree.sources.base import FileStat
 
-from .cachedir import _engine, _which_astroid, _which_re2, load_private, save_private, untrusted
+from .cachedir import (
+    _engine,
+    _which_astroid,
+    _which_re2,
+    cache_folder,
+    load_private,
+    save_private,
+    untrusted,
+)
 
 #: a file changed this close to when it was seen may change again within the same timestamp
 #: tick, keeping its size and inode: its stat is not recorded, so it is read again next run
 #: (git's "racy" rule; also covers a file system clock a little behind this one)
 RACY_NS = 2 * 10**9
+
+
+@dataclass(frozen=True)
+class CacheChoice:
+    """Where the cache is (``None``: nowhere), and why not when it could not be (to say once;
+    ``""`` when there is a cache, or the user turned it off)."""
+
+    folder: Path | None
+    why: str = ""
+
+
+def choose_cache_dir(env: Mapping[str, str], tree: str | None = None) -> CacheChoice:
+    """:func:`.cachedir.cache_folder`, as the run keeps it."""
+    folder, why = cache_folder(env, tree)
+    return CacheChoice(None if folder is None else Path(folder), why)
 
 
 def say(why: str) -> None:

@@ -7,13 +7,13 @@ of the package is imported; :mod:`.cache` and :mod:`.answers` build on it.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False  # not typing's: the kept-answer lookup imports neither typing nor pathlib
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 #: set to a folder to move the cache, or to an empty string to disable it
 CACHE_ENV = "CLEANTREE_CACHE_DIR"
@@ -27,17 +27,9 @@ ENGINE_ENV = "CLEANTREE_ENGINE"
 FOLDER_MODE, FILE_MODE = 0o700, 0o600
 
 
-@dataclass(frozen=True)
-class CacheChoice:
-    """Where the cache is (``None``: nowhere), and why not when it could not be (to say once;
-    ``""`` when there is a cache, or the user turned it off)."""
-
-    folder: Path | None
-    why: str = ""
-
-
-def choose_cache_dir(env: Mapping[str, str], tree: str | None = None) -> CacheChoice:
-    """The cache folder for this environment and this machine's checked ``tree``.
+def cache_folder(env: Mapping[str, str], tree: str | None = None) -> tuple[str | None, str]:
+    """The cache folder for this environment and this machine's checked ``tree`` (``None``:
+    none), and why there is none when the user should hear it (``""`` otherwise).
 
     ``$CLEANTREE_CACHE_DIR`` (empty: no cache), else ``$XDG_CACHE_HOME/pytest-cleantree``
     when that is absolute (a relative one is ignored, as the XDG spec says), else
@@ -47,7 +39,7 @@ def choose_cache_dir(env: Mapping[str, str], tree: str | None = None) -> CacheCh
     """
     configured = env.get(CACHE_ENV)
     if configured == "":
-        return CacheChoice(None)
+        return None, ""
     if configured is not None:
         folder = os.path.abspath(configured)
     elif os.path.isabs(xdg := env.get("XDG_CACHE_HOME", "")):
@@ -55,12 +47,11 @@ def choose_cache_dir(env: Mapping[str, str], tree: str | None = None) -> CacheCh
     else:
         home = env.get("HOME", "")
         if not os.path.isabs(home) or not home.strip("/"):
-            why = f"no home folder to keep it in (HOME is {home!r})"
-            return CacheChoice(None, why)
+            return None, f"no home folder to keep it in (HOME is {home!r})"
         folder = os.path.join(home, ".cache", "pytest-cleantree")
     if tree is not None and _inside(folder, tree):
-        return CacheChoice(None, f"{folder} is inside the checked tree {tree}: not used")
-    return CacheChoice(Path(folder))
+        return None, f"{folder} is inside the checked tree {tree}: not used"
+    return folder, ""
 
 
 def _inside(folder: str, tree: str) -> bool:
@@ -113,8 +104,11 @@ def _which_astroid() -> str:
 
     spec = importlib.util.find_spec("astroid")
     for folder in (spec.submodule_search_locations or ()) if spec else ():
-        with contextlib.suppress(OSError):
-            return (Path(folder) / "__pkginfo__.py").read_text(encoding="utf-8")
+        try:
+            with open(os.path.join(folder, "__pkginfo__.py"), encoding="utf-8") as handle:
+                return handle.read()
+        except OSError:
+            continue
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -140,7 +134,8 @@ def load_private(file: str, uid: int) -> tuple[dict[str, Any], str]:
 
 def save_private(file: str, entries: dict[str, Any], uid: int) -> None:
     """Write ``entries`` as JSON, 0600 in 0700 folders, renamed into place (never half seen)."""
-    import tempfile  # here: a kept answer is read without it
+    import contextlib  # here: a kept answer is read without them
+    import tempfile
 
     temporary = None
     folder = os.path.dirname(file)

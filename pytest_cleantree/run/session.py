@@ -21,8 +21,7 @@ from pytest_cleantree.config.manifest import load_manifest
 from pytest_cleantree.core.checks import Check, iter_checks
 from pytest_cleantree.core.errors import CleanTreeError, SourceError
 from pytest_cleantree.core.model import Manifest, Result, Rule
-from pytest_cleantree.run.cache import say
-from pytest_cleantree.run.cachedir import choose_cache_dir
+from pytest_cleantree.run.cache import choose_cache_dir, say
 from pytest_cleantree.run.parallel import default_jobs
 from pytest_cleantree.run.runner import LOCAL_TARGET, Runner, local_root
 from pytest_cleantree.sources import HostTarget, RemoteOptions, Source, resolve_hosts

@@ -14,9 +14,12 @@ import json
 import os
 import stat
 import sys
-from collections.abc import Iterable, Sequence
 
 from pytest_cleantree.agent import inside
+
+TYPE_CHECKING = False  # not typing's: nothing here imports typing
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
 
 #: the names a manifest is looked for by in each folder, and what ends the search
 #: (:func:`pytest_cleantree.config.discovery.discover_manifest`)

@@ -9,8 +9,8 @@ import pytest
 
 from pytest_cleantree.analysis import ENGINE_ENV
 from pytest_cleantree.run import cachedir
-from pytest_cleantree.run.cache import AnalysisStore
-from pytest_cleantree.run.cachedir import CacheChoice, choose_cache_dir, untrusted
+from pytest_cleantree.run.cache import AnalysisStore, CacheChoice, choose_cache_dir
+from pytest_cleantree.run.cachedir import untrusted
 
 HOME = "/home/u"
 CACHE = "/home/u/.cache/pytest-cleantree"

@@ -5,18 +5,20 @@ Exit codes: 0 clean, 1 violations, 2 anything that prevented a full check.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 import time
-from collections.abc import Mapping, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
 
 from pytest_cleantree.core.errors import CleanTreeError
 
+# not typing's: a kept answer is printed without importing typing, pathlib or argparse
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
+    import contextlib
+    from collections.abc import Mapping, Sequence
+    from pathlib import Path
+    from typing import TextIO
 
     from pytest_cleantree.core.model import Result
     from pytest_cleantree.report.context import RenderContext
@@ -211,6 +213,8 @@ def _nothing_checked(folders: Sequence[str]) -> str:
 
 def _manifest_path(args: argparse.Namespace, hint: str) -> Path | None:
     """The manifest named, else found from here; ``None`` with ``--reverted`` (derived)."""
+    from pathlib import Path
+
     from pytest_cleantree.config.discovery import discover_manifest, misspelled_table
 
     if getattr(args, "reverted", None):
@@ -230,6 +234,8 @@ def _manifest_path(args: argparse.Namespace, hint: str) -> Path | None:
 
 def _request(args: argparse.Namespace, manifest: Path | None, **values: object) -> SessionRequest:
     """The session request of these arguments (``values`` override them)."""
+    from pathlib import Path
+
     from pytest_cleantree.frontends.options import session_request
 
     given = {**vars(args), "manifest": manifest, **values}
@@ -312,6 +318,8 @@ def _in_cli_terms(error: CleanTreeError) -> CleanTreeError:
 
 
 def _explain_or_raise(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from pytest_cleantree.report.explain import render_explanation
     from pytest_cleantree.report.text import shown_root
     from pytest_cleantree.run.session import open_session
@@ -340,6 +348,8 @@ def _init(args: argparse.Namespace) -> int:
     """``cleantree init``: a starter manifest for the tree here and the schema it names,
     beside it (both meant to be committed); never over an existing manifest or a different
     schema file, and nothing written when either is in the way."""
+    from pathlib import Path
+
     from pytest_cleantree.config.manifest import MANIFEST_NAME
     from pytest_cleantree.config.starter import (
         SCHEMA_NAME,
@@ -398,6 +408,8 @@ def _progress(
 ) -> contextlib.AbstractContextManager[object]:
     """A progress line on stderr when it is a terminal (and not --quiet); else nothing, and
     nothing imported for it."""
+    import contextlib
+
     if args.quiet or not sys.stderr.isatty():
         return contextlib.nullcontext()
     from pytest_cleantree.frontends.cli.progress import Progress
