@@ -60,8 +60,9 @@ def _walk(digest: hashlib.blake2b, root: str, base: str) -> int:
         inner: list[tuple[str, str, tuple[str, ...]]] = []
         for name in names:
             rel, full = prefix + name, os.path.join(folder, name)
-            newest = max(newest, _record(digest, root, rel, full))
-            if name.startswith(".") or not os.path.isdir(full):
+            when, is_folder = _record_entry(digest, root, rel, full)
+            newest = max(newest, when)
+            if name.startswith(".") or not is_folder:
                 continue  # listed, not entered (as the agent's walk)
             real = os.path.realpath(full)
             if inside(real, root) and real not in chain:  # a link out or back: not followed
@@ -73,15 +74,24 @@ def _walk(digest: hashlib.blake2b, root: str, base: str) -> int:
 def _record(digest: hashlib.blake2b, root: str, rel: str, full: str) -> int:
     """Add one entry's stat (and its link's target and the target's stat) to ``digest``;
     its newest mtime or ctime (folders: 0, their listing is recorded instead)."""
+    return _record_entry(digest, root, rel, full)[0]
+
+
+def _record_entry(digest: hashlib.blake2b, root: str, rel: str, full: str) -> tuple[int, bool]:
+    """:func:`_record`, and whether the entry is a folder as :func:`os.path.isdir` says
+    (through a link; an error is not one), from the stat already taken."""
     parts = [rel]
     newest = 0
+    is_folder = False
     for follow in (False, True):
         try:
             info = os.stat(full, follow_symlinks=follow)
         except OSError as exc:
             parts.append(f"error {exc.errno}")
+            is_folder = False
             break
-        if stat.S_ISDIR(info.st_mode):
+        is_folder = stat.S_ISDIR(info.st_mode)
+        if is_folder:
             parts.append(f"dir {info.st_dev} {info.st_ino}")
         else:
             parts.append(
@@ -94,7 +104,7 @@ def _record(digest: hashlib.blake2b, root: str, rel: str, full: str) -> int:
         parts.append(os.path.realpath(full))  # a link: where it leads, then what is there
         newest = max(newest, info.st_ctime_ns)
     digest.update(("\0".join(parts) + "\n").encode(errors="surrogateescape"))
-    return newest
+    return newest, is_folder
 
 
 def environment_signature(cwd: str) -> tuple[str, int]:
