@@ -150,3 +150,25 @@ def warm_page_cache(paths: Sequence[Path]) -> None:
                     pass
         except OSError:
             continue
+
+
+def interleaved(
+    runs: dict[str, tuple[Sequence[str], Path, set[int]]],
+    rounds: int,
+    env: dict[str, str],
+    timeout: float = 120,
+) -> dict[str, list[float]]:
+    """Each labelled command ``rounds`` times, the order rotated each round (so that no run
+    always follows the same one); wall times by label. An exit code not among a run's
+    expected ones stops the benchmark, naming it."""
+    times: dict[str, list[float]] = {label: [] for label in runs}
+    labels = list(runs)
+    for round_number in range(rounds):
+        shift = round_number % len(labels)
+        for label in labels[shift:] + labels[:shift]:
+            argv, cwd, codes = runs[label]
+            sample = run_measured(argv, cwd=cwd, env=env, timeout=timeout)
+            if sample.code not in codes:
+                raise SystemExit(f"{label}: exit {sample.code}\n{sample.stdout}{sample.stderr}")
+            times[label].append(sample.wall)
+    return times

@@ -23,7 +23,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from measure import median, run_measured
+from measure import interleaved, median, run_measured
 from tools import tool_env
 
 HERE = Path(__file__).resolve().parent
@@ -68,16 +68,8 @@ def measure(scratch: Path, rounds: int) -> str:
     }
     for argv, cwd, _ in runs.values():  # prime bytecode and the analysis cache
         run_measured(argv, cwd=cwd, env=env, timeout=120)
-    times: dict[str, list[float]] = {label: [] for label in runs}
+    times = interleaved(runs, rounds, env)
     labels = list(runs)
-    for round_number in range(rounds):
-        shift = round_number % len(labels)
-        for label in labels[shift:] + labels[:shift]:
-            argv, cwd, codes = runs[label]
-            sample = run_measured(argv, cwd=cwd, env=env, timeout=120)
-            if sample.code not in codes:
-                raise SystemExit(f"{label}: exit {sample.code}\n{sample.stdout}{sample.stderr}")
-            times[label].append(sample.wall)
     bare, cli, plugin = (median(times[label]) for label in labels)
     imports = _plain_session_imports(empty, env)
     return _render(rounds, bare, cli, plugin, imports)

@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from measure import median, run_measured
+from measure import interleaved, median, run_measured
 from tools import tool_env
 
 HERE = Path(__file__).resolve().parent
@@ -93,16 +93,7 @@ def measure(scratch: Path, rounds: int, files: int) -> str:
     typed = list((scratch / "cache" / "answers").glob("typed-*.json"))
     if len(typed) != 2:
         raise SystemExit(f"expected two typed answers kept, found {len(typed)}")
-    times: dict[str, list[float]] = {label: [] for label in runs}
-    labels = list(runs)
-    for round_number in range(rounds):
-        shift = round_number % len(labels)
-        for label in labels[shift:] + labels[:shift]:
-            argv, cwd, codes = runs[label]
-            sample = run_measured(argv, cwd=cwd, env=env, timeout=300)
-            if sample.code not in codes:
-                raise SystemExit(f"{label}: exit {sample.code}\n{sample.stdout}{sample.stderr}")
-            times[label].append(sample.wall)
+    times = interleaved(runs, rounds, env, timeout=300)
     return render(rounds, files, {label: median(values) for label, values in times.items()})
 
 

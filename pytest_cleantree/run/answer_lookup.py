@@ -44,12 +44,11 @@ if TYPE_CHECKING:
 PREFIX = "typed-"
 
 
-def typed_file(
-    folder: str, argv: Sequence[str], cwd: str, env: Mapping[str, str], color: bool
-) -> str:
-    """Where the answer of this command line, typed here in this environment, is filed."""
-    key = digest(
-        json.dumps(list(argv), ensure_ascii=False),
+def asked_where(cwd: str, env: Mapping[str, str], color: bool) -> tuple[str, ...]:
+    """What a check's answer depends on besides its options and the files it reads: the
+    current folder, the whole environment (a superset of the variables the run reads),
+    whether stdout is a colour terminal, this Python and the package's version."""
+    return (
         cwd,
         repr(sorted(env.items())),
         str(color),
@@ -58,6 +57,13 @@ def typed_file(
         str(sys.implementation.cache_tag),
         __version__,
     )
+
+
+def typed_file(
+    folder: str, argv: Sequence[str], cwd: str, env: Mapping[str, str], color: bool
+) -> str:
+    """Where the answer of this command line, typed here in this environment, is filed."""
+    key = digest(json.dumps(list(argv), ensure_ascii=False), *asked_where(cwd, env, color))
     return os.path.join(folder, "answers", PREFIX + key + ".json")
 
 

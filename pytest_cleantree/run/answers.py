@@ -42,14 +42,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pytest_cleantree import __version__
 from pytest_cleantree.agent import MODULE_PREFIX
 from pytest_cleantree.config.exclusions import with_exclusions
 from pytest_cleantree.config.layout import LayoutError, normalize_folder
@@ -57,7 +55,12 @@ from pytest_cleantree.config.manifest import load_manifest
 from pytest_cleantree.core.errors import CleanTreeError
 from pytest_cleantree.core.model import Manifest, PatternTier
 from pytest_cleantree.core.patterns import glob_base, is_path_glob
-from pytest_cleantree.run.answer_lookup import typed_digest, typed_file, typed_record
+from pytest_cleantree.run.answer_lookup import (
+    asked_where,
+    typed_digest,
+    typed_file,
+    typed_record,
+)
 from pytest_cleantree.run.cache import RACY_NS, choose_cache_dir
 from pytest_cleantree.run.cachedir import (
     load_private,
@@ -203,15 +206,7 @@ def ask_warm(
     if folder is None:
         return None
     question = digest(
-        json.dumps(canonical(dict(options))),
-        cwd,
-        str(manifest),
-        repr(sorted(env.items())),
-        str(color),
-        sys.version,
-        sys.executable,
-        str(sys.implementation.cache_tag),
-        __version__,
+        json.dumps(canonical(dict(options))), str(manifest), *asked_where(cwd, env, color)
     )
     entries = {entry for rule in loaded.rules for entry in (*rule.files, *rule.absent)}
     # the symbol graph reads the import roots' Python files, a dot folder's too (issue 48)
