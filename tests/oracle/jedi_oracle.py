@@ -11,6 +11,7 @@ standard-library name lands in the ``.py`` file Python would import.
 from __future__ import annotations
 
 import ast
+import contextlib
 import io
 import tempfile
 import tokenize
@@ -49,6 +50,20 @@ REBASE: list[tuple[str, str]] = []
 MOVE: dict[Place, Place] = {}
 
 
+@contextlib.contextmanager
+def rebased(folder: str, copy: str, moves: dict[Place, Place] | None = None) -> Iterator[None]:
+    """While inside: jedi's places under ``folder`` stand for ``copy`` (and ``moves``); after,
+    as before, so that a test's copy never rebases another test's places."""
+    REBASE.append((folder, copy))
+    MOVE.update(moves or {})
+    try:
+        yield
+    finally:
+        REBASE.remove((folder, copy))
+        for place in moves or {}:
+            MOVE.pop(place, None)
+
+
 def goto(project: jedi.Project, path: Path, text: str, line: int, column: int) -> set[Place]:
     """Every definition jedi follows the name at (line, column) to (column 0-based)."""
     script = jedi.Script(text, path=path, project=project)
@@ -58,9 +73,10 @@ def goto(project: jedi.Project, path: Path, text: str, line: int, column: int) -
             continue
         is_module = name.type == "module"
         where = str(name.module_path)
-        for folder, copy in REBASE:
-            if where.startswith(folder + "/"):
-                where = copy + where[len(folder) :]
+        for folder, copy in sorted(REBASE, key=lambda pair: -len(pair[0])):
+            if where.startswith(folder + "/"):  # the most specific folder: site-packages
+                where = copy + where[len(folder) :]  # lies inside the standard library's
+                break
         place = Place(where, 1 if is_module else name.line, is_module)
         found.add(MOVE.get(place, place))
     return found

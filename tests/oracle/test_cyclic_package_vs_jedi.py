@@ -20,10 +20,11 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from jedi_oracle import REBASE, jedi_uses
+from jedi_oracle import jedi_uses, rebased
 
 PIN = "3.6.1"
 REPO = Path(__file__).resolve().parents[2]
@@ -64,13 +65,13 @@ def pinned_networkx() -> Path:
 
 
 @pytest.fixture(scope="module")
-def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def tree(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     root = tmp_path_factory.mktemp("cyclic") / "tree"
     package = pinned_networkx()
     shutil.copytree(package, root / "networkx", ignore=shutil.ignore_patterns("__pycache__"))
     (root / "use.py").write_text(CONSUMER, encoding="utf-8")
-    REBASE.append((str(package), str(root / "networkx")))
-    return root
+    with rebased(str(package), str(root / "networkx")):
+        yield root
 
 
 def reported(root: Path, pattern: str) -> set[tuple[str, int]]:

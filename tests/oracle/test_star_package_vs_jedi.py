@@ -15,11 +15,12 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import yaml
-from jedi_oracle import REBASE, jedi_uses
+from jedi_oracle import jedi_uses, rebased
 
 REPO = Path(__file__).resolve().parents[2]
 CHECK = (sys.executable, "-m", "pytest_cleantree", "check")
@@ -48,13 +49,13 @@ TARGETS = {
 
 
 @pytest.fixture(scope="module")
-def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def tree(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     root = tmp_path_factory.mktemp("star") / "tree"
     package = Path(yaml.__file__).parent
     shutil.copytree(package, root / "yaml", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
     (root / "use.py").write_text(CONSUMER, encoding="utf-8")
-    REBASE.append((str(package), str(root / "yaml")))
-    return root
+    with rebased(str(package), str(root / "yaml")):
+        yield root
 
 
 def reported(root: Path, pattern: str, prefix: str) -> set[tuple[str, int]]:

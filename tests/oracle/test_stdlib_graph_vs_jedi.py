@@ -23,10 +23,11 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from jedi_oracle import MOVE, REBASE, Place, jedi_uses
+from jedi_oracle import Place, jedi_uses, rebased
 
 #: the checkout this test belongs to: the CLI runs its code, whatever is installed
 REPO = Path(__file__).resolve().parents[2]
@@ -78,7 +79,7 @@ def typing_spelt(text: str, name: str) -> bool:
 
 
 @pytest.fixture(scope="module")
-def library(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A copy of the standard library's Python files (site-packages and tests left out)."""
     root = tmp_path_factory.mktemp("stdlib") / "lib"
     source = Path(sysconfig.get_paths()["stdlib"])
@@ -102,13 +103,14 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for path in root.rglob("*"):
         if path.is_file() and path.suffix != ".py":
             path.unlink()
-    REBASE.append((str(source), str(root)))
+    moves: dict[Place, Place] = {}
     for name, (line, _) in definitions(root / "ntpath.py").items():
         if name in definitions(root / "posixpath.py"):
             target = definitions(root / "posixpath.py")[name][0]
             here, there = str(root / "ntpath.py"), str(root / "posixpath.py")
-            MOVE[Place(here, line, False)] = Place(there, target, False)
-    return root
+            moves[Place(here, line, False)] = Place(there, target, False)
+    with rebased(str(source), str(root), moves):
+        yield root
 
 
 def definitions(path: Path) -> dict[str, tuple[int, int]]:
