@@ -14,16 +14,18 @@ Any git repository, two ways:
 Four figures: clean reverts that exit 0, experiments still in that exit 1, reported lines
 not from the experiment, re-applied lines found.  Any text file counts, not only Python: an
 experiment is *in* when a line it introduced, a file it added or deleted, a mode it gave, a
-text of which it left fewer lines (blank lines too), or a line git blame gives to it stands;
-a re-applied hunk's lines are the lines it adds that the experiment introduced (each must be
-reported where it stands) and the texts it leaves fewer of than before the experiment (each
-must be reported as an expected ``line:``/``line*N:`` text missing), and a re-applied mode
-must be reported as a ``mode`` expectation missing.  A reported line is *from the experiment*
-when git blame gives it to the experiment or to a ``git patch-id`` twin (a cherry-pick, a
-revert of the revert), or it is not committed and its text is a line the experiment
-introduced, or it holds a name new in that file's code with the experiment (Python's own
-tokenizer says which names a file had).  The ground truth is worked out here from ``git
-diff E^ E``, ``git show``, ``git blame``, ``git patch-id`` and :mod:`tokenize`, apart from
+text of which it left fewer lines (blank lines in a change of whitespace alone), or a line
+git blame gives to it stands; a re-applied hunk's lines are the lines it adds that the
+experiment introduced (each must be reported where it stands) and the texts it leaves fewer
+of than before the experiment (each must be reported as an expected ``line:``/``line*N:``
+text missing), and a re-applied mode must be reported as a ``mode`` expectation missing.
+
+A reported line is *from the experiment* when git blame gives it to the experiment or to
+a ``git patch-id`` twin (a cherry-pick, a revert of the revert), or it is not committed and
+its text is a line the experiment introduced, or it holds a name new in that file's code
+with the experiment (Python's own tokenizer says which names a Python file had; every word,
+another file's).  The ground truth is worked out here from ``git diff E^ E``, ``git show``,
+``git blame``, ``git patch-id`` and :mod:`tokenize`, apart from
 the code under test; each check runs the real command line (``python -m pytest_cleantree
 check --reverted E --format json``) with this checkout's package first on the path.
 
@@ -100,7 +102,8 @@ class Experiment:
     #: and dotted chains of a Python file; every word of another file)
     names_before: dict[str, set[str]] = field(default_factory=dict)
     #: per file it modified, each text (stripped) of which it left fewer lines, with the
-    #: count before it: a complete revert brings that count back (blank lines included)
+    #: count before it: a complete revert brings that count back (blank lines only where
+    #: no other text's count moved, as the guard's plan counts them)
     removed: dict[str, dict[str, int]] = field(default_factory=dict)
     deleted_files: set[str] = field(default_factory=set)
     #: per file whose mode it changed: (before, after)
@@ -219,6 +222,8 @@ def _read_section(repo: Path, experiment: Experiment, section: str) -> None:
         before = counts(shown)
         after = counts(git(repo, "show", f"{experiment.sha}:{path}", check=False))
         fewer = {text: n for text, n in before.items() if after[text] < n}
+        if any(before[text] != after[text] for text in before.keys() | after.keys() if text):
+            fewer.pop("", None)  # blank lines count only in a change of whitespace alone
         if fewer:
             experiment.removed[path] = fewer
     lines = experiment.introduced.setdefault(path, set())
@@ -645,6 +650,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="replay these revert commits of the history (each names its experiment E in its "
         "message, or write R=E) instead of reverting recent commits",
     )
+    parser.add_argument(
+        "--commits",
+        nargs="+",
+        metavar="C",
+        help="take these commits as the experiments (reverted at the tip) instead of recent ones",
+    )
     parser.add_argument("--limit", type=int, default=30, help="commits to take (default 30)")
     parser.add_argument("--hunks", type=int, default=8, help="hunks re-applied per commit")
     parser.add_argument("--work", type=Path, default=HERE / ".work" / "revert-history")
@@ -661,7 +672,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     pairs = (
         revert_pairs(repo, args.reverts)
         if args.reverts
-        else [("", sha) for sha in experiments(repo, args.limit)]
+        else [
+            ("", git(repo, "rev-parse", "--verify", f"{sha}^{{commit}}").strip())
+            for sha in args.commits or experiments(repo, args.limit)
+        ]
     )
     for revert, sha in pairs:
         if revert:
