@@ -11,6 +11,7 @@ import dataclasses
 import os
 import re
 import subprocess
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -269,11 +270,20 @@ def derive_revert_check(
     moved = {} if revs.root else _moved_since(top, revs.old)
     images = _followed(images, {**moved, **_moved_since(top, revs.new)})
 
+    afters = {image.change.path: image.after for image in images}
+
     def blame(
         path: str, introduced: frozenset[str], before: bytes | None, blanks: bool
     ) -> list[tuple[int, str]]:
         return experiment_lines_now(
-            top, path, commits, revs.bounds, introduced=introduced, before=before, blanks=blanks
+            top,
+            path,
+            commits,
+            revs.bounds,
+            introduced=introduced,
+            before=before,
+            after=afters.get(path),
+            blanks=blanks,
         )
 
     plan = plan_changes(
@@ -386,6 +396,7 @@ def experiment_lines_now(
     *,
     introduced: frozenset[str] = frozenset(),
     before: bytes | None = None,
+    after: bytes | None = None,
     blanks: bool = False,
 ) -> list[tuple[int, str]]:
     """The lines of the work tree's ``path`` that are the experiment's now: ``(line, text
@@ -399,7 +410,9 @@ def experiment_lines_now(
     (``backend: str = "auto",`` given to one more function), or a line it moved, is its
     line.  A file whose bytes are again those it had before the experiment (``before``)
     holds none: git may still give a moved line to the experiment after a revert that
-    restored the file byte for byte (a swap of two lines, diffed the other way round).
+    restored the file byte for byte (a swap of two lines, diffed the other way round);
+    nor does one that reverting the experiment once more would leave as it is (``after``:
+    its bytes with the experiment; a revert at the tip after later commits).
     A line another commit wrote is not the experiment's, whatever its text (``import
     warnings`` added again by a later refactoring): it is a leftover only when it holds a
     name the experiment introduced, which the ``introduced-names`` rule finds.  A line not
@@ -415,6 +428,8 @@ def experiment_lines_now(
     data = file.read_bytes()
     if data == before:
         return []  # restored byte for byte: nothing of the experiment is left in it
+    if before is not None and after is not None and _undone(data, after, before):
+        return []
     blamed = _blamed(_git(top, "blame", "--porcelain", *bounds, "--", path), commits)
     lines = split_lines(checked_text(path, data))
     same = len(lines) - (lines[-1] == "") == blamed.count  # else: line breaks git ignores
@@ -424,6 +439,35 @@ def experiment_lines_now(
         if (text or blanks) and _experiment_line(line, text, introduced):
             found.append((number, text))
     return found
+
+
+def _undone(data: bytes, after: bytes, before: bytes) -> bool:
+    """Would reverting the experiment once more leave ``data`` as it is?
+
+    ``git merge-file`` brings the experiment's change of the file undone (``after`` to
+    ``before``) into ``data``, as ``git revert`` does.  A merge without conflicts that
+    changes nothing means no line of the experiment stands where it wrote it: what git
+    blame then gives to the experiment is an equal line its revert's diff aligned the
+    other way (``#pragma unroll`` or ``}`` kept from the experiment's copy).  A line of
+    the experiment still there, or written again by hand, would be taken out: not undone.
+    """
+    env = {**os.environ, "LC_ALL": "C"}
+    with tempfile.TemporaryDirectory(prefix="cleantree-undone-") as folder:
+        files = []
+        for name, content in (("now", data), ("with", after), ("without", before)):
+            file = Path(folder) / name
+            file.write_bytes(content)
+            files.append(str(file))
+        try:
+            done = subprocess.run(
+                ["git", "merge-file", "-p", "--quiet", *files],
+                capture_output=True,
+                check=False,
+                env=env,
+            )
+        except FileNotFoundError:
+            return False
+    return done.returncode == 0 and done.stdout == data
 
 
 def _experiment_line(line: _BlamedLine, text: str, introduced: frozenset[str]) -> bool:
