@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import tempfile
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,7 @@ from pytest_cleantree.core.model import Manifest
 
 from .apply import ChangedFile, resolve_images
 from .diff import FromDiffError, Status, parse_unified_diff, special_file
-from .plan import plan_changes, root_folder, rules_from_plan
+from .plan import Plan, line_counts, plan_changes, root_folder, rules_from_plan
 from .text import checked_text, decode_text
 
 __all__ = [
@@ -294,12 +295,61 @@ def derive_revert_check(
         blame=blame,
         allow_empty=True,
     )
+    _lower_undone_counts(plan, top, images, root_folder(under))
     root = root_folder(under).rstrip("/")
     manifest = Manifest(
         str(top / f"<reverted {revs.short}>"), root, rules_from_plan(plan, why=revs.why)
     )
     unchecked = sorted(set(plan.notes)) or ([] if images else [(commit, NOTHING_CHANGED)])
     return RevertCheck(manifest, tuple(unchecked))
+
+
+def _lower_undone_counts(plan: Plan, top: Path, images: Sequence[ChangedFile], prefix: str) -> None:
+    """A line the experiment removed is expected back at its count before it, but no more
+    than the file holds when reverting the experiment once more would leave it as it is
+    (:func:`_undone`): there every line it removed is back where it stood, and a count
+    below the old one is later history's (a later commit removed another line of that
+    text, issue 43)."""
+    counted = {
+        rule.path: index for index, rule in enumerate(plan.rules) if rule.action == "removed"
+    }
+    for image in images:
+        path = image.change.path
+        index = counted.get(path[len(prefix) :]) if path.startswith(prefix) else None
+        if index is None or image.before is None or image.after is None:
+            continue
+        file = top / path
+        if not file.is_file():
+            continue
+        data = file.read_bytes()
+        if _committed(top, path, data) and _undone(data, image.after, image.before):
+            now = line_counts(path, data)
+            rule = plan.rules[index]
+            expect = tuple(_at_most(pattern, now) for pattern in rule.expect)
+            plan.rules[index] = dataclasses.replace(rule, expect=expect)
+
+
+def _committed(top: Path, path: str, data: bytes) -> bool:
+    """Are the work tree's bytes of ``path`` those of HEAD?  Lines removed again by hand
+    (not committed) are counted as before."""
+    try:
+        return _git(top, "cat-file", "blob", f"HEAD:{path}") == data
+    except FromDiffError:
+        return False
+
+
+def _at_most(pattern: str, now: Counter[str]) -> str:
+    """A counted ``line:TEXT`` / ``line*N:TEXT`` pattern asking no more than ``now`` holds."""
+    found = _COUNTED.fullmatch(pattern)
+    if found is None:
+        return pattern
+    count, text = int(found.group(1) or 1), found.group(2)
+    if now[text] >= count:
+        return pattern
+    return f"line:{text}" if now[text] == 1 and text else f"line*{now[text]}:{text}"
+
+
+_COUNTED = re.compile(r"line(?:\*(\d+))?:(.*)", re.S)
 
 
 def _moved_since(top: Path, commit: str) -> dict[str, str]:
@@ -411,8 +461,9 @@ def experiment_lines_now(
     line.  A file whose bytes are again those it had before the experiment (``before``)
     holds none: git may still give a moved line to the experiment after a revert that
     restored the file byte for byte (a swap of two lines, diffed the other way round);
-    nor does one that reverting the experiment once more would leave as it is (``after``:
-    its bytes with the experiment; a revert at the tip after later commits).
+    nor do the committed lines of one that reverting the experiment once more would leave
+    as it is (``after``: its bytes with the experiment; a revert at the tip after later
+    commits).
     A line another commit wrote is not the experiment's, whatever its text (``import
     warnings`` added again by a later refactoring): it is a leftover only when it holds a
     name the experiment introduced, which the ``introduced-names`` rule finds.  A line not
@@ -428,14 +479,16 @@ def experiment_lines_now(
     data = file.read_bytes()
     if data == before:
         return []  # restored byte for byte: nothing of the experiment is left in it
-    if before is not None and after is not None and _undone(data, after, before):
-        return []
+    # committed lines only: a line re-applied by hand is found by its text (issue 24)
+    undone = before is not None and after is not None and _undone(data, after, before)
     blamed = _blamed(_git(top, "blame", "--porcelain", *bounds, "--", path), commits)
     lines = split_lines(checked_text(path, data))
     same = len(lines) - (lines[-1] == "") == blamed.count  # else: line breaks git ignores
     found = []
     for number, line in sorted(blamed.lines.items()):
         text = (lines[number - 1] if same else decode_text(line.raw)).strip()
+        if undone and line.committed:
+            continue
         if (text or blanks) and _experiment_line(line, text, introduced):
             found.append((number, text))
     return found

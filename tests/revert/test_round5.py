@@ -387,3 +387,37 @@ def test_a_revert_at_the_tip_after_later_commits_is_clean(tmp_path: Path, case: 
     git(repo.path, "revert", "--no-edit", EXPERIMENT)
     code, out, err = repo.check()
     assert (code, err) == (0, ""), out
+
+
+#: A text of which the experiment removes the first line, and a later commit the last.
+COUNTS = {
+    "header": ("csrc/sync.cuh", "    step(block, {});", "    block.sync();"),
+    "shell": ("scripts/prepare.sh", "make part{}", "make clean"),
+    "python": ("pkg/routes.py", "def f{}(x):\n    if x:\n        return x", "    pass"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(COUNTS))
+def test_a_count_a_later_commit_lowered_is_no_violation_after_a_revert_at_the_tip(
+    tmp_path: Path, case: str
+) -> None:
+    """Risk (b) of issue 43, found on flashinfer (efa05fb19e reverted at the tip: three texts
+    expected back at their count before it, where a later commit had removed others): in a
+    file that reverting the experiment once more would leave as it is, each line it removed
+    is back; a count below the old one is later history's."""
+    path, filler, text = COUNTS[case]
+    parts = [f"{filler.format(i)}\n{text}\n" for i in range(8)]
+    before = "".join(parts)
+    after = "".join([filler.format(0) + "\n", *parts[1:]])  # the experiment: the first one gone
+    later = after[: -len(text) - 1]  # and a later commit: the last
+    repo = Repo(tmp_path / "repo")
+    repo.commit("Base", {path: before})
+    repo.commit("Experiment", {path: after}, tag=EXPERIMENT)
+    repo.commit("Later", {path: later})
+    code, out, _ = repo.check()
+    assert code == 1, out  # still in
+    assert f"expected 'line*8:{text.strip()}'" in out
+    git(repo.path, "revert", "--no-edit", EXPERIMENT)
+    assert (repo.path / path).read_text().count(text + "\n") == 7
+    code, out, err = repo.check()
+    assert (code, err) == (0, ""), out
