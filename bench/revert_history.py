@@ -12,12 +12,20 @@ Any git repository, two ways:
   re-applied alone, uncommitted, must be found.
 
 Four figures: clean reverts that exit 0, experiments still in that exit 1, reported lines
-not from the experiment, re-applied lines found.  A reported line is *from the experiment*
-when git blame gives it to the experiment or to a ``git patch-id`` twin (a cherry-pick, a
-revert of the revert), or it is not committed and its text is a line the experiment
-introduced, or it holds a name new in that file's code with the experiment (Python's own
-tokenizer says which names a file had).  The ground truth is worked out here from ``git
-diff E^ E``, ``git show``, ``git blame``, ``git patch-id`` and :mod:`tokenize`, apart from
+not from the experiment, re-applied lines found.  Any text file counts, not only Python: an
+experiment is *in* when a line it introduced, a file it added or deleted, a mode it gave, a
+text of which it left fewer lines (blank lines in a change of whitespace alone), or a line
+git blame gives to it stands; a re-applied hunk's lines are the lines it adds that the
+experiment introduced (each must be reported where it stands) and the texts it leaves fewer
+of than before the experiment (each must be reported as an expected ``line:``/``line*N:``
+text missing), and a re-applied mode must be reported as a ``mode`` expectation missing.
+
+A reported line is *from the experiment* when git blame gives it to the experiment or to
+a ``git patch-id`` twin (a cherry-pick, a revert of the revert), or it is not committed and
+its text is a line the experiment introduced, or it holds a name new in that file's code
+with the experiment (Python's own tokenizer says which names a Python file had; every word,
+another file's).  The ground truth is worked out here from ``git diff E^ E``, ``git show``,
+``git blame``, ``git patch-id`` and :mod:`tokenize`, apart from
 the code under test; each check runs the real command line (``python -m pytest_cleantree
 check --reverted E --format json``) with this checkout's package first on the path.
 
@@ -40,6 +48,7 @@ import subprocess
 import sys
 import time
 import tokenize
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -92,6 +101,13 @@ class Experiment:
     #: per file, the names its code had before the experiment (``tokenize``'s NAME tokens
     #: and dotted chains of a Python file; every word of another file)
     names_before: dict[str, set[str]] = field(default_factory=dict)
+    #: per file it modified, each text (stripped) of which it left fewer lines, with the
+    #: count before it: a complete revert brings that count back (blank lines only where
+    #: no other text's count moved, as the guard's plan counts them)
+    removed: dict[str, dict[str, int]] = field(default_factory=dict)
+    deleted_files: set[str] = field(default_factory=set)
+    #: per file whose mode it changed: (before, after)
+    modes: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
 def load_experiment(repo: Path, sha: str, tip: str = "HEAD") -> Experiment:
@@ -166,12 +182,26 @@ def _runs(parts: list[str]) -> set[str]:
     return {".".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 1, len(parts) + 1)}
 
 
+def counts(text: str) -> Counter[str]:
+    """How many lines of each text (stripped) a file has, blank ones included."""
+    return Counter(line.strip() for line in text.split("\n"))
+
+
 def _read_section(repo: Path, experiment: Experiment, section: str) -> None:
     header, _, body = section.partition("\n@@")
-    path_line = re.search(r"(?m)^\+\+\+ b/(.*)$", header) or re.search(r"(?m)^--- a/(.*)$", header)
-    if path_line is None or "Binary files" in header:
+    path_line = (
+        re.search(r"(?m)^\+\+\+ b/(.*)$", header)
+        or re.search(r"(?m)^--- a/(.*)$", header)
+        or re.match(r"diff --git a/(.*) b/\1$", header.split("\n", 1)[0])
+    )
+    if path_line is None:
         return
     path = path_line.group(1)
+    mode = re.search(r"(?m)^old mode (\d+)\nnew mode (\d+)$", header)
+    if mode:
+        experiment.modes[path] = (mode.group(1), mode.group(2))
+    if "Binary files" in header or not body:
+        return
     status = (
         "added"
         if "\nnew file mode" in header
@@ -181,11 +211,21 @@ def _read_section(repo: Path, experiment: Experiment, section: str) -> None:
     )
     if status == "added":
         experiment.added_files.add(path)
+    if status == "deleted":
+        experiment.deleted_files.add(path)
     parent = set()
     if status != "added":
         shown = git(repo, "show", f"{experiment.sha}^:{path}", check=False)
         parent = {line.strip() for line in shown.split("\n")}
         experiment.names_before[path] = code_words(path, shown)
+    if status == "modified":
+        before = counts(shown)
+        after = counts(git(repo, "show", f"{experiment.sha}:{path}", check=False))
+        fewer = {text: n for text, n in before.items() if after[text] < n}
+        if any(before[text] != after[text] for text in before.keys() | after.keys() if text):
+            fewer.pop("", None)  # blank lines count only in a change of whitespace alone
+        if fewer:
+            experiment.removed[path] = fewer
     lines = experiment.introduced.setdefault(path, set())
     hunks = ("@@" + body).split("\n@@") if body else []
     for index, hunk in enumerate(hunks):
@@ -208,6 +248,8 @@ class Outcome:
     missing: set[str]
     #: why the check could not run, or did not complete (its first problem)
     error: str = ""
+    #: (file, pattern) of each expectation the check found missing
+    expected: set[tuple[str, str]] = field(default_factory=set)
 
 
 def run_check(scratch: Path, sha: str) -> Outcome:
@@ -226,14 +268,15 @@ def run_check(scratch: Path, sha: str) -> Outcome:
     if not done.stdout.strip():  # it could not start: git or the command line said why
         return Outcome(done.returncode, [], set(), set(), done.stderr.strip()[-300:])
     report: dict[str, Any] = json.loads(done.stdout)
-    hits, present, missing = [], set(), set()
+    hits, present, missing, expected = [], set(), set(), set()
     problems = [p for result in report["results"] for p in result["problems"]]
     for result in report["results"]:
         for hit in result["hits"]:
             hits.append((hit["file"], hit["line"], hit["source"], tuple(hit["patterns"])))
         present.update(result["present"])
         missing.update(item["file"] for item in result["missing"])
-    return Outcome(done.returncode, hits, present, missing, "; ".join(problems[:1]))
+        expected.update((item["file"], item.get("pattern") or "") for item in result["missing"])
+    return Outcome(done.returncode, hits, present, missing, "; ".join(problems[:1]), expected)
 
 
 _UNCOMMITTED = "0" * 40
@@ -267,7 +310,9 @@ def reset(scratch: Path, rev: str) -> None:
 
 
 def still_in(scratch: Path, experiment: Experiment) -> bool:
-    """Is a line the commit introduced, or a file it added, still at the tip?"""
+    """Is anything of the commit in the checked-out tree: a line it introduced, a file it
+    added or deleted, a mode it gave, a text of which it left fewer lines, or a line git
+    blame gives to it or a twin (its text may have stood elsewhere before)?"""
     for path, lines in experiment.introduced.items():
         file = scratch / path
         if file.is_file():
@@ -276,7 +321,28 @@ def still_in(scratch: Path, experiment: Experiment) -> bool:
                 line.strip() for line in text.split("\n")
             }:
                 return True
+    if any(not (scratch / path).exists() for path in experiment.deleted_files):
+        return True
+    for path, (_, after) in experiment.modes.items():
+        if (scratch / path).is_file() and file_mode(scratch / path) == after:
+            return True
+    for path, fewer in experiment.removed.items():
+        if (scratch / path).is_file():
+            now = counts((scratch / path).read_bytes().decode("utf-8", "surrogateescape"))
+            if any(now[text] < n for text, n in fewer.items()):
+                return True
+    ours = {experiment.sha} | experiment.twins
+    for path in experiment.introduced:
+        if (scratch / path).is_file():
+            blame = git(scratch, "blame", "--porcelain", "HEAD", "--", path, check=False)
+            if any(row[:40] in ours for row in blame.split("\n") if len(row) > 40):
+                return True
     return False
+
+
+def file_mode(path: Path) -> str:
+    """The mode git would record for a regular file, from its executable bit."""
+    return "100755" if path.stat().st_mode & 0o100 else "100644"
 
 
 def reapplied_lines(scratch: Path, experiment: Experiment, path: str) -> set[tuple[str, int]]:
@@ -370,6 +436,9 @@ def _reverted(scratch: Path, experiment: Experiment, row: Row, max_hunks: int) -
             break
         _reapply(scratch, experiment, hunk, row)
         reset(scratch, reverted)
+    for path in experiment.modes:
+        _reapply_mode(scratch, experiment, path, row)
+        reset(scratch, reverted)
 
 
 _REVERTS = re.compile(r"This reverts commit ([0-9a-f]{7,64})")
@@ -417,8 +486,9 @@ def _reapply(scratch: Path, experiment: Experiment, hunk: Hunk, row: Row) -> Non
         row.skipped += 1  # the reverted tree moved on around it
         return
     expected = reapplied_lines(scratch, experiment, hunk.path)
-    if hunk.status == "modified" and not expected:
-        row.skipped += 1  # nothing of the experiment's own to find (blank or moved lines)
+    fewer = removed_again(scratch, experiment, hunk.path)
+    if hunk.status == "modified" and not expected and not fewer:
+        row.skipped += 1  # nothing of the experiment's own to find (moved lines)
         return
     row.hunks += 1
     outcome = run_check(scratch, experiment.sha)
@@ -429,10 +499,53 @@ def _reapply(scratch: Path, experiment: Experiment, hunk: Hunk, row: Row) -> Non
         found = hunk.path in outcome.missing
     else:
         reported = {(path, line) for path, line, _, _ in outcome.hits}
-        row.lines += len(expected)
-        row.lines_found += len(expected & reported)
+        back = {
+            text
+            for path, pattern in outcome.expected
+            if path == hunk.path
+            for text in [_expected_text(pattern)]
+            if text is not None
+        }
+        row.lines += len(expected) + len(fewer)
+        row.lines_found += len(expected & reported) + len(fewer & back)
         row.missed += [f"{path}:{line}" for path, line in sorted(expected - reported)]
-        found = expected <= reported
+        row.missed += [f"{hunk.path} removed {text!r}" for text in sorted(fewer - back)]
+        found = expected <= reported and fewer <= back
+    row.hunks_found += found and outcome.code == 1
+
+
+def removed_again(scratch: Path, experiment: Experiment, path: str) -> set[str]:
+    """The texts of which the re-applied patch left fewer lines than before the experiment
+    (only texts the experiment itself left fewer of)."""
+    fewer = experiment.removed.get(path, {})
+    file = scratch / path
+    if not fewer or not file.is_file():
+        return set()
+    now = counts(file.read_bytes().decode("utf-8", "surrogateescape"))
+    return {text for text, n in fewer.items() if now[text] < n}
+
+
+def _expected_text(pattern: str) -> str | None:
+    """The text of an expected ``line:TEXT`` or ``line*N:TEXT`` pattern, stripped."""
+    found = re.match(r"line(?:\*\d+)?:(.*)$", pattern, re.S)
+    return found.group(1).strip() if found else None
+
+
+def _reapply_mode(scratch: Path, experiment: Experiment, path: str, row: Row) -> None:
+    """Give a file the mode the experiment gave it again and see that the check finds it."""
+    file = scratch / path
+    before, after = experiment.modes[path]
+    if not file.is_file() or file_mode(file) != before or after not in ("100644", "100755"):
+        row.skipped += 1
+        return
+    file.chmod(0o755 if after == "100755" else 0o644)
+    row.hunks += 1
+    outcome = run_check(scratch, experiment.sha)
+    row.foreign += foreign_hits(scratch, experiment, outcome)
+    found = any(p == path and pattern.startswith("mode") for p, pattern in outcome.expected)
+    row.lines += 1
+    row.lines_found += found
+    row.missed += [] if found else [f"{path} mode {after}"]
     row.hunks_found += found and outcome.code == 1
 
 
@@ -537,6 +650,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="replay these revert commits of the history (each names its experiment E in its "
         "message, or write R=E) instead of reverting recent commits",
     )
+    parser.add_argument(
+        "--commits",
+        nargs="+",
+        metavar="C",
+        help="take these commits as the experiments (reverted at the tip) instead of recent ones",
+    )
     parser.add_argument("--limit", type=int, default=30, help="commits to take (default 30)")
     parser.add_argument("--hunks", type=int, default=8, help="hunks re-applied per commit")
     parser.add_argument("--work", type=Path, default=HERE / ".work" / "revert-history")
@@ -553,7 +672,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     pairs = (
         revert_pairs(repo, args.reverts)
         if args.reverts
-        else [("", sha) for sha in experiments(repo, args.limit)]
+        else [
+            ("", git(repo, "rev-parse", "--verify", f"{sha}^{{commit}}").strip())
+            for sha in args.commits or experiments(repo, args.limit)
+        ]
     )
     for revert, sha in pairs:
         if revert:

@@ -125,3 +125,37 @@ def test_a_reported_line_is_from_the_experiment_by_blame_twin_or_a_new_name(
     )
     git(history, "checkout", "-q", "--detach", sha)
     assert revert_history.foreign_hits(history, experiment, outcome) == ["app.py:1", "app.py:6"]
+
+
+def test_an_experiment_of_removals_and_a_mode_is_measured(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 43: an experiment that only removes lines of a header and changes a script's
+    mode is in before its revert (fewer lines, the new mode) and each of its changes,
+    re-applied, is found (the count of the removed text, the mode)."""
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    sync = "    block.sync();\n"
+    (repo / "k.cuh").write_text("void f() {\n" + sync + "    step();\n" + sync + "}\n")
+    (repo / "run.sh").write_text("#!/bin/sh\necho hi\n")
+    (repo / "run.sh").chmod(0o755)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "Kernel")
+    (repo / "k.cuh").write_text("void f() {\n" + sync + "    step();\n}\n")
+    (repo / "run.sh").chmod(0o644)
+    git(repo, "commit", "-q", "-am", "Fewer syncs")
+    experiment = revert_history.load_experiment(repo, "HEAD")
+    assert experiment.removed == {"k.cuh": {"block.sync();": 2}}
+    assert experiment.modes == {"run.sh": ("100755", "100644")}
+    assert experiment.introduced == {"k.cuh": set()}
+    git(repo, "revert", "--no-edit", "HEAD")
+    out = tmp_path / "results.md"
+    argv = ["--repo", str(repo), "--reverts", "HEAD", "--work", str(tmp_path / "w")]
+    assert revert_history.main([*argv, "--out", str(out), "--strict"]) == 0, out.read_text()
+    text = out.read_text()
+    assert "- experiments still in that exit 1: **1/1**" in text
+    assert "- clean reverts that exit 0: **1/1**" in text
+    assert "- re-applied lines found: **2/2** (hunks found in full: 2/2;" in text

@@ -11,6 +11,8 @@ import dataclasses
 import os
 import re
 import subprocess
+import tempfile
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +22,7 @@ from pytest_cleantree.core.model import Manifest
 
 from .apply import ChangedFile, resolve_images
 from .diff import FromDiffError, Status, parse_unified_diff, special_file
-from .plan import plan_changes, root_folder, rules_from_plan
+from .plan import Plan, line_counts, plan_changes, root_folder, rules_from_plan
 from .text import checked_text, decode_text
 
 __all__ = [
@@ -269,11 +271,20 @@ def derive_revert_check(
     moved = {} if revs.root else _moved_since(top, revs.old)
     images = _followed(images, {**moved, **_moved_since(top, revs.new)})
 
+    afters = {image.change.path: image.after for image in images}
+
     def blame(
         path: str, introduced: frozenset[str], before: bytes | None, blanks: bool
     ) -> list[tuple[int, str]]:
         return experiment_lines_now(
-            top, path, commits, revs.bounds, introduced=introduced, before=before, blanks=blanks
+            top,
+            path,
+            commits,
+            revs.bounds,
+            introduced=introduced,
+            before=before,
+            after=afters.get(path),
+            blanks=blanks,
         )
 
     plan = plan_changes(
@@ -284,12 +295,61 @@ def derive_revert_check(
         blame=blame,
         allow_empty=True,
     )
+    _lower_undone_counts(plan, top, images, root_folder(under))
     root = root_folder(under).rstrip("/")
     manifest = Manifest(
         str(top / f"<reverted {revs.short}>"), root, rules_from_plan(plan, why=revs.why)
     )
     unchecked = sorted(set(plan.notes)) or ([] if images else [(commit, NOTHING_CHANGED)])
     return RevertCheck(manifest, tuple(unchecked))
+
+
+def _lower_undone_counts(plan: Plan, top: Path, images: Sequence[ChangedFile], prefix: str) -> None:
+    """A line the experiment removed is expected back at its count before it, but no more
+    than the file holds when reverting the experiment once more would leave it as it is
+    (:func:`_undone`): there every line it removed is back where it stood, and a count
+    below the old one is later history's (a later commit removed another line of that
+    text, issue 43)."""
+    counted = {
+        rule.path: index for index, rule in enumerate(plan.rules) if rule.action == "removed"
+    }
+    for image in images:
+        path = image.change.path
+        index = counted.get(path[len(prefix) :]) if path.startswith(prefix) else None
+        if index is None or image.before is None or image.after is None:
+            continue
+        file = top / path
+        if not file.is_file():
+            continue
+        data = file.read_bytes()
+        if _committed(top, path, data) and _undone(data, image.after, image.before):
+            now = line_counts(path, data)
+            rule = plan.rules[index]
+            expect = tuple(_at_most(pattern, now) for pattern in rule.expect)
+            plan.rules[index] = dataclasses.replace(rule, expect=expect)
+
+
+def _committed(top: Path, path: str, data: bytes) -> bool:
+    """Are the work tree's bytes of ``path`` those of HEAD?  Lines removed again by hand
+    (not committed) are counted as before."""
+    try:
+        return _git(top, "cat-file", "blob", f"HEAD:{path}") == data
+    except FromDiffError:
+        return False
+
+
+def _at_most(pattern: str, now: Counter[str]) -> str:
+    """A counted ``line:TEXT`` / ``line*N:TEXT`` pattern asking no more than ``now`` holds."""
+    found = _COUNTED.fullmatch(pattern)
+    if found is None:
+        return pattern
+    count, text = int(found.group(1) or 1), found.group(2)
+    if now[text] >= count:
+        return pattern
+    return f"line:{text}" if now[text] == 1 and text else f"line*{now[text]}:{text}"
+
+
+_COUNTED = re.compile(r"line(?:\*(\d+))?:(.*)", re.S)
 
 
 def _moved_since(top: Path, commit: str) -> dict[str, str]:
@@ -386,6 +446,7 @@ def experiment_lines_now(
     *,
     introduced: frozenset[str] = frozenset(),
     before: bytes | None = None,
+    after: bytes | None = None,
     blanks: bool = False,
 ) -> list[tuple[int, str]]:
     """The lines of the work tree's ``path`` that are the experiment's now: ``(line, text
@@ -399,7 +460,10 @@ def experiment_lines_now(
     (``backend: str = "auto",`` given to one more function), or a line it moved, is its
     line.  A file whose bytes are again those it had before the experiment (``before``)
     holds none: git may still give a moved line to the experiment after a revert that
-    restored the file byte for byte (a swap of two lines, diffed the other way round).
+    restored the file byte for byte (a swap of two lines, diffed the other way round);
+    nor do the committed lines of one that reverting the experiment once more would leave
+    as it is (``after``: its bytes with the experiment; a revert at the tip after later
+    commits).
     A line another commit wrote is not the experiment's, whatever its text (``import
     warnings`` added again by a later refactoring): it is a leftover only when it holds a
     name the experiment introduced, which the ``introduced-names`` rule finds.  A line not
@@ -415,15 +479,48 @@ def experiment_lines_now(
     data = file.read_bytes()
     if data == before:
         return []  # restored byte for byte: nothing of the experiment is left in it
+    # committed lines only: a line re-applied by hand is found by its text (issue 24)
+    undone = before is not None and after is not None and _undone(data, after, before)
     blamed = _blamed(_git(top, "blame", "--porcelain", *bounds, "--", path), commits)
     lines = split_lines(checked_text(path, data))
     same = len(lines) - (lines[-1] == "") == blamed.count  # else: line breaks git ignores
     found = []
     for number, line in sorted(blamed.lines.items()):
         text = (lines[number - 1] if same else decode_text(line.raw)).strip()
+        if undone and line.committed:
+            continue
         if (text or blanks) and _experiment_line(line, text, introduced):
             found.append((number, text))
     return found
+
+
+def _undone(data: bytes, after: bytes, before: bytes) -> bool:
+    """Would reverting the experiment once more leave ``data`` as it is?
+
+    ``git merge-file`` brings the experiment's change of the file undone (``after`` to
+    ``before``) into ``data``, as ``git revert`` does.  A merge without conflicts that
+    changes nothing means no line of the experiment stands where it wrote it: what git
+    blame then gives to the experiment is an equal line its revert's diff aligned the
+    other way (``#pragma unroll`` or ``}`` kept from the experiment's copy).  A line of
+    the experiment still there, or written again by hand, would be taken out: not undone.
+    """
+    env = {**os.environ, "LC_ALL": "C"}
+    with tempfile.TemporaryDirectory(prefix="cleantree-undone-") as folder:
+        files = []
+        for name, content in (("now", data), ("with", after), ("without", before)):
+            file = Path(folder) / name
+            file.write_bytes(content)
+            files.append(str(file))
+        try:
+            done = subprocess.run(
+                ["git", "merge-file", "-p", "--quiet", *files],
+                capture_output=True,
+                check=False,
+                env=env,
+            )
+        except FileNotFoundError:
+            return False
+    return done.returncode == 0 and done.stdout == data
 
 
 def _experiment_line(line: _BlamedLine, text: str, introduced: frozenset[str]) -> bool:

@@ -358,3 +358,66 @@ def test_an_empty_file_the_experiment_deleted_must_exist_again(tmp_path: Path, p
     assert f"{path}  missing  expected 'the file itself'" in out.splitlines()
     git(repo.path, "revert", "--no-edit", EXPERIMENT)
     assert repo.check() == (0, "cleantree: clean (1 rule, 1 file)\n", "")
+
+
+# --------------------------------------------------------------------------- after later history
+
+#: An experiment that swaps a line with the blank line before it: git diffs the experiment
+#: one way and its revert the other, so after a later commit (no longer byte for byte the
+#: file before it) blame gives the untouched copy of the line to the experiment.
+SWAPS = {
+    "header": ("csrc/load.cuh", "// top\nload(kv);\n", "#pragma unroll"),
+    "shell": ("scripts/ci.sh", "# top\nmake all\n", "fi"),
+    "python": ("pkg/loop.py", "# top\nx = 1\n", "pass"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SWAPS))
+def test_a_revert_at_the_tip_after_later_commits_is_clean(tmp_path: Path, case: str) -> None:
+    """Risk (a) of issue 43, found on flashinfer (38ebb15114 reverted at the tip: ``#pragma
+    unroll`` and two ``}`` given to it by blame): a file that reverting the experiment once
+    more would not change holds none of its lines, whatever blame's alignment says."""
+    path, head, line = SWAPS[case]
+    before = f"{head}\n{line}\n"
+    repo = Repo(tmp_path / "repo")
+    repo.commit("Base", {path: before})
+    repo.commit("Experiment", {path: f"{head}{line}\n\n"}, tag=EXPERIMENT)
+    repo.commit("Later", {path: "LATER" + f"{head}{line}\n\n"[1:]})
+    assert repo.check()[0] == 1  # still in, after the later commit
+    git(repo.path, "revert", "--no-edit", EXPERIMENT)
+    code, out, err = repo.check()
+    assert (code, err) == (0, ""), out
+
+
+#: A text of which the experiment removes the first line, and a later commit the last.
+COUNTS = {
+    "header": ("csrc/sync.cuh", "    step(block, {});", "    block.sync();"),
+    "shell": ("scripts/prepare.sh", "make part{}", "make clean"),
+    "python": ("pkg/routes.py", "def f{}(x):\n    if x:\n        return x", "    pass"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(COUNTS))
+def test_a_count_a_later_commit_lowered_is_no_violation_after_a_revert_at_the_tip(
+    tmp_path: Path, case: str
+) -> None:
+    """Risk (b) of issue 43, found on flashinfer (efa05fb19e reverted at the tip: three texts
+    expected back at their count before it, where a later commit had removed others): in a
+    file that reverting the experiment once more would leave as it is, each line it removed
+    is back; a count below the old one is later history's."""
+    path, filler, text = COUNTS[case]
+    parts = [f"{filler.format(i)}\n{text}\n" for i in range(8)]
+    before = "".join(parts)
+    after = "".join([filler.format(0) + "\n", *parts[1:]])  # the experiment: the first one gone
+    later = after[: -len(text) - 1]  # and a later commit: the last
+    repo = Repo(tmp_path / "repo")
+    repo.commit("Base", {path: before})
+    repo.commit("Experiment", {path: after}, tag=EXPERIMENT)
+    repo.commit("Later", {path: later})
+    code, out, _ = repo.check()
+    assert code == 1, out  # still in
+    assert f"expected 'line*8:{text.strip()}'" in out
+    git(repo.path, "revert", "--no-edit", EXPERIMENT)
+    assert (repo.path / path).read_text().count(text + "\n") == 7
+    code, out, err = repo.check()
+    assert (code, err) == (0, ""), out
