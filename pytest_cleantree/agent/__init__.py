@@ -386,22 +386,26 @@ def made_chars(text: str, escape: "re.Pattern[str]" = STRING_ESCAPE) -> "Set[str
 
 
 def could_spell(
-    data: bytes, needles: "NeedlePairs", escape: "re.Pattern[str]" = STRING_ESCAPE
+    data: bytes,
+    needles: "NeedlePairs",
+    escape: "re.Pattern[str]" = STRING_ESCAPE,
+    nfkc: bool = False,
 ) -> bool:
     """May this file's text spell one of the needles, however Python's tokenizer reads it?
 
     The client's prefilter, over-approximated: a needle in the raw bytes, or in the text
     with escapes decoded; or, in either, spelt with breaks between its characters (see
-    :func:`spelt_across_breaks`).  What this does not model is sent whole: bytes that are
-    not ASCII (NFKC names, other codings), a coding cookie, a named escape (its name table
-    depends on the Python), a needle holding a character the tokenizer makes
-    (:func:`made_chars`: a one-letter escape's, a translated newline).
+    :func:`spelt_across_breaks`).  What this does not model is sent whole: a coding cookie,
+    a named escape (its name table depends on the Python), a needle holding a character the
+    tokenizer makes (:func:`made_chars`: a one-letter escape's, a translated newline), and
+    bytes that are not ASCII.  With ``nfkc`` (only where this Python's Unicode table is the
+    analysis' own: the local run, never a server's other Python) UTF-8 that is not ASCII is
+    modelled too: a needle in the text NFKC-normalised (as names are) may be spelt.
     """
     if any(needle in data for needle, _ in needles) or refused_as_text(data) is not None:
         return True  # a file the analysis cannot read is reported whatever the needles
-    try:
-        text = data.decode("ascii")
-    except UnicodeDecodeError:
+    text = _ascii_or_nfkc(data, needles, nfkc)
+    if text is None:
         return True
     if any(b"coding" in line for line in data.split(b"\n", 2)[:2]) or "\\N{" in text:
         return True
@@ -415,6 +419,31 @@ def could_spell(
             return True
         sources.append(decoded)
     return any(spelt_across_breaks(source, needle) for source in sources for _, needle in needles)
+
+
+def _ascii_or_nfkc(data: bytes, needles: "NeedlePairs", nfkc: bool) -> "Optional[str]":
+    """The text to test (``None``: it may spell a needle, or is not modelled).
+
+    ASCII bytes are the text.  Otherwise, with ``nfkc``, UTF-8 (a byte-order mark kept: it
+    spells no needle) whose NFKC form spells no needle: the tokenizer normalises names only,
+    and a name's characters normalise to name characters, never to a quote, a backslash or
+    a newline, so the rest of the test reads the text as it stands.
+    """
+    try:
+        return data.decode("ascii")
+    except UnicodeDecodeError:
+        if not nfkc:
+            return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    import unicodedata  # here: only the local run asks
+
+    folded = unicodedata.normalize("NFKC", text)
+    if folded != text and any(needle in folded for _, needle in needles):
+        return None
+    return text
 
 
 def refused_as_text(data: bytes) -> "Optional[str]":

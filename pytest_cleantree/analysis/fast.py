@@ -11,6 +11,7 @@ one cannot decide, it steps aside (a whole parse, every line a candidate).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Mapping, Sequence
 
@@ -19,6 +20,7 @@ from pytest_cleantree.core.findings import FileAnalysis
 from pytest_cleantree.core.model import Pattern
 
 from .aliases import AliasBinders
+from .decoding import DECODE_ERRORS, decode_python
 from .deep import deep_enough
 from .lines import with_allows
 from .pieces import parse_needed
@@ -91,14 +93,16 @@ def _analyze(
 ) -> FileAnalysis:
     """The byte test first: a file that cannot spell a needle has no finding.
 
-    ``could_spell`` says "may" for every file it does not model (bytes that are not ASCII,
-    a coding line, a NUL byte, a named escape): when it says "no", the bytes are ASCII with
-    no coding line, so they decode as :func:`.reference.prepare` would decode them, and the
-    answer is the one the views give a file that spells no pattern.
+    ``could_spell`` says "may" for every file it does not model (bytes that are neither
+    ASCII nor UTF-8, a coding line, a NUL byte, a named escape): when it says "no", the file
+    is UTF-8 with no coding line, which :func:`.reference.prepare` decodes as here, and the
+    answer is the one the views give a file that spells no pattern.  It is asked with
+    ``nfkc``: this Python's NFKC is the one the analysis (and the parse) uses.
     """
     pairs = _byte_needles(compile_patterns(patterns)) if is_python_path(path) else None
-    if pairs is not None and not could_spell(data, pairs):
-        return FileAnalysis(path, split_lines(data.decode("ascii")), ())
+    if pairs is not None and not could_spell(data, pairs, nfkc=True):
+        with contextlib.suppress(*DECODE_ERRORS):
+            return FileAnalysis(path, split_lines(decode_python(data)), ())
     return _analyze_words(path, data, patterns, comments=comments, module=module, stars=stars)
 
 

@@ -109,6 +109,25 @@ def test_a_file_that_cannot_spell_a_needle_is_not_split_into_words(
     assert calls == ["g.is_directed()\n"]
 
 
+def test_utf8_that_is_not_ascii_is_tested_through_nfkc(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Locally (this Python's NFKC is the analysis' own) a UTF-8 file that is not ASCII is
+    tested too: its NFKC form must not spell a needle.  A server (another Python, maybe
+    another Unicode table) still sends it."""
+    pairs = [(b"is_sm120", "is_sm120")]
+    plain = "# caf\u00e9\nx = 1\n".encode()
+    assert not agent.could_spell(plain, pairs, nfkc=True)
+    assert agent.could_spell(plain, pairs)  # the agent's default: not modelled, sent
+    fullwidth = (PIECES[1] + "\n").encode()
+    assert agent.could_spell(fullwidth, pairs, nfkc=True)
+    bom = "\ufeffx = 'caf\u00e9'\r\ny = 2\r\n".encode()
+    assert not agent.could_spell(bom, pairs, nfkc=True)
+    patterns = [parse_pattern("=is_sm120")]
+    analysis = analyze_fast("a.py", bom, patterns)
+    assert analysis == analyze_words("a.py", bom, patterns)
+    assert analysis.lines == ("x = 'caf\u00e9'", "y = 2", "")
+    assert [f.occurrence.line for f in analyze_fast("b.py", fullwidth, patterns).findings] == [1]
+
+
 def test_words_is_the_engine_without_the_byte_test(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(fast, "could_spell", lambda *_: pytest.fail("the byte test ran"))
     monkeypatch.setenv("CLEANTREE_ENGINE", "words")
