@@ -357,7 +357,9 @@ def unescape(match: "re.Match[str]") -> str:
         return match.group(0)
 
 
-def made_chars(text: str, escape: "re.Pattern[str]" = STRING_ESCAPE) -> "Set[str]":
+def made_chars(
+    text: str, escape: "re.Pattern[str]" = STRING_ESCAPE, wanted: "Optional[Set[str]]" = None
+) -> "Set[str]":
     """Every character Python's tokenizer may put into a string's value that no view spells
     where the value does: a one-letter escape's (the views do not decode them), a newline
     where the text holds a carriage return (CRLF and a lone CR are read as newlines), a brace
@@ -367,11 +369,19 @@ def made_chars(text: str, escape: "re.Pattern[str]" = STRING_ESCAPE) -> "Set[str
 
     A needle with none of these is spelt, in any value, by a view, or by pieces of one with
     breaks between them (:func:`spelt_across_breaks`); one with any is left to a full analysis.
+
+    With ``wanted`` (the needles' characters), what the escapes decode to is listed only when
+    one of them is wanted: the search for a raw or bytes literal, a scan of the whole text
+    that no literal starts, is then skipped where no escape spells a needle's character.
     """
     made: Set[str] = set()
     if "\\" in text:
         made.update(ONE_LETTER_ESCAPES[letter] for letter in set(_ONE_LETTER.findall(text)))
-        if (
+        # no escape that decodes to a wanted character: the rest would add none wanted
+        spells_wanted = wanted is None or any(
+            len(char) == 1 and char in wanted for char in map(unescape, escape.finditer(text))
+        )
+        if spells_wanted and (
             "\\\\" in text
             or _RAW_PREFIX.search(text)
             or (_NOT_BYTES_ESCAPE.search(text) and _BYTES_PREFIX.search(text))
@@ -409,8 +419,9 @@ def could_spell(
         return True
     if any(b"coding" in line for line in data.split(b"\n", 2)[:2]) or "\\N{" in text:
         return True
-    made = made_chars(text, escape)
-    if any(char in made for _, needle in needles for char in needle):
+    wanted = {char for _, needle in needles for char in needle}
+    made = made_chars(text, escape, wanted)
+    if any(char in made for char in wanted):
         return True  # a character an escape or a newline spells: left to the analysis
     sources = [text]
     if "\\" in text:

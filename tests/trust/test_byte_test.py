@@ -207,3 +207,17 @@ def test_the_byte_test_changes_nothing_on_the_standard_library(chunk: int) -> No
                 wrong.append(f"{rel}: {[p.text for p in patterns]}")
         previous = own or previous
     assert wrong == []
+
+
+ESCAPE_TEXT = st.lists(
+    st.sampled_from(["x", "s", "'", '"', "\\", "\\x73", "\\163", "\\\\", "r'", "b'", "\\u00e9",
+                     "\\n", "\r\n", "{{", " ", "\\N{LATIN SMALL LETTER S}", "é"]),
+    max_size=12,
+).map("".join)  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(ESCAPE_TEXT, st.sets(st.sampled_from("sxé\n{'\\"), max_size=3))
+def test_made_chars_lists_every_wanted_character(text_: str, wanted: set[str]) -> None:
+    """The byte test asks :func:`agent.made_chars` about the needles' characters only."""
+    assert agent.made_chars(text_, wanted=wanted) & wanted == agent.made_chars(text_) & wanted
