@@ -357,7 +357,9 @@ def unescape(match: "re.Match[str]") -> str:
         return match.group(0)
 
 
-def made_chars(text: str, escape: "re.Pattern[str]" = STRING_ESCAPE) -> "Set[str]":
+def made_chars(
+    text: str, escape: "re.Pattern[str]" = STRING_ESCAPE, wanted: "Optional[Set[str]]" = None
+) -> "Set[str]":
     """Every character Python's tokenizer may put into a string's value that no view spells
     where the value does: a one-letter escape's (the views do not decode them), a newline
     where the text holds a carriage return (CRLF and a lone CR are read as newlines), a brace
@@ -367,11 +369,19 @@ def made_chars(text: str, escape: "re.Pattern[str]" = STRING_ESCAPE) -> "Set[str
 
     A needle with none of these is spelt, in any value, by a view, or by pieces of one with
     breaks between them (:func:`spelt_across_breaks`); one with any is left to a full analysis.
+
+    With ``wanted`` (the needles' characters), what the escapes decode to is listed only when
+    one of them is wanted: the search for a raw or bytes literal, a scan of the whole text
+    that no literal starts, is then skipped where no escape spells a needle's character.
     """
     made: Set[str] = set()
     if "\\" in text:
         made.update(ONE_LETTER_ESCAPES[letter] for letter in set(_ONE_LETTER.findall(text)))
-        if (
+        # no escape that decodes to a wanted character: the rest would add none wanted
+        spells_wanted = wanted is None or any(
+            len(char) == 1 and char in wanted for char in map(unescape, escape.finditer(text))
+        )
+        if spells_wanted and (
             "\\\\" in text
             or _RAW_PREFIX.search(text)
             or (_NOT_BYTES_ESCAPE.search(text) and _BYTES_PREFIX.search(text))
@@ -386,27 +396,32 @@ def made_chars(text: str, escape: "re.Pattern[str]" = STRING_ESCAPE) -> "Set[str
 
 
 def could_spell(
-    data: bytes, needles: "NeedlePairs", escape: "re.Pattern[str]" = STRING_ESCAPE
+    data: bytes,
+    needles: "NeedlePairs",
+    escape: "re.Pattern[str]" = STRING_ESCAPE,
+    nfkc: bool = False,
 ) -> bool:
     """May this file's text spell one of the needles, however Python's tokenizer reads it?
 
     The client's prefilter, over-approximated: a needle in the raw bytes, or in the text
     with escapes decoded; or, in either, spelt with breaks between its characters (see
-    :func:`spelt_across_breaks`).  What this does not model is sent whole: bytes that are
-    not ASCII (NFKC names, other codings), a coding cookie, a named escape (its name table
-    depends on the Python), a needle holding a character the tokenizer makes
-    (:func:`made_chars`: a one-letter escape's, a translated newline).
+    :func:`spelt_across_breaks`).  What this does not model is sent whole: a coding cookie,
+    a named escape (its name table depends on the Python), a needle holding a character the
+    tokenizer makes (:func:`made_chars`: a one-letter escape's, a translated newline), and
+    bytes that are not ASCII.  With ``nfkc`` (only where this Python's Unicode table is the
+    analysis' own: the local run, never a server's other Python) UTF-8 that is not ASCII is
+    modelled too: a needle in the text NFKC-normalised (as names are) may be spelt.
     """
     if any(needle in data for needle, _ in needles) or refused_as_text(data) is not None:
         return True  # a file the analysis cannot read is reported whatever the needles
-    try:
-        text = data.decode("ascii")
-    except UnicodeDecodeError:
+    text = _ascii_or_nfkc(data, needles, nfkc)
+    if text is None:
         return True
     if any(b"coding" in line for line in data.split(b"\n", 2)[:2]) or "\\N{" in text:
         return True
-    made = made_chars(text, escape)
-    if any(char in made for _, needle in needles for char in needle):
+    wanted = {char for _, needle in needles for char in needle}
+    made = made_chars(text, escape, wanted)
+    if any(char in made for char in wanted):
         return True  # a character an escape or a newline spells: left to the analysis
     sources = [text]
     if "\\" in text:
@@ -415,6 +430,31 @@ def could_spell(
             return True
         sources.append(decoded)
     return any(spelt_across_breaks(source, needle) for source in sources for _, needle in needles)
+
+
+def _ascii_or_nfkc(data: bytes, needles: "NeedlePairs", nfkc: bool) -> "Optional[str]":
+    """The text to test (``None``: it may spell a needle, or is not modelled).
+
+    ASCII bytes are the text.  Otherwise, with ``nfkc``, UTF-8 (a byte-order mark kept: it
+    spells no needle) whose NFKC form spells no needle: the tokenizer normalises names only,
+    and a name's characters normalise to name characters, never to a quote, a backslash or
+    a newline, so the rest of the test reads the text as it stands.
+    """
+    try:
+        return data.decode("ascii")
+    except UnicodeDecodeError:
+        if not nfkc:
+            return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    import unicodedata  # here: only the local run asks
+
+    folded = unicodedata.normalize("NFKC", text)
+    if folded != text and any(needle in folded for _, needle in needles):
+        return None
+    return text
 
 
 def refused_as_text(data: bytes) -> "Optional[str]":
@@ -437,6 +477,9 @@ def refused_as_text(data: bytes) -> "Optional[str]":
 _EDGE = r"""(?:["'{]|\\(?:\r\n|[\r\n]))"""
 _JUNK = r"""(?:["'{ \t\f\r\n]|\\[\r\n]|\#[^\r\n]*[\r\n]|[rRbBuUfF])*"""
 BREAK_SEARCHES: "Dict[str, Tuple[re.Pattern[str], re.Pattern[str]]]" = {}
+#: up to this length a needle's head search is one nested expression (see :func:`_heads`);
+#: longer ones are an alternation (the nesting would grow with the needle)
+NESTED_HEAD_MAX = 64
 
 
 def spelt_across_breaks(text: str, needle: str) -> bool:
@@ -445,17 +488,32 @@ def spelt_across_breaks(text: str, needle: str) -> bool:
     search and joined views, over-approximated.)"""
     if len(needle) < 2:
         return False
-    cuts = range(1, len(needle))
-    # cheap first: a head before a quote, backslash or brace, a tail after one or a newline
-    if not any(needle[:k] + q in text for k in cuts for q in "\"'\\{") or not any(
-        q + needle[k:] in text for k in cuts for q in "\"'\r\n{"
-    ):
-        return False
     searches = BREAK_SEARCHES.get(needle)
     if searches is None:
-        head = "|".join(re.escape(needle[:k]) + _EDGE + _JUNK + re.escape(needle[k]) for k in cuts)
+        cuts = range(1, len(needle))
         tail = "|".join(
             re.escape(needle[k - 1]) + _JUNK + _EDGE + re.escape(needle[k:]) for k in cuts
         )
-        searches = BREAK_SEARCHES[needle] = (re.compile(head), re.compile(tail))
+        searches = BREAK_SEARCHES[needle] = (re.compile(_heads(needle)), re.compile(tail))
+    # the head first, in one pass: it starts with the needle's first character, which the
+    # engine looks for in C, and each place tries the needle's characters one by one
     return all(search.search(text) is not None for search in searches)
+
+
+def _heads(needle: str) -> str:
+    """The expression of ``needle[:k]``, a break, ``needle[k]``, for every cut ``k``.
+
+    As the alternation of the cuts, or (up to :data:`NESTED_HEAD_MAX` characters) the same
+    language nested as a trie, ``a(?:BREAKb|b(?:BREAKc|c...))``: a place is tried once,
+    not once per cut.
+    """
+    step = _EDGE + _JUNK
+    if len(needle) > NESTED_HEAD_MAX:
+        return "|".join(
+            re.escape(needle[:k]) + step + re.escape(needle[k]) for k in range(1, len(needle))
+        )
+    nested = step + re.escape(needle[-1])
+    for k in range(len(needle) - 2, 0, -1):
+        char = re.escape(needle[k])
+        nested = "(?:" + step + char + "|" + char + nested + ")"
+    return re.escape(needle[0]) + "(?:" + nested + ")"

@@ -21,7 +21,8 @@ The package is layered, each layer importing only those below it:
 - :mod:`.fast`: the reference's answer with the shortcuts; what runs by default.
 
 ``CLEANTREE_ENGINE=reference`` runs the reference path instead (for
-debugging: when a result looks wrong, it rules the shortcuts out).
+debugging: when a result looks wrong, it rules the shortcuts out); ``words`` runs the fast
+path without its byte test (every Python file decoded and split into words).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from pytest_cleantree.core.model import Pattern
 
 from .codenames import CodeNames, code_names
 from .decoding import decode_python
-from .fast import analyze_fast
+from .fast import analyze_fast, analyze_words
 from .reference import analyze_reference
 from .resolve import absolute_module, module_name_for
 from .text import MAX_PARSE_BYTES, is_python_path, split_lines
@@ -49,6 +50,7 @@ __all__ = [
     "analyze",
     "analyze_fast",
     "analyze_reference",
+    "analyze_words",
     "code_names",
     "decode_python",
     "is_python_path",
@@ -56,8 +58,10 @@ __all__ = [
     "split_lines",
 ]
 
-#: set to ``reference`` to analyse every file on the reference path
+#: set to ``reference`` to analyse every file on the reference path, ``words`` on the fast
+#: path without its byte test
 ENGINE_ENV = "CLEANTREE_ENGINE"
+_ENGINES = {"reference": analyze_reference, "words": analyze_words}
 
 
 def analyze(
@@ -79,5 +83,5 @@ def analyze(
     binds (that patterns end with): a use of such a name after that import is
     an occurrence of ``M.name``.
     """
-    engine = analyze_reference if os.environ.get(ENGINE_ENV) == "reference" else analyze_fast
+    engine = _ENGINES.get(os.environ.get(ENGINE_ENV, ""), analyze_fast)
     return engine(path, data, patterns, comments=comments, module=module, stars=stars)

@@ -1,6 +1,8 @@
 """The fast path: the reference's answer, with as little parsed and walked as possible.
 
-A file whose text (in any view, see :class:`.text.TextViews`) spells no
+A file whose bytes cannot spell a needle, however Python's tokenizer reads them (the
+agent's :func:`~pytest_cleantree.agent.could_spell`, the servers' test: one model), is not
+even decoded; one whose text (in any view, see :class:`.text.TextViews`) spells no
 pattern is not parsed at all; in the others only the pieces that can hold an
 occurrence are parsed (:func:`.pieces.parse_needed`) and only the statements
 on candidate lines are walked.  Each shortcut is an over-approximation; where
@@ -9,12 +11,16 @@ one cannot decide, it steps aside (a whole parse, every line a candidate).
 
 from __future__ import annotations
 
+import contextlib
+import functools
 from collections.abc import Mapping, Sequence
 
+from pytest_cleantree.agent import could_spell, enc
 from pytest_cleantree.core.findings import FileAnalysis
 from pytest_cleantree.core.model import Pattern
 
 from .aliases import AliasBinders
+from .decoding import DECODE_ERRORS, decode_python
 from .deep import deep_enough
 from .lines import with_allows
 from .pieces import parse_needed
@@ -34,10 +40,16 @@ from .text import (
     PatternSet,
     TextViews,
     compile_patterns,
+    is_python_path,
     present_patterns,
     spelling_lines,
+    split_lines,
     too_large_to_parse,
 )
+
+#: above this many needles in a list, the byte test is not tried: the word split (one pass,
+#: one set lookup per needle) costs less than a search per needle
+BYTE_TEST_MAX_NEEDLES = 8
 
 
 def analyze_fast(
@@ -56,7 +68,55 @@ def analyze_fast(
     return _ANALYZE(path, data, patterns, comments=comments, module=module, stars=stars)
 
 
+def analyze_words(
+    path: str,
+    data: bytes,
+    patterns: Sequence[Pattern],
+    *,
+    comments: bool = True,
+    module: str | None = None,
+    stars: Mapping[str, frozenset[str]] | None = None,
+) -> FileAnalysis:
+    """:func:`analyze_fast` without the byte test: every Python file decoded and its words
+    split (what the byte test must agree with, see ``CLEANTREE_ENGINE=words``)."""
+    return _ANALYZE_WORDS(path, data, patterns, comments=comments, module=module, stars=stars)
+
+
 def _analyze(
+    path: str,
+    data: bytes,
+    patterns: Sequence[Pattern],
+    *,
+    comments: bool,
+    module: str | None,
+    stars: Mapping[str, frozenset[str]] | None,
+) -> FileAnalysis:
+    """The byte test first: a file that cannot spell a needle has no finding.
+
+    ``could_spell`` says "may" for every file it does not model (bytes that are neither
+    ASCII nor UTF-8, a coding line, a NUL byte, a named escape): when it says "no", the file
+    is UTF-8 with no coding line, which :func:`.reference.prepare` decodes as here, and the
+    answer is the one the views give a file that spells no pattern.  It is asked with
+    ``nfkc``: this Python's NFKC is the one the analysis (and the parse) uses.
+    """
+    pairs = _byte_needles(compile_patterns(patterns)) if is_python_path(path) else None
+    if pairs is not None and not could_spell(data, pairs, nfkc=True):
+        with contextlib.suppress(*DECODE_ERRORS):
+            return FileAnalysis(path, split_lines(decode_python(data)), ())
+    return _analyze_words(path, data, patterns, comments=comments, module=module, stars=stars)
+
+
+@functools.lru_cache(maxsize=64)
+def _byte_needles(patterns: PatternSet) -> tuple[tuple[bytes, str], ...] | None:
+    """The needles as :func:`~pytest_cleantree.agent.could_spell` takes them (the list the
+    SSH source sends); ``None``: a pattern has none (a regex), or there are too many."""
+    needles = {needle for _, needle, _ in patterns.needles}
+    if None in needles or len(needles) > BYTE_TEST_MAX_NEEDLES:
+        return None
+    return tuple((enc(n), n) for n in sorted(filter(None, needles)))
+
+
+def _analyze_words(
     path: str,
     data: bytes,
     patterns: Sequence[Pattern],
@@ -114,3 +174,4 @@ def _analyze(
 #: allow comments, whole-line patterns and deep nesting around the analysis, composed by call
 #: rather than with ``@``: mutmut mutates no decorated function (``bench/mutation.py``)
 _ANALYZE = with_allows(with_line_patterns(deep_enough(_analyze)))
+_ANALYZE_WORDS = with_allows(with_line_patterns(deep_enough(_analyze_words)))

@@ -105,3 +105,25 @@ def test_a_changed_file_is_analysed_again_in_a_new_process(tree: Path, tmp_path:
     code, modules = run_check(tree, tmp_path / "cache")
     assert code == 1
     assert "pytest_cleantree.analysis" in modules
+
+
+#: what only qualified patterns need: the symbol graph, name resolution, astroid
+QUALIFIED_ONLY = ("astroid", "pytest_cleantree.names")
+
+
+def test_a_cold_exact_run_imports_no_qualified_machinery(tree: Path, tmp_path: Path) -> None:
+    """A run imports what its patterns need: without a qualified pattern, no graph, no
+    astroid (issue 44); with one, the graph is loaded (the probe can see it)."""
+    (tree / "cleantree.toml").write_text(
+        'root = "."\n[[rule]]\nid = "x"\nfiles = ["**/*.py"]\nforbid = ["=keep_me", "sm90"]\n'
+    )
+    code, modules = run_check(tree, tmp_path / "cache")
+    assert code == 1
+    assert "pytest_cleantree.analysis" in modules
+    assert imported(modules, QUALIFIED_ONLY) == set()
+    (tree / "cleantree.toml").write_text(
+        'root = "."\n[[rule]]\nid = "x"\nfiles = ["**/*.py"]\nforbid = ["os.environ"]\n'
+    )
+    code, modules = run_check(tree, tmp_path / "cache")
+    assert code == 1
+    assert "pytest_cleantree.names.graph" in modules
