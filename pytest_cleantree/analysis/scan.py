@@ -76,6 +76,7 @@ class Scanner:
         self._depth = 0
         self._name_cache: dict[str, tuple[Pattern, ...]] = {}
         self._qualified_cache: dict[tuple[str, tuple[str, ...], bool], tuple[Pattern, ...]] = {}
+        self._index = patterns.index
         self._qualified = patterns.qualified
         self._plain = patterns.plain
         #: names the module scope gives a value (definitions, assignments): ``module.name``
@@ -92,16 +93,14 @@ class Scanner:
     ) -> None:
         matched = self._name_cache.get(name)
         if matched is None:
-            matched = tuple(p for p in self._plain if match_name(p, name))
+            matched = self._index.match(name)
             self._name_cache[name] = matched
         if qualified:
             inside = kind is not Kind.DEFINITION
             key = (name, qualified, inside)
             through = self._qualified_cache.get(key)
             if through is None:
-                through = tuple(
-                    p for p in self._qualified if match_name(p, name, qualified, inside=inside)
-                )
+                through = self._index.match_qualified(qualified, inside=inside)
                 self._qualified_cache[key] = through
             matched += through
         if matched:
@@ -135,7 +134,7 @@ class Scanner:
         the line where the matching part itself stands.
         """
         parts = dotted.split(".")
-        matched = [p for p in self.patterns if match_name(p, dotted, (dotted,))]
+        matched = self._index.match(dotted, (dotted,))
         needles = [needle for p in matched for needle in prefilter_needles(p)]
         first = self._locate(parts[0], start)
         for part in parts:
@@ -144,7 +143,7 @@ class Scanner:
         return first
 
     def _wanted(self, name: str, qualified: tuple[str, ...]) -> bool:
-        return any(match_name(p, name, qualified) for p in self.patterns)
+        return bool(self._index.match(name, qualified))
 
     def _locate(self, name: str, start: tuple[int, int]) -> tuple[int, int]:
         """Where the first NAME token ``name`` (its first dotted part) stands at or after ``start``.

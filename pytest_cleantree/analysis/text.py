@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from pytest_cleantree.agent import STRING_ESCAPE, made_chars, unescape
 from pytest_cleantree.core.model import Pattern, PatternTier
-from pytest_cleantree.core.patterns import IDENTIFIER, prefilter_needles, written
+from pytest_cleantree.core.patterns import IDENTIFIER, NameIndex, prefilter_needles, written
 
 from .breaks import breaks_search
 
@@ -84,6 +84,11 @@ class PatternSet:
     def needle_strings(self) -> frozenset[str]:
         """Every pattern's needle: what the break search looks for (``derived_may_spell``)."""
         return frozenset(needle for _, needle, _ in self.needles if needle)
+
+    @functools.cached_property
+    def index(self) -> NameIndex:
+        """The list as a table names are looked up in (not compared with each pattern)."""
+        return NameIndex(self.patterns)
 
     @property
     def bounded(self) -> bool:
