@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from pytest_cleantree.core.findings import Finding
 from pytest_cleantree.core.model import Kind, Occurrence, Pattern
-from pytest_cleantree.core.patterns import match_name, match_text, prefilter_needles
+from pytest_cleantree.core.patterns import match_name, prefilter_needles
 
 from .bindings import ScopeBindings, scope_bindings, spans
 from .literals import string_places
@@ -77,6 +77,7 @@ class Scanner:
         self._name_cache: dict[str, tuple[Pattern, ...]] = {}
         self._qualified_cache: dict[tuple[str, tuple[str, ...], bool], tuple[Pattern, ...]] = {}
         self._index = patterns.index
+        self._text_index = patterns.index.text
         self._qualified = patterns.qualified
         self._plain = patterns.plain
         #: names the module scope gives a value (definitions, assignments): ``module.name``
@@ -519,9 +520,7 @@ class Scanner:
             return
         first, last = node.lineno, node.end_lineno or node.lineno
         raws: list[str] = []
-        for pattern in self.patterns:
-            if not match_text(pattern, text):
-                continue
+        for pattern in self._text_index.matching(text):
             raws = raws or [self._segment_line(node, n) for n in range(first, last + 1)]
             for index, col in string_places(pattern, raws):
                 col += self._char_col(first, node.col_offset) if index == 0 else 0
@@ -550,10 +549,9 @@ class Scanner:
             for token in tokenize.generate_tokens(io.StringIO(text).readline):
                 if token.type == tokenize.COMMENT:
                     line, col = token.start
-                    for pattern in self.patterns:
-                        if match_text(pattern, token.string):
-                            occurrence = Occurrence(line, col, Kind.COMMENT, token.string)
-                            self.findings.append(Finding(pattern.text, occurrence))
+                    for pattern in self._text_index.matching(token.string):
+                        occurrence = Occurrence(line, col, Kind.COMMENT, token.string)
+                        self.findings.append(Finding(pattern.text, occurrence))
         except (tokenize.TokenError, SyntaxError):
             return
 

@@ -87,7 +87,7 @@ class PatternSet:
 
     @functools.cached_property
     def index(self) -> NameIndex:
-        """The list as a table names are looked up in (not compared with each pattern)."""
+        """The list as tables names (and, ``.text``, free text) are looked up in."""
         return NameIndex(self.patterns)
 
     @property

@@ -282,7 +282,13 @@ class NameIndex:
         view = copy.copy(self)
         view._keep = keep
         view._compared = [i for i in self._compared if i in keep]
+        view.__dict__["text"] = self.text.within(keep)
         return view
+
+    @functools.cached_property
+    def text(self) -> TextIndex:
+        """The list as a table free text (strings, comments) is looked up in."""
+        return TextIndex(self.patterns)
 
     def match(
         self, name: str, qualified: tuple[str, ...] = (), *, inside: bool = True
@@ -311,6 +317,68 @@ class NameIndex:
         for target in qualified:
             found.update(spots[i] for i in self._covering.positions(target, inside=inside))
         return found
+
+
+class TextIndex:
+    """A list of patterns, asked which match free text (:func:`match_text`) by lookup.
+
+    A substring or qualified pattern whose text is all word characters and dots, with a
+    dot (``os.path.join``: every spelling of a qualified pattern), can only stand inside a
+    run of such characters that holds a dot: each such run's pieces are looked up among
+    those texts, one set look-up a piece and length.  Every other pattern is compared.
+    The answer keeps the list's order and repeats, as comparing each in turn would.
+    """
+
+    def __init__(self, patterns: Sequence[Pattern]) -> None:
+        self.patterns = tuple(patterns)
+        #: as a name reads (always asked), and as written (asked of text that is not ASCII)
+        self._read: dict[str, list[int]] = {}
+        self._written: dict[str, list[int]] = {}
+        self._compared: list[int] = []
+        for index, pattern in enumerate(self.patterns):
+            body, as_written = pattern.body, written(pattern)
+            if (
+                pattern.tier in (PatternTier.SUBSTRING, PatternTier.QUALIFIED)
+                and _DOTTED_RUN.fullmatch(body)
+                and _DOTTED_RUN.fullmatch(as_written)
+            ):
+                self._read.setdefault(body, []).append(index)
+                self._written.setdefault(as_written, []).append(index)
+            else:
+                self._compared.append(index)
+        self._lengths = sorted({len(text) for text in (*self._read, *self._written)})
+        self._keep: frozenset[int] | None = None
+
+    def within(self, keep: frozenset[int]) -> TextIndex:
+        """As :meth:`NameIndex.within`: the patterns at positions ``keep`` only."""
+        view = copy.copy(self)
+        view._keep = keep
+        view._compared = [i for i in self._compared if i in keep]
+        return view
+
+    def matching(self, text: str) -> tuple[Pattern, ...]:
+        """The patterns of the list that match ``text``, in order."""
+        patterns = self.patterns
+        found = {i for i in self._compared if match_text(patterns[i], text)}
+        if self._lengths and "." in text:
+            tables = (self._read,) if text.isascii() else (self._read, self._written)
+            for run in {run for run in _WORD_RUN.findall(text) if "." in run}:
+                for start in range(len(run)):
+                    room = len(run) - start
+                    for length in self._lengths:
+                        if length > room:
+                            break
+                        piece = run[start : start + length]
+                        for table in tables:
+                            found.update(table.get(piece, ()))
+        if self._keep is not None:
+            found &= self._keep
+        return tuple(patterns[i] for i in sorted(found)) if found else ()
+
+
+#: a text a run of word characters and dots can hold, with a dot (see :class:`TextIndex`)
+_DOTTED_RUN = re.compile(r"[\w.]*\.[\w.]*")
+_WORD_RUN = re.compile(r"[\w.]+")
 
 
 def match_text(pattern: Pattern, text: str) -> bool:

@@ -11,8 +11,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_cleantree.core.model import Pattern, PatternTier
-from pytest_cleantree.core.patterns import Covering, NameIndex, covers, match_name
+from pytest_cleantree.core.patterns import (
+    Covering,
+    NameIndex,
+    TextIndex,
+    covers,
+    match_name,
+    match_text,
+)
 
+_TEXT = st.text(alphabet="ab.os_ pathjoiné(", max_size=30)
 #: few letters, so that generated names share parts and prefixes often
 _PART = st.sampled_from(["a", "b", "ab", "c", "os", "path", "join", "", "_x"])
 _DOTTED = st.lists(_PART, min_size=1, max_size=4).map(".".join)
@@ -89,6 +97,8 @@ def test_a_files_part_of_a_list_is_the_part_compiled(
     )
     name = data.draw(_DOTTED)
     qualified = data.draw(st.lists(_RESOLVED, max_size=3).map(tuple))
+    text = data.draw(_TEXT)
+    assert part.index.text.matching(text) == alone.index.text.matching(text)
     for inside in (True, False):
         assert part.index.match(name, qualified, inside=inside) == alone.index.match(
             name, qualified, inside=inside
@@ -96,3 +106,24 @@ def test_a_files_part_of_a_list_is_the_part_compiled(
         assert part.index.match_qualified(qualified, inside=inside) == (
             alone.index.match_qualified(qualified, inside=inside)
         )
+
+
+_TEXT_PATTERNS = st.lists(
+    st.one_of(
+        st.builds(_pattern, st.sampled_from(_TIERS), _BODY),
+        st.builds(
+            lambda body: Pattern(body, PatternTier.SUBSTRING, body),
+            st.text(alphabet="ab.é _", min_size=1, max_size=5),
+        ),
+        # as written apart from as read (NFKC): ``ab⁰`` reads ``ab0``
+        st.just(Pattern("a.b\u2070", PatternTier.QUALIFIED, "a.b0")),
+    ),
+    max_size=10,
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_TEXT_PATTERNS, st.one_of(_TEXT, st.just("x a.b\u2070 é"), st.just("a.b0.c")))
+def test_text_index_is_match_text(patterns: list[Pattern], text: str) -> None:
+    index = TextIndex(patterns)
+    assert index.matching(text) == tuple(p for p in patterns if match_text(p, text))
