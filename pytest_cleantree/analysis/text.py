@@ -76,7 +76,7 @@ class PatternSet:
     #: the patterns matched against names without resolution
     plain: tuple[Pattern, ...]
 
-    @property
+    @functools.cached_property
     def qualified_bodies(self) -> tuple[str, ...]:
         return tuple(p.body for p in self.qualified)
 

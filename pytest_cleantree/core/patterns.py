@@ -214,11 +214,23 @@ class Covering:
         self._whole: dict[str, list[int]] = {}
         #: each run of last parts of a wanted name (``c``, ``b.c``, ``a.b.c``), likewise
         self._tails: dict[str, list[int]] = {}
+        #: each run of first parts of a wanted name (``a``, ``a.b``, ``a.b.c``), and each part
+        self._heads: set[str] = set()
+        self._parts: set[str] = set()
         for index, name in enumerate(self.wanted):
             self._whole.setdefault(name, []).append(index)
             parts = name.split(".")
+            self._parts.update(parts)
             for k in range(1, len(parts) + 1):
                 self._tails.setdefault(".".join(parts[-k:]), []).append(index)
+                self._heads.add(".".join(parts[:k]))
+
+    def on_path(self, imported: str) -> bool:
+        """Is ``imported`` on the way to a wanted name, or inside one?  A relative one
+        (known in part) is when it shares a part with one."""
+        if imported.startswith("."):
+            return not self._parts.isdisjoint(imported[1:].split("."))
+        return imported in self._heads or self.covers_any(imported)
 
     def positions(self, resolved: str, *, inside: bool = True) -> set[int]:
         """The positions in ``wanted`` of the names ``resolved`` is (or lies inside)."""

@@ -127,3 +127,23 @@ _TEXT_PATTERNS = st.lists(
 def test_text_index_is_match_text(patterns: list[Pattern], text: str) -> None:
     index = TextIndex(patterns)
     assert index.matching(text) == tuple(p for p in patterns if match_text(p, text))
+
+
+def _on_path_compared(imported: str, wanted: list[str]) -> bool:
+    """``analysis.resolve.on_path`` as it compared each wanted name (the oracle)."""
+    if imported.startswith("."):
+        parts = set(imported[1:].split("."))
+        return any(parts & set(target.split(".")) for target in wanted)
+    return any(
+        target == imported or target.startswith(imported + ".") or imported.startswith(target + ".")
+        for target in wanted
+    )
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.lists(st.one_of(_DOTTED, st.text("ab.", max_size=5)), max_size=8),
+    st.one_of(_RESOLVED, st.text("ab.", max_size=6)),
+)
+def test_on_path_is_the_comparison(wanted: list[str], imported: str) -> None:
+    assert Covering(wanted).on_path(imported) == _on_path_compared(imported, wanted)
