@@ -10,6 +10,7 @@ part is a view of the whole instead: the same needles, the same name table, narr
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from pytest_cleantree.core.model import Pattern
 
@@ -28,11 +29,37 @@ def part_of(compiled: PatternSet, present: Sequence[Pattern]) -> PatternSet:
     if len(present) == len(compiled.patterns):
         return compiled
     keep = frozenset(positions[p] for p in present)
+    needles, qualified, plain = _placed(compiled)
     part = PatternSet(
         tuple(present),
-        tuple(n for n in compiled.needles if positions[n[0]] in keep),
-        tuple(p for p in compiled.qualified if positions[p] in keep),
-        tuple(p for p in compiled.plain if positions[p] in keep),
+        tuple(n for n, i in needles if i in keep),
+        tuple(p for p, i in qualified if i in keep),
+        tuple(p for p, i in plain if i in keep),
     )
     part.__dict__["index"] = whole.within(keep)  # the cached property, filled: a view
     return part
+
+
+_Placed = tuple[tuple[Any, int], ...]
+
+
+def _placed(compiled: PatternSet) -> tuple[_Placed, _Placed, _Placed]:
+    """The compiled set's needles, qualified and plain patterns, each with its pattern's
+    position: a file's part is then filtered by number, not by hashing patterns."""
+    known = _PLACED.get(id(compiled))
+    if known is not None and known[0] is compiled:
+        return known[1]
+    positions = compiled.index.positions or {}
+    placed = (
+        tuple((n, positions[n[0]]) for n in compiled.needles),
+        tuple((p, positions[p]) for p in compiled.qualified),
+        tuple((p, positions[p]) for p in compiled.plain),
+    )
+    if len(_PLACED) > 64:
+        _PLACED.clear()
+    _PLACED[id(compiled)] = (compiled, placed)
+    return placed
+
+
+#: per compiled set (held, so that its id is not reused), its parts placed
+_PLACED: dict[int, tuple[PatternSet, tuple[_Placed, _Placed, _Placed]]] = {}

@@ -204,7 +204,7 @@ class Covering:
     (:func:`covers`), by lookup: a name's dotted prefixes (or, relative, the first parts
     it knows) are looked up among the wanted names (or their last parts), one dict look-up
     a part, however many names are wanted.  Exactly what comparing with each would say
-    (``tests/core/test_covering.py`` holds them equal), for any strings: a dotted name's
+    (``tests/core/test_name_index.py`` holds them equal), for any strings: a dotted name's
     parts hold no dot, so a joined run of parts names its parts.
     """
 
