@@ -23,6 +23,7 @@ from .aliases import AliasBinders
 from .decoding import DECODE_ERRORS, decode_python
 from .deep import deep_enough
 from .lines import with_allows
+from .parts import part_of
 from .pieces import parse_needed
 from .reference import (
     PARSE_ERRORS,
@@ -131,12 +132,13 @@ def _analyze_words(
     text, lines = prepared
     views = TextViews(text, lines)
     # one search for the whole list: it is shared by many files, its expression compiled once
-    present = present_patterns(views, compile_patterns(patterns), together=True)
+    compiled = compile_patterns(patterns)
+    present = present_patterns(views, compiled, together=True)
     if not present:  # each file is scanned only for what it can spell
         return FileAnalysis(path, lines, ())
     if too_large_to_parse(len(data)):
         return too_large(path, len(data), text, lines, present)
-    spelt = PatternSet.of(present)
+    spelt = part_of(compiled, present)
     module, is_package = module_of(path, module)
     resolving = needs_resolution(text, views.norm, spelt)
     binders = AliasBinders(spelt, module, is_package=is_package) if resolving else None

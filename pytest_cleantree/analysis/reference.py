@@ -146,10 +146,9 @@ def with_line_patterns(
         module: str | None = None,
         stars: Mapping[str, frozenset[str]] | None = None,
     ) -> FileAnalysis:
-        whole = [p for p in patterns if p.tier is PatternTier.LINE]
+        whole, rest = _line_split(patterns)
         if not whole:
             return analyze(path, data, patterns, comments=comments, module=module, stars=stars)
-        rest = [p for p in patterns if p.tier is not PatternTier.LINE]
         analysis = analyze(path, data, rest, comments=comments, module=module, stars=stars)
         raw = split_lines(data.decode("utf-8", errors="surrogateescape"))
         lines = analysis.lines or raw
@@ -157,6 +156,26 @@ def with_line_patterns(
         return replace(analysis, findings=analysis.findings + found)
 
     return wrapper
+
+
+def _line_split(
+    patterns: Sequence[Pattern],
+) -> tuple[tuple[Pattern, ...], tuple[Pattern, ...]]:
+    """A list's line patterns and the rest, split once per list (by identity), not per file:
+    the rest is then the same list for every file, compiled once (``compile_patterns``)."""
+    known = _SPLITS.get(id(patterns))
+    if known is not None and known[0] is patterns:
+        return known[1]
+    whole = tuple(p for p in patterns if p.tier is PatternTier.LINE)
+    split = whole, tuple(p for p in patterns if p.tier is not PatternTier.LINE)
+    if len(_SPLITS) > 64:
+        _SPLITS.clear()
+    _SPLITS[id(patterns)] = (patterns, split)
+    return split
+
+
+#: the lists split (each held, so that its id is not reused), by identity
+_SPLITS: dict[int, tuple[Sequence[Pattern], tuple[tuple[Pattern, ...], tuple[Pattern, ...]]]] = {}
 
 
 def analyze_reference(

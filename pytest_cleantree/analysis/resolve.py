@@ -11,14 +11,13 @@ library.
 from __future__ import annotations
 
 import ast
-import functools
 import itertools
 import re
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from pytest_cleantree.core.patterns import covers
+from pytest_cleantree.core.patterns import Covering
 
 from .bindings import Importation, ImportationFrom, scope_bindings, spans
 from .text import PatternSet, is_python_path, lines_at, spells_word, word_offsets
@@ -518,22 +517,32 @@ STATEMENT_FIELDS: dict[type, tuple[str, ...]] = {
 }
 
 
-@functools.lru_cache(maxsize=8192)
 def covers_any(imported: str, wanted: tuple[str, ...]) -> bool:
     """Is the imported name a wanted name, or something inside one?"""
-    return any(covers(name, imported) for name in wanted)
+    return covering_of(wanted).covers_any(imported)
 
 
-@functools.lru_cache(maxsize=8192)
 def on_path(imported: str, wanted: tuple[str, ...]) -> bool:
     """Is the imported name on the way to a wanted qualified name, or inside one?"""
-    if imported.startswith("."):  # relative: known only in part; any shared part counts
-        parts = set(imported[1:].split("."))
-        return any(parts & set(target.split(".")) for target in wanted)
-    return any(
-        target == imported or target.startswith(imported + ".") or imported.startswith(target + ".")
-        for target in wanted
-    )
+    return covering_of(wanted).on_path(imported)
+
+
+def covering_of(wanted: tuple[str, ...]) -> Covering:
+    """The wanted names as a table (:class:`Covering`), built once per tuple: a file's list
+    hands the same tuple to every question (``PatternSet.qualified_bodies``), and a
+    qualified pattern's spellings run to thousands (issue 44)."""
+    known = _COVERINGS.get(id(wanted))
+    if known is not None and known[0] is wanted:
+        return known[1]
+    if len(_COVERINGS) > 16:
+        _COVERINGS.clear()
+    covering = Covering(wanted)
+    _COVERINGS[id(wanted)] = (wanted, covering)
+    return covering
+
+
+#: the tuples tabled (each held, so that its id is not reused), by identity
+_COVERINGS: dict[int, tuple[tuple[str, ...], Covering]] = {}
 
 
 _UNIQUE = itertools.count()

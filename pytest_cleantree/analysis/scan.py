@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from pytest_cleantree.core.findings import Finding
 from pytest_cleantree.core.model import Kind, Occurrence, Pattern
-from pytest_cleantree.core.patterns import match_name, match_text, prefilter_needles
+from pytest_cleantree.core.patterns import match_name, prefilter_needles
 
 from .bindings import ScopeBindings, scope_bindings, spans
 from .literals import string_places
@@ -76,6 +76,8 @@ class Scanner:
         self._depth = 0
         self._name_cache: dict[str, tuple[Pattern, ...]] = {}
         self._qualified_cache: dict[tuple[str, tuple[str, ...], bool], tuple[Pattern, ...]] = {}
+        self._index = patterns.index
+        self._text_index = patterns.index.text
         self._qualified = patterns.qualified
         self._plain = patterns.plain
         #: names the module scope gives a value (definitions, assignments): ``module.name``
@@ -92,16 +94,14 @@ class Scanner:
     ) -> None:
         matched = self._name_cache.get(name)
         if matched is None:
-            matched = tuple(p for p in self._plain if match_name(p, name))
+            matched = self._index.match(name)
             self._name_cache[name] = matched
         if qualified:
             inside = kind is not Kind.DEFINITION
             key = (name, qualified, inside)
             through = self._qualified_cache.get(key)
             if through is None:
-                through = tuple(
-                    p for p in self._qualified if match_name(p, name, qualified, inside=inside)
-                )
+                through = self._index.match_qualified(qualified, inside=inside)
                 self._qualified_cache[key] = through
             matched += through
         if matched:
@@ -135,7 +135,7 @@ class Scanner:
         the line where the matching part itself stands.
         """
         parts = dotted.split(".")
-        matched = [p for p in self.patterns if match_name(p, dotted, (dotted,))]
+        matched = self._index.match(dotted, (dotted,))
         needles = [needle for p in matched for needle in prefilter_needles(p)]
         first = self._locate(parts[0], start)
         for part in parts:
@@ -144,7 +144,7 @@ class Scanner:
         return first
 
     def _wanted(self, name: str, qualified: tuple[str, ...]) -> bool:
-        return any(match_name(p, name, qualified) for p in self.patterns)
+        return bool(self._index.match(name, qualified))
 
     def _locate(self, name: str, start: tuple[int, int]) -> tuple[int, int]:
         """Where the first NAME token ``name`` (its first dotted part) stands at or after ``start``.
@@ -520,9 +520,7 @@ class Scanner:
             return
         first, last = node.lineno, node.end_lineno or node.lineno
         raws: list[str] = []
-        for pattern in self.patterns:
-            if not match_text(pattern, text):
-                continue
+        for pattern in self._text_index.matching(text):
             raws = raws or [self._segment_line(node, n) for n in range(first, last + 1)]
             for index, col in string_places(pattern, raws):
                 col += self._char_col(first, node.col_offset) if index == 0 else 0
@@ -551,10 +549,9 @@ class Scanner:
             for token in tokenize.generate_tokens(io.StringIO(text).readline):
                 if token.type == tokenize.COMMENT:
                     line, col = token.start
-                    for pattern in self.patterns:
-                        if match_text(pattern, token.string):
-                            occurrence = Occurrence(line, col, Kind.COMMENT, token.string)
-                            self.findings.append(Finding(pattern.text, occurrence))
+                    for pattern in self._text_index.matching(token.string):
+                        occurrence = Occurrence(line, col, Kind.COMMENT, token.string)
+                        self.findings.append(Finding(pattern.text, occurrence))
         except (tokenize.TokenError, SyntaxError):
             return
 

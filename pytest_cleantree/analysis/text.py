@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from pytest_cleantree.agent import STRING_ESCAPE, made_chars, unescape
 from pytest_cleantree.core.model import Pattern, PatternTier
-from pytest_cleantree.core.patterns import IDENTIFIER, prefilter_needles, written
+from pytest_cleantree.core.patterns import IDENTIFIER, NameIndex, prefilter_needles, written
 
 from .breaks import breaks_search
 
@@ -76,7 +76,7 @@ class PatternSet:
     #: the patterns matched against names without resolution
     plain: tuple[Pattern, ...]
 
-    @property
+    @functools.cached_property
     def qualified_bodies(self) -> tuple[str, ...]:
         return tuple(p.body for p in self.qualified)
 
@@ -84,6 +84,11 @@ class PatternSet:
     def needle_strings(self) -> frozenset[str]:
         """Every pattern's needle: what the break search looks for (``derived_may_spell``)."""
         return frozenset(needle for _, needle, _ in self.needles if needle)
+
+    @functools.cached_property
+    def index(self) -> NameIndex:
+        """The list as tables names (and, ``.text``, free text) are looked up in."""
+        return NameIndex(self.patterns)
 
     @property
     def bounded(self) -> bool:

@@ -1,10 +1,14 @@
-"""The symbol graph's budget: the work one run's graph may do before it ends, loudly.
+"""The run's budget for qualified patterns: the work its graph and the analysis they cause
+may do before the run ends, loudly.
 
 Work is counted where it is done, not per statement: each node a walk visits, each edge
 it follows (a star import is an edge per name its module exports), each name an export
 walk adds, each binding the reverse index reads, each module a round admits.  Every map of
 a run shares one :class:`Meter`; past the :class:`Budget` the run ends with
 :class:`GraphBudgetError` naming the module where it stopped (exit 2), never a hang.
+The analysis counts on the same meter (:meth:`Meter.spend_on`): each spelling of a qualified
+pattern asked of a file is a step, so a pattern with thousands of spellings over thousands
+of files ends the run naming the pattern and the file, never a silent wait (issue 44).
 The manifest's ``graph_budget`` sets the bound (:data:`DEFAULT_STEPS` when absent).
 """
 
@@ -58,6 +62,24 @@ class Meter:
             time.monotonic() - self.started > self.budget.seconds
         ):
             self._passed(f"{self.budget.seconds:g} s", where)
+
+    def spend_on(self, pattern: str, path: str, count: int) -> None:
+        """Count ``count`` steps of the analysis the qualified ``pattern`` causes in the file
+        ``path`` (each of its spellings asked of the file is one): the budget bounds the whole
+        run, not only its graph; past it the run ends naming the pattern and the file."""
+        self.steps += count
+        bound = None
+        if self.steps > self.budget.nodes:
+            bound = f"{self.budget.nodes} steps"
+        elif time.monotonic() - self.started > self.budget.seconds:
+            bound = f"{self.budget.seconds:g} s"
+        if bound is not None:
+            raise GraphBudgetError(
+                f"the analysis of the qualified pattern {pattern!r} passed the run's bound of "
+                f"{bound} at the file {path!r}: each of its spellings is asked of each file "
+                "that may spell it (raise `graph_budget` in the manifest, narrow the root or "
+                "the rule's files, or check fewer qualified patterns at once)"
+            )
 
     def _passed(self, bound: str, where: str) -> None:
         raise GraphBudgetError(

@@ -18,13 +18,14 @@ or parsed adds nothing (the files a rule names report their own problems).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pytest_cleantree.analysis import decode_python, module_name_for
 from pytest_cleantree.config.layout import Layout
 from pytest_cleantree.core.errors import SourceError
-from pytest_cleantree.core.patterns import as_name, covers
+from pytest_cleantree.core.patterns import Covering, as_name
 from pytest_cleantree.names.budget import Budget
 from pytest_cleantree.names.environment import read_module, read_source
 from pytest_cleantree.names.existence import Standing, standings
@@ -151,10 +152,16 @@ class Spellings:
         against the whole spellings would.
         """
         if name.startswith("."):
-            return any(covers(whole, name) for whole in self.names.get(pattern, ()))
+            return _covering(self.names.get(pattern, frozenset())).covers_any(name)
         if self.emap is None:
             return True
         return self.emap.leads_to(name, self.targets.get(pattern, frozenset({pattern})))
+
+
+@functools.lru_cache(maxsize=64)
+def _covering(names: frozenset[str]) -> Covering:
+    """A pattern's whole spellings as a table (thousands of them, asked of every finding)."""
+    return Covering(sorted(names))
 
 
 def pattern_spellings(

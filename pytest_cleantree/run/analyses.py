@@ -70,8 +70,23 @@ def _stars_key_of(material: str) -> str:
 
 
 def _stars_key(stars: Mapping[str, frozenset[str]]) -> str:
-    """A short key of what star imports bind (part of every analysis' cache key)."""
-    return _stars_key_of(json.dumps(sorted((m, sorted(n)) for m, n in stars.items())))
+    """A short key of what star imports bind (part of every analysis' cache key).
+
+    A run hands every file the same mapping (``Spelt.binds``): it is keyed once, not once
+    per file (on a site-packages tree it names thousands of spellings).
+    """
+    known = _STARS_KEYS.get(id(stars))
+    if known is not None and known[0] is stars:
+        return known[1]
+    key = _stars_key_of(json.dumps(sorted((m, sorted(n)) for m, n in stars.items())))
+    if len(_STARS_KEYS) > 8:
+        _STARS_KEYS.clear()
+    _STARS_KEYS[id(stars)] = (stars, key)
+    return key
+
+
+#: the mappings keyed (by identity, each held so that its id is not reused), with their keys
+_STARS_KEYS: dict[int, tuple[Mapping[str, frozenset[str]], str]] = {}
 
 
 def _named(digest: str, module: str | None, stars: Mapping[str, frozenset[str]] | None) -> str:

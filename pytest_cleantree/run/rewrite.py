@@ -41,6 +41,27 @@ class Spelt:
     #: found through it is one of theirs only if it resolves there (see ``Spellings.ways``)
     ways: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
+    #: per list of patterns, the analysis steps its qualified patterns cause in a file, and
+    #: the pattern as written with the most spellings (named when the budget is passed)
+    _costs: dict[Asked, tuple[int, str]] = field(default_factory=dict, compare=False, repr=False)
+
+    def charge(self, path: str, asked: Asked) -> None:
+        """Count the analysis of ``path`` for the qualified patterns of its list against the
+        run's budget (the graph's meter): one step per spelling asked of it.  Raises
+        :class:`~pytest_cleantree.names.budget.GraphBudgetError` past it (exit 2)."""
+        spellings = self.spellings
+        if spellings is None or spellings.emap is None:
+            return
+        cost = self._costs.get(asked)
+        if cost is None:
+            patterns = asked[0].patterns
+            steps = sum(1 for p in patterns if p.tier is PatternTier.QUALIFIED)
+            written = [p.text for p in patterns if p.text in spellings.names]
+            spelt = {p: len(spellings.names[p]) + len(spellings.ways.get(p, ())) for p in written}
+            cost = self._costs[asked] = (steps, max(spelt, key=spelt.__getitem__, default=""))
+        if cost[0]:
+            spellings.emap.meter.spend_on(cost[1], path, cost[0])
+
     @property
     def binds(self) -> Mapping[str, frozenset[str]]:
         """What star imports of the tree's modules bind (see ``Spellings.binds``)."""

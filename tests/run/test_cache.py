@@ -171,3 +171,14 @@ def test_the_cache_key_names_the_astroid_that_resolves_without_importing_it() ->
     import astroid
 
     assert f'"{astroid.__version__}"' in text
+
+
+def test_the_stars_key_is_the_key_of_what_the_mapping_holds() -> None:
+    """Keyed once per mapping (issue 44), yet two mappings alike share a key and a changed
+    one does not (the key is part of every analysis' store key: a stale one is a false
+    answer)."""
+    from pytest_cleantree.run.analyses import _stars_key
+
+    one = {"m": frozenset({"a", "b"})}
+    assert _stars_key(one) == _stars_key(one) == _stars_key({"m": frozenset({"b", "a"})})
+    assert _stars_key(one) != _stars_key({"m": frozenset({"a"})})
