@@ -329,8 +329,11 @@ STRING_ESCAPE = re.compile(
 ONE_LETTER_ESCAPES = {
     "\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b",
     "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v",
+    "/": "/",  # JSON's (a JSON file's strings are decoded by its view: ``\/`` spells ``/``)
 }  # fmt: skip
-_ONE_LETTER = re.compile(r"\\([\\'\"abfnrtv])")
+_ONE_LETTER = re.compile(r"\\([\\'\"abfnrtv/])")
+#: the first half of a surrogate pair written as an escape (JSON joins the pair)
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abAB]")
 #: doubled braces in an f-string spell one
 _DOUBLED_BRACE = re.compile(r"\{\{|\}\}")
 #: what the views' decoding (escapes decoded all over the text) can read otherwise than
@@ -420,6 +423,8 @@ def could_spell(
     if any(b"coding" in line for line in data.split(b"\n", 2)[:2]) or "\\N{" in text:
         return True
     wanted = {char for _, needle in needles for char in needle}
+    if any(ord(char) > 0xFFFF for char in wanted) and _SURROGATE_ESCAPE.search(text):
+        return True  # JSON's "\\ud83d\\ude00" is one character beyond the BMP
     made = made_chars(text, escape, wanted)
     if any(char in made for char in wanted):
         return True  # a character an escape or a newline spells: left to the analysis

@@ -14,6 +14,7 @@ finding for both engines; no problem for the run's).
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -91,6 +92,47 @@ def spared_means_nothing(seed: int) -> None:
         # reports a syntax error the run leaves alone in a file that spells no pattern)
         problem = analyze_fast(path, data, parsed).problem
         assert problem is None, (path, data, patterns, problem)
+
+
+#: texts a JSON file's strings may spell with JSON's own escapes (a path, a name, one character
+#: beyond the BMP), each also a substring pattern
+JSON_TEXTS = ("internal-host/v1", "sm120", "x\U0001f600y", "caf\u00e9")
+
+
+def json_spelling(text: str, rng: random.Random) -> str:
+    """``text`` as a JSON string literal, each character as written or escaped as JSON allows
+    (``\\/``, ``\\uXXXX``, a surrogate pair beyond the BMP)."""
+    out = []
+    for char in text:
+        choice = rng.random()
+        if char == "/" and choice < 0.5:
+            out.append("\\/")
+        elif choice < 0.4:
+            out.append(
+                json.dumps(char, ensure_ascii=True)[1:-1]
+                if ord(char) > 127
+                else f"\\u{ord(char):04x}"
+            )
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
+
+
+@pytest.mark.parametrize("seed", range(DEFAULT_SEEDS))
+def test_a_spared_json_file_is_one_the_analysis_finds_nothing_in(seed: int) -> None:
+    """JSON's escapes are not Python's: ``\\/`` spells ``/``, a surrogate pair one character
+    beyond the BMP; the JSON view decodes them, so the agent must not spare them."""
+    rng = random.Random(seed)
+    for _ in range(20):
+        wanted = rng.choice(JSON_TEXTS)
+        pairs = needle_pairs([wanted])
+        assert pairs is not None
+        key = json_spelling(rng.choice(["url", "k"]), rng)
+        data = ("{" + key + ": " + json_spelling(wanted, rng) + "}\n").encode()
+        pattern = [parse_pattern(wanted)]
+        found = analyze_fast("conf.json", data, pattern).findings
+        assert found, (data, wanted)  # the analysis reads JSON's escapes
+        assert agent.could_spell(data, pairs), (data, wanted)
 
 
 @pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be", "utf-32-le"])

@@ -216,3 +216,24 @@ def test_a_file_the_analysis_cannot_read_is_an_error_over_ssh_as_locally(
     assert local.returncode == 2, local.stdout + local.stderr
     assert remote.returncode == local.returncode, remote.stdout + remote.stderr
     assert "holds NUL bytes" in remote.stdout, remote.stdout
+
+
+def test_a_json_escape_python_lacks_is_found_over_ssh_as_locally(
+    tmp_path: Path, ssh_setup: Setup
+) -> None:
+    """``"http:\\/\\/internal-host\\/v1"`` in a JSON file: the JSON view reads ``\\/`` as
+    ``/`` and finds the path locally (exit 1); the agent, modelling Python's escapes only,
+    spared the file and the remote check said clean."""
+    root = tmp_path / "tree"
+    root.mkdir()
+    (root / "conf.json").write_text('{"url": "http:\\/\\/internal-host\\/v1"}\n')
+    (tmp_path / "cleantree.toml").write_text(
+        'root = "tree"\n[[rule]]\nid = "r"\nfiles = ["*.json"]\nforbid = ["internal-host/v1"]\n'
+    )
+    local = cleantree("check", cwd=tmp_path)
+    remote = cleantree(
+        "check", "--host", f"{ssh_setup.alias}:{root}", *options(ssh_setup), cwd=tmp_path
+    )
+    assert local.returncode == 1, local.stdout + local.stderr
+    assert remote.returncode == local.returncode, remote.stdout + remote.stderr
+    assert "conf.json:1" in remote.stdout, remote.stdout
