@@ -108,19 +108,10 @@ def serve_read(request: "Dict[str, Any]", root: str, send: "Send") -> None:
         send(read_one(os.path.join(enc(root), enc(path)), real_root, folders, needles))
 
 
-def main() -> None:
-    """Answer the request on stdin: the handshake (this protocol's version), the root
+def answer(request: "Dict[str, Any]", send: "Send") -> None:
+    """One request's answer: the handshake (this protocol's version), the root
     (:class:`~.wire.Root`, or :class:`~.wire.NoRoot` why not), the operation's records,
     :class:`~.wire.End`."""
-    import json
-
-    request = json.loads(sys.stdin.buffer.read().decode("utf-8"))
-    out = sys.stdout.buffer
-
-    def send(record: Record) -> None:
-        out.write(encode(record))
-
-    out.write(hello(request["nonce"]))
     theirs = request.get("protocol", 1)
     root, problem = (None, None) if theirs != PROTOCOL else resolve(request["root"])
     if theirs != PROTOCOL:
@@ -134,4 +125,24 @@ def main() -> None:
         elif request["op"] == "read":
             serve_read(request, root, send)
     send(End())
-    out.flush()
+
+
+def main() -> None:
+    """Answer requests until stdin ends: each one is its length in bytes on a line, then
+    that many bytes of JSON (:func:`~.wire.frame`); each answer starts with its request's
+    handshake and ends with :class:`~.wire.End`, flushed, so one agent serves a whole run."""
+    import json
+
+    stdin, out = sys.stdin.buffer, sys.stdout.buffer
+
+    def send(record: Record) -> None:
+        out.write(encode(record))
+
+    while True:
+        size = stdin.readline().strip()
+        if not size:
+            return
+        request = json.loads(stdin.read(int(size)).decode("utf-8"))
+        out.write(hello(request["nonce"]))
+        answer(request, send)
+        out.flush()

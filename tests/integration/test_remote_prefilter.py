@@ -189,20 +189,20 @@ def counting_python(tmp_path: Path) -> tuple[Path, Path]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    ("budget", "commands"), [(None, 1), (1, 2)], ids=["read-ahead", "over-budget"]
+    ("budget", "requests"), [(None, 1), (1, 2)], ids=["read-ahead", "over-budget"]
 )
-def test_listing_and_reading_take_one_command(
+def test_listing_and_reading_take_one_request(
     workspace: Path,
     make_ssh_source: SourceFactory,
     counting_python: tuple[Path, Path],
     monkeypatch: pytest.MonkeyPatch,
     budget: int | None,
-    commands: int,
+    requests: int,
 ) -> None:
     """The files that can matter come back with the listing; past the budget, they are read
-    with a second command; the results are the local ones either way.  (Qualified patterns
-    also read the modules on their chains and the package layout: more commands, counted
-    by tests/integration/test_remote_resolution.py.)"""
+    with a second request to the same agent (one command either way); the results are the
+    local ones either way.  (Qualified patterns also read the modules on their chains and the
+    package layout: more requests, counted by tests/integration/test_remote_resolution.py.)"""
     from pytest_cleantree.sources.ssh import protocol
 
     if budget is not None:
@@ -215,7 +215,8 @@ def test_listing_and_reading_take_one_command(
     checks = list(iter_checks(parse_manifest(manifest, str(workspace / "m.toml")).rules))
     remote = check_all(checks, source, AnalysisCache())
     local = check_all(checks, LocalSource(workspace / "tree"), AnalysisCache())
-    assert log.read_text().count("run") == commands
+    assert log.read_text().count("run") == 1
+    assert source.commands == (1, requests)
     assert {c: (r.hits, r.missing, r.problems) for c, r in remote.items()} == {
         c: (r.hits, r.missing, r.problems) for c, r in local.items()
     }

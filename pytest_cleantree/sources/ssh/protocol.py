@@ -1,8 +1,9 @@
 """What travels over the SSH channel: the agent's modules, the request, the records back.
 
-Each request is **one** remote command, whatever the number of paths: the agent
-(:mod:`pytest_cleantree.agent`, its modules' source sent on the command's stdin, never on
-its command line) resolves the root, then either lists the folders the globs start in or
+A run starts **one** remote command per host, the agent (:mod:`pytest_cleantree.agent`, its
+modules' source sent once on the command's stdin, never on its command line), and each
+request, whatever the number of paths, is one message to it (``session.py``): it resolves
+the root, then either lists the folders the globs start in or
 streams the requested files, as the records of :mod:`pytest_cleantree.agent.wire` (the one
 codec, and its version, checked at the handshake).  Paths travel as JSON on stdin, so no
 name (spaces, quotes, ``$(...)``, newlines) ever reaches a shell; the one word that does,
@@ -57,9 +58,14 @@ def agent_modules() -> bytes:
     return b"".join(parts)
 
 
+def agent_request(request: Mapping[str, object]) -> bytes:
+    """One request as the running agent reads it: JSON, framed."""
+    return wire.frame(json.dumps(request).encode("ascii"))
+
+
 def agent_stdin(request: Mapping[str, object]) -> bytes:
-    """What the bootstrap reads: the agent's modules, then the request as JSON."""
-    return agent_modules() + json.dumps(request).encode("ascii")
+    """What the bootstrap reads for one request alone: the agent's modules, then the request."""
+    return agent_modules() + agent_request(request)
 
 
 def agent_command(python_word: str, root: str) -> str:

@@ -1,4 +1,4 @@
-"""The SSH source: a tree on another machine, one agent command per request."""
+"""The SSH source: a tree on another machine, one agent session per run."""
 
 from __future__ import annotations
 
@@ -112,6 +112,7 @@ class SSHSource:
         return {path: found[path] for path in paths}
 
     def close(self) -> None:
+        self._agent.close()
         self._connection.disconnect()
 
     # -- extras --------------------------------------------------------------------
@@ -123,6 +124,12 @@ class SSHSource:
         if self._where.resolved is None:
             raise SourceError(f"{self.host}: the root {self._where.written!r} was not resolved")
         return self._where.resolved
+
+    @property
+    def commands(self) -> tuple[int, int]:
+        """The remote commands this source started (one per agent session) and the requests
+        it asked of them: what it cost the host."""
+        return self._agent.session.started, self._agent.session.requests
 
     def __enter__(self) -> SSHSource:
         return self
@@ -145,6 +152,7 @@ class SSHSource:
         try:
             return self._answered(request)
         except ConnectionLost as first:
+            self._agent.close()
             self._connection.disconnect()
             try:
                 return self._answered(request)
