@@ -13,10 +13,12 @@ from .wire import (
     PROTOCOL,
     Ahead,
     Base,
+    Content,
     End,
     Exists,
     Listed,
     NoRoot,
+    Packed,
     Record,
     Root,
     encode,
@@ -64,9 +66,14 @@ def read_ahead(
     send: "Send",
 ) -> None:
     """The files the entries name, read with their needles right after the listing (one
-    command, not two): :class:`~.wire.Ahead` then its read record, up to a budget of bytes
-    sent."""
+    request, not two): :class:`~.wire.Ahead` then its read record (content :class:`~.wire.Packed`
+    when asked and zlib is there), up to a budget of bytes read."""
     ahead = request["ahead"]
+    try:
+        import zlib
+    except ImportError:  # a Python built without it: the content travels as it is
+        zlib = None  # type: ignore[assignment]
+    pack = zlib is not None and ahead.get("pack")
     sets = needle_sets(request)
     chosen: Dict[str, Set[int]] = {}
     for kind, entry, base, index in ahead["entries"]:
@@ -87,7 +94,11 @@ def read_ahead(
         send(Ahead(path, indices))
         result = read_one(os.path.join(enc(root), enc(path)), real_root, folders, needles)
         budget -= sum(map(len, result.values()))
-        send(result)
+        send(
+            Packed(zlib.compress(result.data, 1))
+            if pack and isinstance(result, Content)
+            else result
+        )
 
 
 def needle_sets(request: "Dict[str, Any]") -> "List[List[Tuple[bytes, str]]]":

@@ -220,6 +220,17 @@ class Content(Record):
         self.data = data
 
 
+class Packed(Record):
+    """A file read ahead, its bytes compressed (zlib): the client unpacks it into
+    :class:`Content` (a whole tree's Python files cross the link in the first trip)."""
+
+    TAG, FIELDS = b"C", (("data", "b"),)
+    __slots__ = names(FIELDS)
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+
 class Spared(Record):
     """Read with needles, the file can spell none: its content was not sent."""
 
@@ -278,7 +289,7 @@ WALKS = (Listed, Other, Unlisted, LinkOut)
 LITERALS = (Exists, Absent, Unknown)
 #: every record type, by its tag
 RECORDS: "Dict[bytes, Type[Record]]" = {
-    kind.TAG: kind for kind in (Root, NoRoot, End, Base, Ahead, *LITERALS, *WALKS, *READS)
+    kind.TAG: kind for kind in (Root, NoRoot, End, Base, Ahead, Packed, *LITERALS, *WALKS, *READS)
 }
 
 

@@ -26,6 +26,7 @@ def test_each_record_type_has_its_tag_and_fields() -> None:
     assert shapes == {
         b"A": ("Ahead", (("path", "t"), ("needle_lists", "n"))),
         b"B": ("Base", ()),
+        b"C": ("Packed", (("data", "b"),)),
         b"D": ("Folder", ()),
         b"E": ("NoRoot", (("why", "t"),)),
         b"END": ("End", ()),

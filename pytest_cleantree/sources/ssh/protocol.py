@@ -21,6 +21,7 @@ import functools
 import importlib.resources
 import json
 import shlex
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -150,7 +151,7 @@ def _ahead_fields(read_ahead: Mapping[str, Sequence[str]]) -> dict[str, object]:
         else:
             entries.append(("literal", entry, "", index))
     return {
-        "ahead": {"entries": entries, "budget": READ_AHEAD_BYTES},
+        "ahead": {"entries": entries, "budget": READ_AHEAD_BYTES, "pack": True},
         "needles": [list(key) for key in sets],
     }
 
@@ -182,7 +183,8 @@ def parse_ahead(
     records: list[wire.Record], ahead: Mapping[str, object] | None, host: str
 ) -> dict[str, Ahead]:
     """The files read ahead with a listing: each :class:`~pytest_cleantree.agent.wire.Ahead`
-    (the path, and the needle lists it was read with), then the file's read record."""
+    (the path, and the needle lists it was read with), then the file's read record (its
+    content :class:`~pytest_cleantree.agent.wire.Packed`: unpacked here)."""
     needles = ahead.get("needles") if ahead is not None else None
     if not isinstance(needles, list):
         raise SourceError(f"{host}: the remote helper read ahead unasked")
@@ -190,6 +192,13 @@ def parse_ahead(
     stream = iter(records)
     for named in stream:
         result = next(stream, None)
+        if isinstance(result, wire.Packed):
+            try:
+                result = wire.Content(zlib.decompress(result.data))
+            except zlib.error as exc:
+                raise SourceError(
+                    f"{host}: the remote helper's {named!r} is garbled: {exc}"
+                ) from None
         if not isinstance(named, wire.Ahead) or not isinstance(result, wire.READS):
             raise SourceError(f"{host}: the remote helper's listing is garbled")
         try:

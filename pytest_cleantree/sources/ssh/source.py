@@ -60,8 +60,13 @@ class SSHSource:
         self._sftp = SFTPReader(
             self._connection, self._where, allow_outside_root=allow_outside_root
         )
-        #: files read ahead with a listing: path -> (read record, needles used)
+        #: files read ahead with a listing: path -> (read record, needles used), kept until the
+        #: next listing that reads ahead (a qualified check's graph and its analysis read the
+        #: same files: the second read is not a second request)
         self._ahead: dict[str, Ahead] = {}
+        #: the globs that listing expanded, kept as long (the graph lists the tree's Python
+        #: files again: one snapshot of the tree per run, one request)
+        self._listed: dict[str, Expansion] = {}
 
     # -- the Source protocol -------------------------------------------------------
 
@@ -72,18 +77,23 @@ class SSHSource:
         any_kind: bool = False,
         read_ahead: Mapping[str, Sequence[str]] | None = None,
     ) -> Mapping[str, Expansion]:
+        if not read_ahead and not any_kind and entries and set(entries) <= self._listed.keys():
+            return {entry: self._listed[entry] for entry in entries}
         literals = [entry for entry in entries if not is_path_glob(entry)]
         globs = [entry for entry in entries if is_path_glob(entry)]
         bases = sorted({glob_base(entry) for entry in globs})
         ahead = _ahead_fields(read_ahead) if read_ahead else None
         if ahead is not None:
             self._ahead.clear()
+            self._listed.clear()
         states, listings = self._run(lambda: self._expand_once(literals, bases, ahead))
         found: dict[str, Expansion] = {}
         for entry, state in zip(literals, states, strict=True):
             found[entry] = literal_answer(entry, state)
         for entry in globs:
             found[entry] = match_listing(entry, listings[glob_base(entry)], any_kind=any_kind)
+            if ahead is not None and not any_kind:
+                self._listed[entry] = found[entry]
         return {entry: found[entry] for entry in entries}
 
     #: the helper tests needles on the server: files that cannot matter never cross the link
@@ -97,7 +107,7 @@ class SSHSource:
         found: dict[str, bytes | SourceError | NoNeedle] = {}
         rest: list[str] = []
         for path in paths:
-            ahead = self._ahead.pop(path, None)
+            ahead = self._ahead.get(path)
             chosen = needles.get(path) if isinstance(needles, Mapping) else needles
             if ahead is None:
                 rest.append(path)
@@ -112,6 +122,8 @@ class SSHSource:
         return {path: found[path] for path in paths}
 
     def close(self) -> None:
+        self._ahead.clear()
+        self._listed.clear()
         self._agent.close()
         self._connection.disconnect()
 
