@@ -384,6 +384,26 @@ def test_an_agent_that_died_between_requests_is_started_again_once(
     assert len(pids.read_text().split()) == 2
 
 
+def test_what_a_run_kept_is_forgotten_when_the_next_run_plans(
+    tmp_path: Path, make_ssh_source: SourceFactory
+) -> None:
+    """A listing that reads ahead keeps its files and globs for its run; the next run's plan
+    starts a new snapshot even when it reads nothing ahead (a long-lived source, a tree
+    changed between runs: never the old content)."""
+    (tmp_path / "a.py").write_text("sm120 = 1\n")
+    source = make_ssh_source(tmp_path)
+    assert list(source.expand(["*.py"], read_ahead={"*.py": ["sm120"]})["*.py"]) == ["a.py"]
+    assert source.read(["a.py"]) == {"a.py": b"sm120 = 1\n"}
+    assert source.read(["a.py"]) == {"a.py": b"sm120 = 1\n"}
+    assert list(source.expand(["*.py"])["*.py"]) == ["a.py"]
+    assert source.commands == (1, 1)  # the run's reads and listing again: no request
+    (tmp_path / "a.py").write_text("x = 2\n")
+    (tmp_path / "b.py").write_text("y = 3\n")
+    assert list(source.expand(["*.py"], read_ahead={})["*.py"]) == ["a.py", "b.py"]
+    assert source.read(["a.py"]) == {"a.py": b"x = 2\n"}
+    assert source.commands == (1, 3)
+
+
 def _dropping_interpreter(folder: Path, times: int) -> str:
     """A python whose first ``times`` runs kill their SSH session after 200 bytes of output."""
     count = folder / "drops"

@@ -77,13 +77,14 @@ class SSHSource:
         any_kind: bool = False,
         read_ahead: Mapping[str, Sequence[str]] | None = None,
     ) -> Mapping[str, Expansion]:
-        if not read_ahead and not any_kind and entries and set(entries) <= self._listed.keys():
+        planned = read_ahead is not None  # a run's plan: a new snapshot of the tree starts
+        if not planned and not any_kind and entries and set(entries) <= self._listed.keys():
             return {entry: self._listed[entry] for entry in entries}
         literals = [entry for entry in entries if not is_path_glob(entry)]
         globs = [entry for entry in entries if is_path_glob(entry)]
         bases = sorted({glob_base(entry) for entry in globs})
         ahead = _ahead_fields(read_ahead) if read_ahead else None
-        if ahead is not None:
+        if planned:  # even with nothing to read ahead: what an earlier run kept is stale
             self._ahead.clear()
             self._listed.clear()
         states, listings = self._run(lambda: self._expand_once(literals, bases, ahead))
@@ -92,7 +93,7 @@ class SSHSource:
             found[entry] = literal_answer(entry, state)
         for entry in globs:
             found[entry] = match_listing(entry, listings[glob_base(entry)], any_kind=any_kind)
-            if ahead is not None and not any_kind:
+            if planned and not any_kind:
                 self._listed[entry] = found[entry]
         return {entry: found[entry] for entry in entries}
 
