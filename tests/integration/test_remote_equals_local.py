@@ -4,8 +4,9 @@ Every decision the agent takes on the server (which files may hold a needle, how
 decode, which are text, links, odd names) must be the one the local source takes: the
 local run is the oracle.  Trees mix encodings with and without a BOM, NUL bytes, CRLF,
 links (inside, dangling, out of the root), odd names, empty and largish files; the rules
-are a substring one on every file and a qualified one on the Python files (which reads
-the tree through the symbol graph, the first listing's read-ahead included).  A few dozen
+are a substring one on every file, alone (every file needle-tested on the server) or with a
+qualified one on the Python files (which reads them whole with the first listing, for the
+symbol graph).  A few dozen
 trees in the default suite, hundreds in the slow tier.
 """
 
@@ -42,6 +43,9 @@ id = "qualified"
 files = ["**/*.py"]
 forbid = ["pkg.gpu.target"]
 """
+#: without a qualified rule the Python files are needle-tested on the server too (a qualified
+#: one reads them whole with the listing, for the symbol graph)
+MANIFESTS = [MANIFEST, MANIFEST.split("\n\n")[0] + "\n"]
 
 NAMES = [
     "a.py",
@@ -93,6 +97,7 @@ TREES = st.fixed_dictionaries(
     {
         "files": st.dictionaries(st.sampled_from(NAMES), FILES, min_size=1, max_size=6),
         "links": st.dictionaries(st.sampled_from(["l1.py", "sub/l2.py"]), LINKS, max_size=2),
+        "manifest": st.sampled_from(MANIFESTS),
     }
 )
 
@@ -134,7 +139,7 @@ def _answers(results: dict[Any, Any]) -> dict[tuple[str, str], tuple[object, ...
 
 
 def held_to_local(tree: dict[str, Any], setup: Any) -> None:
-    checks = list(iter_checks(parse_manifest(MANIFEST, "cleantree.toml").rules))
+    checks = list(iter_checks(parse_manifest(tree["manifest"], "cleantree.toml").rules))
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder) / "tree"
         _build(root, tree, Path(folder) / "outside.py")
