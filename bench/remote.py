@@ -2,9 +2,10 @@
 
 A real OpenSSH ``sshd`` on 127.0.0.1, reached through a TCP proxy that delays
 every chunk by a fixed time in each direction (default 25 ms, so a 50 ms round
-trip).  In one run, in turns: ``cleantree check --host`` and ``ssh host grep
--rn`` over the same link.  The proxy counts round trips as the number of times
-the traffic turns from client-to-server to server-to-client.
+trip).  In one run, in turns: ``cleantree check --host`` (an exact rule and a qualified
+one, each cold and warm) and ``ssh host grep -rn`` over the same link.  The proxy counts
+round trips as the number of times the traffic turns from client-to-server to
+server-to-client; sshd's log, the remote commands started.
 
 The fleet run starts ``--fleet`` sshd instances (default 32), each behind a
 delaying proxy of its own and each serving the same ``--fleet-files`` tree
@@ -130,8 +131,9 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def sshd(folder: Path) -> Iterator[tuple[int, Path, Path, str]]:
-    """A private sshd: yields (port, client key, authorized host key line, user)."""
+def sshd(folder: Path, log: Path | None = None) -> Iterator[tuple[int, Path, Path, str]]:
+    """A private sshd: yields (port, client key, authorized host key line, user); ``log``:
+    where it logs at DEBUG1 (each command it starts)."""
     Path("/run/sshd").mkdir(exist_ok=True)
     host_key, client_key = folder / "host_key", folder / "client_key"
     for key in (host_key, client_key):
@@ -145,7 +147,12 @@ def sshd(folder: Path) -> Iterator[tuple[int, Path, Path, str]]:
         "PasswordAuthentication no\nKbdInteractiveAuthentication no\nUsePAM no\n"
         f"PidFile {folder / 'sshd.pid'}\nSubsystem sftp internal-sftp\nPermitRootLogin yes\n"
     )
-    process = subprocess.Popen([SSHD, "-D", "-e", "-f", str(config)], stderr=subprocess.DEVNULL)
+    if log is not None:
+        log.touch()
+        with open(config, "a") as handle:
+            handle.write("LogLevel DEBUG1\n")
+    logging = ["-E", str(log)] if log is not None else ["-e"]
+    process = subprocess.Popen([SSHD, "-D", *logging, "-f", str(config)], stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -162,15 +169,31 @@ def sshd(folder: Path) -> Iterator[tuple[int, Path, Path, str]]:
 
 
 def make_tree(root: Path, files: int) -> None:
+    """``files`` modules; every 97th imports ``pkg0.gpu.is_sm120_supported`` (the qualified
+    rule's target) under an alias and calls it."""
+    (root / "pkg0").mkdir(parents=True, exist_ok=True)
+    (root / "pkg0" / "gpu.py").write_text(
+        '"""The target."""\n\n\ndef is_sm120_supported():\n    return False\n'
+    )
     for index in range(files):
         folder = root / f"pkg{index // 50}"
         folder.mkdir(parents=True, exist_ok=True)
         body = [f'"""Module {index}."""', "import os", ""]
+        if index % 97 == 0:
+            body += ["from pkg0.gpu import is_sm120_supported as supported", ""]
         for function in range(20):
             body += [f"def f{function}(x):", f"    return os.path.join(str(x), '{index}')", ""]
         if index % 97 == 0:
-            body += ["if is_sm120_supported():", "    pass"]
+            body += ["if supported():", "    pass"]
         (folder / f"mod{index}.py").write_text("\n".join(body) + "\n")
+
+
+#: the two rules: a substring (exact) and the qualified name the tree imports under an alias
+RULES = {
+    "exact": '[[rule]]\nid = "sm120"\nfiles = ["**/*.py"]\nforbid = ["sm120"]\n',
+    "qualified": '[[rule]]\nid = "sm120"\nfiles = ["**/*.py"]\n'
+    'forbid = ["pkg0.gpu.is_sm120_supported"]\n',
+}
 
 
 def _ssh_config_block(alias: str, port: int, key: Path, user: str, known: Path) -> str:
@@ -202,44 +225,54 @@ def _hits(stdout: str) -> int:
     return sum(1 for line in stdout.splitlines() if ".py:" in line)
 
 
+def _commands_seen(log: Path, before: int) -> int:
+    """Remote commands sshd started since ``before`` (the log's length then): each agent
+    session, or each request of a client that starts one per request."""
+    with open(log, "rb") as handle:
+        handle.seek(before)
+        return handle.read().count(b"request exec")
+
+
 def single(args: argparse.Namespace) -> list[str]:
-    """cleantree against ``ssh host grep -rn`` on one host: the report's lines."""
+    """cleantree (exact and qualified, cold and warm) against ``ssh host grep -rn`` on one
+    host: the report's lines."""
     with tempfile.TemporaryDirectory(prefix="cleantree-remote-bench-") as scratch:
         work = Path(scratch)
         tree = work / "tree"
         make_tree(tree, args.files)
-        (work / "cleantree.toml").write_text(
-            '[[rule]]\nid = "sm120"\nfiles = ["**/*.py"]\nforbid = ["sm120"]\n'
-        )
-        with sshd(work) as (port, key, host_line, user):
+        for name, rule in RULES.items():
+            (work / f"{name}.toml").write_text(rule)
+        log = work / "sshd.log"
+        with sshd(work, log) as (port, key, host_line, user):
             proxy = DelayProxy(("127.0.0.1", port), args.delay_ms / 1000)
             known = work / "known_hosts"
             known.write_text(f"[127.0.0.1]:{proxy.port} {host_line}\n")
             config = work / "ssh_config"
             config.write_text(_ssh_config_block("bench", proxy.port, key, user, known))
-            env = {**os.environ, "CLEANTREE_CACHE_DIR": ""}
-            commands = {
-                "cleantree check --host": _cleantree(
-                    work / "cleantree.toml", [f"bench:{tree}"], config, known
-                ),
-                "ssh host grep -rn": [
-                    "ssh",
-                    "-F",
-                    str(config),
-                    "bench",
-                    f"grep -rn --include=*.py sm120 {tree}",
-                ],
-            }
+            cold = {**os.environ, "CLEANTREE_CACHE_DIR": ""}
+            warm = {**os.environ, "CLEANTREE_CACHE_DIR": str(work / "cache")}
+            commands: dict[str, tuple[list[str], dict[str, str]]] = {}
+            for name in RULES:
+                check = _cleantree(work / f"{name}.toml", [f"bench:{tree}"], config, known)
+                commands[f"cleantree check --host, {name}, cold"] = (check, cold)
+                commands[f"cleantree check --host, {name}, warm"] = (check, warm)
+                subprocess.run(check, capture_output=True, env=warm, check=False)  # the cache
+            grep = f"grep -rn --include=*.py sm120 {tree}"
+            commands["ssh host grep -rn"] = (["ssh", "-F", str(config), "bench", grep], cold)
             times: dict[str, list[float]] = {name: [] for name in commands}
             turns: dict[str, list[int]] = {name: [] for name in commands}
+            execs: dict[str, list[int]] = {name: [] for name in commands}
             hits: dict[str, int] = {}
             for _ in range(args.rounds):
-                for name, command in commands.items():
+                for name, (command, env) in commands.items():
                     proxy.reset()
+                    logged = log.stat().st_size
                     start = time.perf_counter()
                     done = subprocess.run(command, capture_output=True, text=True, env=env)
                     times[name].append(time.perf_counter() - start)
                     turns[name].append(proxy.turns)
+                    time.sleep(0.2)  # sshd's log of the last session
+                    execs[name].append(_commands_seen(log, logged))
                     if name.startswith("ssh"):
                         hits[name] = len(done.stdout.splitlines())
                     else:
@@ -247,21 +280,25 @@ def single(args: argparse.Namespace) -> list[str]:
                     if done.returncode not in (0, 1):
                         sys.exit(f"{name} failed ({done.returncode}): {done.stderr.strip()}")
             proxy.close()
-    grep = statistics.median(times["ssh host grep -rn"])
+    grep_time = statistics.median(times["ssh host grep -rn"])
     lines = [
         "## One host against grep",
         "",
         f"{args.files} files through a proxy adding {args.delay_ms:g} ms each way "
-        f"({2 * args.delay_ms:g} ms per round trip), real sshd on 127.0.0.1.",
+        f"({2 * args.delay_ms:g} ms per round trip), real sshd on 127.0.0.1. Exact: a substring "
+        "rule; qualified: `pkg0.gpu.is_sm120_supported`, imported under an alias by every "
+        "97th module. Cold: no analysis cache; warm: the cache of an earlier run.",
         "",
-        "| tool | wall time | x grep | round trips (turns seen by the proxy) | lines found |",
-        "|---|---|---|---|---|",
+        "| tool | wall time | x grep | round trips (turns seen by the proxy) | remote commands "
+        "(sshd's exec requests) | lines found |",
+        "|---|---|---|---|---|---|",
     ]
     for name in commands:
         median = statistics.median(times[name])
         lines.append(
-            f"| `{name}` | {median:.2f} s | {median / grep:.2f} | "
-            f"{statistics.median(turns[name]):.0f} | {hits[name]} |"
+            f"| `{name}` | {median:.2f} s | {median / grep_time:.2f} | "
+            f"{statistics.median(turns[name]):.0f} | {statistics.median(execs[name]):.0f} | "
+            f"{hits[name]} |"
         )
     return lines
 
@@ -356,6 +393,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--fleet", type=int, default=32, help="hosts in the fleet run (0: none)")
     parser.add_argument("--fleet-files", type=int, default=392)
+    parser.add_argument("--out", type=Path, default=HERE / "results-remote.md")
     args = parser.parse_args()
     if shutil.which("ssh") is None or not Path(SSHD).exists():
         sys.exit("needs openssh-server and openssh-client (apt-get install openssh-server)")
@@ -366,7 +404,7 @@ def main() -> None:
         f"--rounds {args.rounds} --fleet {args.fleet} --fleet-files {args.fleet_files}`; "
         f"{platform.node() and 'this machine'}, {os.cpu_count()} CPUs (shared with other "
         f"work while measured: indicative), Python {platform.python_version()}; medians of "
-        f"{args.rounds} interleaved rounds; cleantree with no analysis cache.",
+        f"{args.rounds} interleaved rounds.",
         "",
         *single(args),
     ]
@@ -374,7 +412,7 @@ def main() -> None:
         lines += ["", *fleet(args)]
     report = "\n".join(lines) + "\n"
     print(report)
-    (HERE / "results-remote.md").write_text(report)
+    args.out.write_text(report)
 
 
 if __name__ == "__main__":

@@ -13,10 +13,12 @@ from .wire import (
     PROTOCOL,
     Ahead,
     Base,
+    Content,
     End,
     Exists,
     Listed,
     NoRoot,
+    Packed,
     Record,
     Root,
     encode,
@@ -64,9 +66,14 @@ def read_ahead(
     send: "Send",
 ) -> None:
     """The files the entries name, read with their needles right after the listing (one
-    command, not two): :class:`~.wire.Ahead` then its read record, up to a budget of bytes
-    sent."""
+    request, not two): :class:`~.wire.Ahead` then its read record (content :class:`~.wire.Packed`
+    when asked and zlib is there), up to a budget of bytes read."""
     ahead = request["ahead"]
+    try:
+        import zlib
+    except ImportError:  # a Python built without it: the content travels as it is
+        zlib = None  # type: ignore[assignment]
+    pack = zlib is not None and ahead.get("pack")
     sets = needle_sets(request)
     chosen: Dict[str, Set[int]] = {}
     for kind, entry, base, index in ahead["entries"]:
@@ -87,7 +94,11 @@ def read_ahead(
         send(Ahead(path, indices))
         result = read_one(os.path.join(enc(root), enc(path)), real_root, folders, needles)
         budget -= sum(map(len, result.values()))
-        send(result)
+        send(
+            Packed(zlib.compress(result.data, 1))
+            if pack and isinstance(result, Content)
+            else result
+        )
 
 
 def needle_sets(request: "Dict[str, Any]") -> "List[List[Tuple[bytes, str]]]":
@@ -108,19 +119,10 @@ def serve_read(request: "Dict[str, Any]", root: str, send: "Send") -> None:
         send(read_one(os.path.join(enc(root), enc(path)), real_root, folders, needles))
 
 
-def main() -> None:
-    """Answer the request on stdin: the handshake (this protocol's version), the root
+def answer(request: "Dict[str, Any]", send: "Send") -> None:
+    """One request's answer: the handshake (this protocol's version), the root
     (:class:`~.wire.Root`, or :class:`~.wire.NoRoot` why not), the operation's records,
     :class:`~.wire.End`."""
-    import json
-
-    request = json.loads(sys.stdin.buffer.read().decode("utf-8"))
-    out = sys.stdout.buffer
-
-    def send(record: Record) -> None:
-        out.write(encode(record))
-
-    out.write(hello(request["nonce"]))
     theirs = request.get("protocol", 1)
     root, problem = (None, None) if theirs != PROTOCOL else resolve(request["root"])
     if theirs != PROTOCOL:
@@ -134,4 +136,24 @@ def main() -> None:
         elif request["op"] == "read":
             serve_read(request, root, send)
     send(End())
-    out.flush()
+
+
+def main() -> None:
+    """Answer requests until stdin ends: each one is its length in bytes on a line, then
+    that many bytes of JSON (:func:`~.wire.frame`); each answer starts with its request's
+    handshake and ends with :class:`~.wire.End`, flushed, so one agent serves a whole run."""
+    import json
+
+    stdin, out = sys.stdin.buffer, sys.stdout.buffer
+
+    def send(record: Record) -> None:
+        out.write(encode(record))
+
+    while True:
+        size = stdin.readline().strip()
+        if not size:
+            return
+        request = json.loads(stdin.read(int(size)).decode("utf-8"))
+        out.write(hello(request["nonce"]))
+        answer(request, send)
+        out.flush()

@@ -5,9 +5,10 @@ syntax and the standard library only) and the client decodes with it.  A record 
 small class: its wire tag, and its fields with how each travels (``t`` text: UTF-8, bytes
 that are not kept by ``surrogateescape``; ``b`` bytes as they are; ``n`` numbers).  On the
 wire a record is one header line, ``TAG len1 len2 ...``, then its fields' bytes back to
-back; a stream starts with the handshake line ``\\0CLEANTREE<version> <nonce>`` (anything
+back; an answer starts with the handshake line ``\\0CLEANTREE<version> <nonce>`` (anything
 before it, such as a noisy ``.bashrc``'s output, is skipped) and ends with :class:`End`:
-without it the stream was cut short.
+without it the stream was cut short.  One agent answers a run's requests in turn (version 3):
+each request is :func:`frame`'d JSON, each answer a stream as above, with the request's nonce.
 
 To add a field: add it here (to ``FIELDS`` and ``__init__``), where the server produces
 the record (and the SFTP reader, ``sources/ssh/sftp.py``, if it produces it too: mypy names
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     Value = Union[str, bytes, Tuple[int, ...]]
 
 #: the protocol's version: a peer that speaks another is refused, naming both
-PROTOCOL = 2
+PROTOCOL = 3
 #: what starts a stream, before the version and the nonce
 MARK = b"\0CLEANTREE"
 
@@ -219,6 +220,17 @@ class Content(Record):
         self.data = data
 
 
+class Packed(Record):
+    """A file read ahead, its bytes compressed (zlib): the client unpacks it into
+    :class:`Content` (a whole tree's Python files cross the link in the first trip)."""
+
+    TAG, FIELDS = b"C", (("data", "b"),)
+    __slots__ = names(FIELDS)
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+
 class Spared(Record):
     """Read with needles, the file can spell none: its content was not sent."""
 
@@ -277,7 +289,7 @@ WALKS = (Listed, Other, Unlisted, LinkOut)
 LITERALS = (Exists, Absent, Unknown)
 #: every record type, by its tag
 RECORDS: "Dict[bytes, Type[Record]]" = {
-    kind.TAG: kind for kind in (Root, NoRoot, End, Base, Ahead, *LITERALS, *WALKS, *READS)
+    kind.TAG: kind for kind in (Root, NoRoot, End, Base, Ahead, Packed, *LITERALS, *WALKS, *READS)
 }
 
 
@@ -368,6 +380,32 @@ def _records(stream: bytes, pos: int) -> "Iterator[Record]":
         make: Callable[..., Record] = kind
         yield make(*values)
         count += 1
+
+
+def frame(request: bytes) -> bytes:
+    """A request as the agent reads it: its length on a line, then its bytes (a newline last,
+    so that a line-buffered relay passes it on whole)."""
+    return b"%d\n" % (len(request) + 1) + request + b"\n"
+
+
+def scan(stream: "Union[bytes, bytearray]", pos: int) -> "Tuple[int, str]":
+    """Past the whole records from ``pos``: where the next one starts, and what follows:
+    ``"more"`` bytes to come, ``"end"`` (:class:`End` was passed: the answer ends there),
+    or ``"garbled"`` (a header no record has: :func:`decode` says what is wrong)."""
+    while True:
+        eol = stream.find(b"\n", pos, pos + 64)
+        if eol < 0:
+            return pos, "garbled" if len(stream) - pos >= 64 else "more"
+        tag, *sizes = bytes(stream[pos:eol]).split(b" ")
+        kind = RECORDS.get(tag)
+        if kind is None or len(sizes) != len(kind.FIELDS) or not all(s.isdigit() for s in sizes):
+            return pos, "garbled"
+        end = eol + 1 + sum(int(size) for size in sizes)
+        if end > len(stream):
+            return pos, "more"
+        pos = end
+        if tag == End.TAG:
+            return pos, "end"
 
 
 def encode_all(records: "Iterable[Record]") -> bytes:

@@ -23,7 +23,10 @@ from pytest_cleantree.names.graph import TreeModule
 from pytest_cleantree.names.spellings import import_bases
 from pytest_cleantree.sources.base import Source
 
-__all__ = ["Naming", "module_names", "name_tree", "tree_modules"]
+__all__ = ["TREE_PYTHON", "Naming", "module_names", "name_tree", "tree_modules"]
+
+#: the entry that lists the tree's Python files (the modules the symbol graph may read)
+TREE_PYTHON = "**/*.py"
 
 
 #: the packaging metadata the layout reads (``package-dir`` and its kin), at the tree's root
@@ -113,7 +116,7 @@ def _tree_files(source: Source, paths: Sequence[str], import_roots: Sequence[str
     """The tree's Python files: its walk (which enters no dot folder), the import roots'
     (``.vendor`` named in ``import_roots`` is entered), and ``paths``."""
     found = set(paths)
-    entries = ["**/*.py"] + [
+    entries = [TREE_PYTHON] + [
         f"{root}/**/*.py"
         for root in map(_folder, import_roots)
         if root.startswith(".") or "/." in root

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pytest_cleantree.config.exclusions import Scope, scope_of, scope_paths
 from pytest_cleantree.core.checks import Check
 from pytest_cleantree.core.model import Kind, Pattern, PatternTier
-from pytest_cleantree.sources.base import Expansion, FiltersNeedles, Source
+from pytest_cleantree.names.modules import TREE_PYTHON
+from pytest_cleantree.sources.base import WHOLE, Expansion, FiltersNeedles, Source
 
 #: how many files one read request asks for (one round trip on a remote source)
 READ_BATCH_FILES = 2000
@@ -103,7 +104,13 @@ def plan_checks(checks: Sequence[Check], source: Source) -> Plan:
         named = dict(source.expand(entries))
     else:  # a remote source reads the files that can matter with the same request
         ahead = {e: n for e, n in entry_needles(checks, needles).items() if n is not None}
-        named = dict(source.expand(entries, read_ahead=ahead))
+        asked = entries
+        if any(p.tier is PatternTier.QUALIFIED for c in checks for p in c.rule.patterns):
+            # the symbol graph reads the tree's Python files: all of them, whole, now
+            ahead[TREE_PYTHON] = (WHOLE,)
+            asked = sorted({*entries, TREE_PYTHON})
+        named = dict(source.expand(asked, read_ahead=ahead))
+        named = {entry: named[entry] for entry in entries}
     gone = sorted({check.entry for check in checks if check.absent})
     present = source.expand(gone, any_kind=True) if gone else {}
     listed = {e: paths for e, paths in named.items() if isinstance(paths, tuple)}

@@ -45,6 +45,9 @@ NO_NEEDLE = NoNeedle()
 #: for it to matter (a path absent or mapped to ``None``: it matters whatever it holds), or
 #: one list shared by every path
 Needles = Mapping[str, Sequence[str] | None] | Sequence[str]
+#: the needle every file spells: read with it, a file is sent whole (what a qualified check's
+#: graph asks of the tree's Python files read ahead with the listing)
+WHOLE = ""
 
 
 class Source(Protocol):

@@ -31,7 +31,7 @@ def _wrapper(folder: Path, version: int) -> Path:
     """A remote interpreter whose agent declares ``version``."""
     script = folder / f"python-v{version}"
     script.write_text(
-        f"#!/bin/sh\nsed 's/^{LINE}$/PROTOCOL = {version}/' | exec {sys.executable} \"$@\"\n"
+        f"#!/bin/sh\nsed -u 's/^{LINE}$/PROTOCOL = {version}/' | exec {sys.executable} \"$@\"\n"
     )
     script.chmod(0o755)
     return script

@@ -189,20 +189,20 @@ def counting_python(tmp_path: Path) -> tuple[Path, Path]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    ("budget", "commands"), [(None, 1), (1, 2)], ids=["read-ahead", "over-budget"]
+    ("budget", "requests"), [(None, 1), (1, 2)], ids=["read-ahead", "over-budget"]
 )
-def test_listing_and_reading_take_one_command(
+def test_listing_and_reading_take_one_request(
     workspace: Path,
     make_ssh_source: SourceFactory,
     counting_python: tuple[Path, Path],
     monkeypatch: pytest.MonkeyPatch,
     budget: int | None,
-    commands: int,
+    requests: int,
 ) -> None:
     """The files that can matter come back with the listing; past the budget, they are read
-    with a second command; the results are the local ones either way.  (Qualified patterns
-    also read the modules on their chains and the package layout: more commands, counted
-    by tests/integration/test_remote_resolution.py.)"""
+    with a second request to the same agent (one command either way); the results are the
+    local ones either way.  (Qualified patterns also read the modules on their chains and the
+    package layout: more requests, counted by tests/integration/test_remote_resolution.py.)"""
     from pytest_cleantree.sources.ssh import protocol
 
     if budget is not None:
@@ -215,7 +215,49 @@ def test_listing_and_reading_take_one_command(
     checks = list(iter_checks(parse_manifest(manifest, str(workspace / "m.toml")).rules))
     remote = check_all(checks, source, AnalysisCache())
     local = check_all(checks, LocalSource(workspace / "tree"), AnalysisCache())
-    assert log.read_text().count("run") == commands
+    assert log.read_text().count("run") == 1
+    assert source.commands == (1, requests)
     assert {c: (r.hits, r.missing, r.problems) for c, r in remote.items()} == {
         c: (r.hits, r.missing, r.problems) for c, r in local.items()
     }
+
+
+#: a tree where a qualified name is imported under an alias, re-exported and star-imported
+GRAPHED = {
+    "pkg0/gpu.py": "def is_sm120_supported():\n    return False\n",
+    "pkg0/__init__.py": "from .gpu import is_sm120_supported as supported\n",
+    "pkg1/stars.py": "from pkg0.gpu import *\n",
+    "pkg1/use.py": "from pkg0 import supported\nif supported():\n    pass\n",
+    "pkg1/star_use.py": "from pkg1.stars import is_sm120_supported as s\ns()\n",
+    "pkg1/clean.py": "import os\nx = os.sep\n",
+    "pkg1/hidden.py": "from pkg1 import use\nuse.supported()\n",
+}
+
+
+@pytest.mark.slow
+def test_a_qualified_check_reads_the_python_files_whole_with_the_listing(
+    tmp_path: Path, make_ssh_source: SourceFactory
+) -> None:
+    """The symbol graph's reads and the analysis' are answered by the files read ahead
+    (packed) with the first listing: three requests to one agent (the listing, then the
+    package layout's and the chains' literal paths), the local run's findings exactly."""
+    for name, text in GRAPHED.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    manifest = (
+        '[[rule]]\nid = "q"\nfiles = ["pkg1/*.py"]\nforbid = ["pkg0.gpu.is_sm120_supported"]\n'
+    )
+    checks = list(iter_checks(parse_manifest(manifest, str(tmp_path / "m.toml")).rules))
+    source = make_ssh_source(tmp_path)
+    remote = check_all(checks, source, AnalysisCache())
+    local = check_all(checks, LocalSource(tmp_path), AnalysisCache())
+    assert source.commands == (1, 3)
+    assert {c: (r.hits, r.missing, r.problems) for c, r in remote.items()} == {
+        c: (r.hits, r.missing, r.problems) for c, r in local.items()
+    }
+    (result,) = remote.values()
+    assert sorted({hit.path for hit in result.hits}) == [
+        "pkg1/hidden.py",
+        "pkg1/star_use.py",
+        "pkg1/use.py",
+    ]

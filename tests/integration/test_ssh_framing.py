@@ -33,7 +33,7 @@ def test_no_marker_means_the_helper_never_ran() -> None:
     assert _parse_records(WHOLE.replace(NONCE.encode(), b"1" * 16), NONCE) is None
 
 
-@pytest.mark.parametrize("theirs", [b"1", b"3", b"10"])
+@pytest.mark.parametrize("theirs", [b"1", b"2", b"4", b"10"])
 def test_a_helper_of_another_version_is_refused_naming_both(theirs: bytes) -> None:
     """Version 1 wrote ``\\0CLEANTREE1 <nonce>``: it is named, never misparsed."""
     other = WHOLE.replace(b"\0CLEANTREE%d " % wire.PROTOCOL, b"\0CLEANTREE" + theirs + b" ")
@@ -51,13 +51,31 @@ def test_every_cut_of_the_stream_is_an_error(cut: int) -> None:
         _parse_records(WHOLE[:cut], NONCE)
 
 
-@pytest.mark.parametrize(
-    "header",
-    [b"F x\n", b"F -1\n", b"\xff 1\n", b"F 1 2\n", b"F" * 80, b"F\n", b"M 0\n", b"Ahead 1\n"],
-)
+@pytest.mark.parametrize("cut", range(len(MARK), len(WHOLE)))
+def test_the_session_waits_for_more_at_every_cut(cut: int) -> None:
+    """The running agent's answer is read until its end record: a cut one is never taken
+    for whole (the session then waits, until the channel ends or the timeout)."""
+    assert wire.scan(WHOLE[:cut], len(MARK))[1] == "more"
+
+
+def test_an_answer_ends_at_its_end_record_not_before_nor_after() -> None:
+    after = wire.hello("1" * 16) + b"M\nEND\n"  # the next answer, already arrived
+    assert wire.scan(WHOLE + after, len(MARK)) == (len(WHOLE), "end")
+    assert wire.scan(WHOLE, len(MARK)) == (len(WHOLE), "end")
+    # an END inside a record's bytes is data, not the end
+    inner = MARK + b"F 4\nEND\n" + b"END\n"
+    assert wire.scan(inner, len(MARK)) == (len(inner), "end")
+
+
+GARBLED = [b"F x\n", b"F -1\n", b"\xff 1\n", b"F 1 2\n", b"F" * 80, b"F\n", b"M 0\n", b"Ahead 1\n"]
+
+
+@pytest.mark.parametrize("header", GARBLED)
 def test_a_garbled_header_is_an_error(header: bytes) -> None:
     with pytest.raises(_StreamError):
         _parse_records(MARK + header + b"payload" + b"END\n", NONCE)
+    # the session stops reading there, and the parse says what is wrong
+    assert wire.scan(MARK + header + b"payload" + b"END\n", len(MARK)) == (len(MARK), "garbled")
 
 
 @pytest.mark.parametrize(

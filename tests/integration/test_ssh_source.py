@@ -73,7 +73,7 @@ def _files(root: Path, count: int) -> list[str]:
 
 
 @pytest.mark.parametrize("count", [2, 60])
-def test_expand_then_read_is_two_commands_whatever_the_file_count(
+def test_expand_then_read_is_two_requests_to_one_command_whatever_the_file_count(
     count: int, tmp_path: Path, make_ssh_source: SourceFactory, opened: dict[str, int]
 ) -> None:
     names = _files(tmp_path, count)
@@ -81,7 +81,8 @@ def test_expand_then_read_is_two_commands_whatever_the_file_count(
     listed = source.expand(["**/*.py", "pkg0/*.py", "pkg1/mod_1.py", "absent.py"])
     found = source.read(listed["**/*.py"])
     assert sorted(found) == sorted(names)
-    assert opened == {"connections": 1, "session": 2}
+    assert opened == {"connections": 1, "session": 1}
+    assert source.commands == (1, 2)
 
 
 @pytest.mark.slow
@@ -93,10 +94,13 @@ def test_the_connection_opens_on_first_use_and_is_reused(
     assert opened == {}
     source.read(["pkg0/mod_0.py"])
     source.expand(["**/*.py"])
-    assert opened == {"connections": 1, "session": 2}
+    source.read(["pkg1/mod_1.py"])
+    assert opened == {"connections": 1, "session": 1}  # one agent answers all three
+    assert source.commands == (1, 3)
     source.close()
-    source.read(["pkg0/mod_0.py"])  # a closed source reopens
-    assert opened["connections"] == 2
+    assert source.read(["pkg0/mod_0.py"]) == {"pkg0/mod_0.py": b"value = 13\n"}  # reopened
+    assert opened == {"connections": 2, "session": 2}
+    assert source.commands == (2, 4)
 
 
 def test_open_ssh_source_takes_the_root_from_the_spec(
@@ -281,7 +285,14 @@ def test_a_stream_cut_short_is_an_error_never_a_partial_answer(
 ) -> None:
     (tmp_path / "big.py").write_bytes(b"x = 1\n" * 2000)
     (tmp_path / "small.py").write_bytes(b"y = 2\n")
-    cut = _interpreter(tmp_path / "cut", f'{sys.executable} "$@" | head -c 3000')
+    # the agent's output cut after 3,000 bytes, and the agent ended with it (one alive would
+    # wait for the next request: the answer then times out, an error too)
+    fifo = tmp_path / "cut.fifo"
+    cut = _interpreter(
+        tmp_path / "cut",
+        f'rm -f {fifo}; mkfifo {fifo}; exec 3<&0\n{sys.executable} "$@" <&3 >{fifo} & agent=$!\n'
+        f"head -c 3000 < {fifo}; kill -9 $agent",
+    )
     source = make_ssh_source(tmp_path, python=cut)
     with pytest.raises(SourceError) as caught:
         source.read(["small.py", "big.py"])
@@ -351,6 +362,46 @@ def test_a_dead_connection_is_reopened_once(
     _wait_gone(sessions)
     assert source.read(["a.py"]) == {"a.py": b"a = 1\n"}
     assert opened["connections"] == 2
+
+
+def test_an_agent_that_died_between_requests_is_started_again_once(
+    tmp_path: Path, make_ssh_source: SourceFactory
+) -> None:
+    """The agent answers a whole run; killed between two requests, the next request finds
+    its channel ended without a word: a lost session, reopened once, never an empty answer."""
+    (tmp_path / "a.py").write_text("a = 1\n")
+    pids = tmp_path / "pids"
+    python = _interpreter(tmp_path / "logged", f'echo $$ >> {pids}\nexec {sys.executable} "$@"')
+    source = make_ssh_source(tmp_path, python=python)
+    assert source.read(["a.py"]) == {"a.py": b"a = 1\n"}
+    assert list(source.expand(["*.py"])["*.py"]) == ["a.py"]
+    assert source.commands == (1, 2)
+    (agent,) = map(int, pids.read_text().split())
+    _kill([agent])
+    _wait_gone([agent])
+    assert source.read(["a.py"]) == {"a.py": b"a = 1\n"}
+    assert source.commands == (2, 4)  # the request to the dead agent, then to a new one
+    assert len(pids.read_text().split()) == 2
+
+
+def test_what_a_run_kept_is_forgotten_when_the_next_run_plans(
+    tmp_path: Path, make_ssh_source: SourceFactory
+) -> None:
+    """A listing that reads ahead keeps its files and globs for its run; the next run's plan
+    starts a new snapshot even when it reads nothing ahead (a long-lived source, a tree
+    changed between runs: never the old content)."""
+    (tmp_path / "a.py").write_text("sm120 = 1\n")
+    source = make_ssh_source(tmp_path)
+    assert list(source.expand(["*.py"], read_ahead={"*.py": ["sm120"]})["*.py"]) == ["a.py"]
+    assert source.read(["a.py"]) == {"a.py": b"sm120 = 1\n"}
+    assert source.read(["a.py"]) == {"a.py": b"sm120 = 1\n"}
+    assert list(source.expand(["*.py"])["*.py"]) == ["a.py"]
+    assert source.commands == (1, 1)  # the run's reads and listing again: no request
+    (tmp_path / "a.py").write_text("x = 2\n")
+    (tmp_path / "b.py").write_text("y = 3\n")
+    assert list(source.expand(["*.py"], read_ahead={})["*.py"]) == ["a.py", "b.py"]
+    assert source.read(["a.py"]) == {"a.py": b"x = 2\n"}
+    assert source.commands == (1, 3)
 
 
 def _dropping_interpreter(folder: Path, times: int) -> str:

@@ -159,7 +159,11 @@ def test_a_request_is_answered_alike_under_python36(python36: Path, tree: Path, 
             literals=["pkg/clean.py", "absent.py"],
             bases=["", "pkg"],
             needles=[["sm120"]],
-            ahead={"entries": [["glob", r"pkg/.*\.py\Z", "pkg", 0]], "budget": 1 << 20},
+            ahead={
+                "entries": [["glob", r"pkg/.*\.py\Z", "pkg", 0]],
+                "budget": 1 << 20,
+                "pack": True,
+            },
         )
     else:
         paths = ["pkg/escaped.py", "pkg/clean.py", "file_out.py", "fifo.py", "missing.py"]

@@ -8,15 +8,15 @@ import pytest
 from pytest_cleantree.agent import wire
 
 NONCE = "0123456789abcdef"
-HELLO = b"\0CLEANTREE2 0123456789abcdef\n"
+HELLO = b"\0CLEANTREE3 0123456789abcdef\n"
 END = b"END\n"
 
 
 def test_the_handshake_names_the_protocol_and_the_nonce() -> None:
-    assert wire.PROTOCOL == 2
+    assert wire.PROTOCOL == 3
     assert wire.MARK == b"\0CLEANTREE"
     assert wire.hello(NONCE) == HELLO
-    assert wire.hello("x") == b"\0CLEANTREE2 x\n"
+    assert wire.hello("x") == b"\0CLEANTREE3 x\n"
 
 
 def test_each_record_type_has_its_tag_and_fields() -> None:
@@ -26,6 +26,7 @@ def test_each_record_type_has_its_tag_and_fields() -> None:
     assert shapes == {
         b"A": ("Ahead", (("path", "t"), ("needle_lists", "n"))),
         b"B": ("Base", ()),
+        b"C": ("Packed", (("data", "b"),)),
         b"D": ("Folder", ()),
         b"E": ("NoRoot", (("why", "t"),)),
         b"END": ("End", ()),
@@ -113,12 +114,12 @@ def test_without_the_handshake_of_this_request_there_is_no_answer() -> None:
 
 def test_a_peer_of_another_version_is_refused_naming_both() -> None:
     with pytest.raises(wire.VersionError) as raised:
-        wire.decode(b"\0CLEANTREE3 " + NONCE.encode() + b"\n" + END, NONCE)
+        wire.decode(b"\0CLEANTREE4 " + NONCE.encode() + b"\n" + END, NONCE)
     assert str(raised.value) == (
-        "the remote helper speaks protocol version 3, this client speaks version 2: "
+        "the remote helper speaks protocol version 4, this client speaks version 3: "
         "the helper and the client come from different releases"
     )
-    assert raised.value.theirs == "3"
+    assert raised.value.theirs == "4"
     assert isinstance(raised.value, wire.WireError)
     with pytest.raises(wire.VersionError, match="version 10,"):
         wire.decode(b"\0CLEANTREE10 " + NONCE.encode() + b"\n" + END, NONCE)

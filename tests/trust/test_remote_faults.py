@@ -17,11 +17,13 @@ import contextlib
 import getpass
 import json
 import os
+import random
 import re
 import select
 import shutil
 import signal
 import socket
+import string
 import subprocess
 import sys
 import tempfile
@@ -95,9 +97,16 @@ def one_line(error: BaseException, host: str) -> str:
 
 
 def write_tree(root: Path) -> list[str]:
-    """A dirty tree: one large file (most of what travels down) and a small one."""
+    """A dirty tree: one large file (most of what travels down) and a small one.  The large
+    one's strings are random: a check reads it ahead packed (zlib), and the faults placed in
+    the middle of a plain read's bytes must fall inside what the check's read carries too."""
     root.mkdir()
-    (root / "big.py").write_text("import os\nsm120_enabled = os.environ.get('X')\n" * 1000)
+    chars = random.Random(45).choices(string.ascii_letters + string.digits + "+/", k=200_000)
+    big = "".join(
+        f"import os\nsm120_enabled = os.environ.get('{''.join(chars[i * 200 : i * 200 + 200])}')\n"
+        for i in range(1000)
+    )
+    (root / "big.py").write_text(big)
     (root / "small.py").write_text("def f():\n    return 1\n")
     return ["big.py", "small.py"]
 
@@ -280,14 +289,15 @@ def test_a_drop_is_seen_even_before_paramiko_marks_the_transport_dead(
     assert answer == line.clean
 
 
-@pytest.mark.parametrize("method", ["exec_command", "shutdown_write", "recv", "close"])
+@pytest.mark.parametrize("method", ["exec_command", "sendall", "recv", "close"])
 def test_paramiko_raising_eof_under_a_command_is_a_lost_connection(
     line: Line, monkeypatch: pytest.MonkeyPatch, method: str
 ) -> None:
     """A channel whose transport is dying raises EOFError from any call that sends (an
     exec request, stdin's EOF, the window adjustment a read makes, the close).  Here the
     connection is really closed at that call, once; the read must end as a clean read
-    (retried, or complete already), never with the EOFError."""
+    (retried, or complete already), never with the EOFError.  (The agent's session keeps
+    its stdin open: the request's sendall is where stdin's EOF was.)"""
     original = getattr(paramiko.Channel, method)
     died: list[str] = []
 

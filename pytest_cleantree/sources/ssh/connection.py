@@ -1,4 +1,4 @@
-"""The SSH connection: paramiko, ``~/.ssh/config``, known hosts, jump hosts, one command.
+"""The SSH connection: paramiko, ``~/.ssh/config``, known hosts, jump hosts.
 
 The only place, with the readers and the source built on it, that imports paramiko;
 paramiko itself is imported only when a host is named (``sources`` imports this package
@@ -14,7 +14,6 @@ import hashlib
 import logging
 import os
 import re
-import select
 import shlex
 import socket
 import sys
@@ -26,7 +25,6 @@ from pathlib import Path
 from pytest_cleantree.config.hosts import HostSpec, parse_host_spec
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.sources.base import RemoteOptions
-from pytest_cleantree.sources.ssh.protocol import Completed
 
 
 @contextlib.contextmanager
@@ -55,7 +53,6 @@ _log = logging.getLogger(__name__)
 logging.getLogger("paramiko").addHandler(logging.NullHandler())
 
 _MAX_JUMPS = 8
-_STDERR_KEEP = 16 * 1024
 
 
 class ConnectionLost(Exception):
@@ -171,7 +168,7 @@ class _HostKeyPolicy(paramiko.MissingHostKeyPolicy):
 
 class Connection:
     """One host's SSH client (through its jump hosts), opened on first use, reopened when its
-    transport died; runs one command at a time."""
+    transport died (the agent's session, ``session.py``, runs over it)."""
 
     def __init__(self, spec: HostSpec, options: RemoteOptions) -> None:
         self.host = spec.label
@@ -180,8 +177,8 @@ class Connection:
         self._accept_new = options.accept_new_host_key
         self._accept_new_flag = options.accept_new_flag
         self._config_path = options.ssh_config
-        self._connect_timeout = options.connect_timeout
-        self._command_timeout = options.command_timeout
+        self.connect_timeout = options.connect_timeout
+        self.command_timeout = options.command_timeout
         self._config: paramiko.SSHConfig | None = None
         self._client: paramiko.SSHClient | None = None
         self._hops: list[paramiko.SSHClient] = []
@@ -195,66 +192,12 @@ class Connection:
             self._sftp = client.open_sftp()
             channel = self._sftp.get_channel()
             if channel is not None:
-                channel.settimeout(self._command_timeout)
+                channel.settimeout(self.command_timeout)
         return self._sftp
-
-    def run(self, client: paramiko.SSHClient, command: str, stdin: bytes) -> Completed:
-        """Run one command, feeding it ``stdin``; raise on a timeout or a lost connection."""
-        transport = _transport(client)
-        deadline = time.monotonic() + self._command_timeout
-        try:
-            channel = transport.open_session(timeout=self._connect_timeout)
-        except (paramiko.SSHException, EOFError, OSError) as exc:
-            if not transport.is_active():
-                raise ConnectionLost(f"cannot open a channel: {exc}") from None
-            raise SourceError(f"{self.host}: the server refused a session channel: {exc}") from None
-        try:
-            try:
-                channel.exec_command(command)
-            except (EOFError, OSError) as exc:  # the transport's own end, re-raised by paramiko
-                raise ConnectionLost(f"dropped at exec: {exc!r}") from None
-            except paramiko.SSHException as exc:
-                if not transport.is_active():
-                    raise ConnectionLost(f"dropped at exec: {exc}") from None
-                return Completed(b"", f"exec refused: {exc}".encode(), -1, ended=True)
-            out, err = bytearray(), bytearray()
-            try:
-                channel.settimeout(self._command_timeout)
-                channel.sendall(stdin)
-                channel.shutdown_write()
-            except TimeoutError:
-                raise self.timeout_error() from None
-            except (OSError, EOFError):
-                pass  # the command exited without reading, or the connection died: see below
-            while True:
-                try:
-                    while channel.recv_ready():
-                        out += channel.recv(1 << 16)
-                    while channel.recv_stderr_ready():
-                        chunk = channel.recv_stderr(1 << 16)
-                        err += chunk[: max(0, _STDERR_KEEP - len(err))]
-                except (EOFError, OSError):
-                    # reading sends window adjustments: on a dead connection paramiko raises
-                    return Completed(bytes(out), bytes(err), -1, ended=False)
-                done = channel.eof_received or channel.closed
-                if done and not channel.recv_ready() and not channel.recv_stderr_ready():
-                    break
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise self.timeout_error()
-                select.select([channel], [], [], min(remaining, 0.5))
-            status = -1
-            if channel.status_event.wait(max(0.0, min(deadline - time.monotonic(), 5.0))):
-                status = channel.exit_status
-            return Completed(bytes(out), bytes(err), status, ended=bool(channel.eof_received))
-        finally:
-            # closing sends a message: on a connection dying under it, paramiko raises EOFError
-            with contextlib.suppress(paramiko.SSHException, EOFError, OSError):
-                channel.close()
 
     def timeout_error(self) -> SourceError:
         return SourceError(
-            f"{self.host}: a remote command did not finish within {self._command_timeout:g} s"
+            f"{self.host}: a remote command did not finish within {self.command_timeout:g} s"
         )
 
     def connect(self) -> paramiko.SSHClient:
@@ -325,7 +268,7 @@ class Connection:
                 "direct-tcpip",
                 (target.hostname, target.port),
                 ("127.0.0.1", 0),
-                timeout=self._connect_timeout,
+                timeout=self.connect_timeout,
             )
         except (paramiko.SSHException, EOFError, OSError) as exc:
             raise SourceError(
@@ -438,7 +381,7 @@ class Connection:
         client.set_missing_host_key_policy(
             _HostKeyPolicy(accept_into if self._accept_new else None, revoked)
         )
-        timeout = self._connect_timeout
+        timeout = self.connect_timeout
         where = f"{self.host} ({target.user}@{target.address})"
         started = time.monotonic()
         try:
@@ -511,7 +454,7 @@ class Connection:
             return SourceError(f"{where}: cannot reach the host: connection refused")
         if isinstance(exc, TimeoutError):
             return SourceError(
-                f"{where}: cannot reach the host: no answer within {self._connect_timeout:g} s"
+                f"{where}: cannot reach the host: no answer within {self.connect_timeout:g} s"
             )
         if isinstance(exc, socket.gaierror):
             return SourceError(
@@ -519,7 +462,7 @@ class Connection:
             )
         if isinstance(exc, paramiko.SSHException) and slow:
             return SourceError(
-                f"{where}: no SSH handshake within {self._connect_timeout:g} s ({exc}): "
+                f"{where}: no SSH handshake within {self.connect_timeout:g} s ({exc}): "
                 "is an SSH server listening on that port?"
             )
         if isinstance(exc, paramiko.SSHException) and "banner" in str(exc):

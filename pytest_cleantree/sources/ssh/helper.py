@@ -1,4 +1,4 @@
-"""The agent reader: the tree walked and read on the host by the agent, one command a request."""
+"""The agent reader: the tree walked and read on the host by the agent, one session a run."""
 
 from __future__ import annotations
 
@@ -22,15 +22,16 @@ from pytest_cleantree.sources.ssh.protocol import (
     _parse_records,
     _StreamError,
     agent_command,
-    agent_stdin,
+    agent_request,
     parse_ahead,
     parse_listing,
 )
+from pytest_cleantree.sources.ssh.session import AgentSession
 from pytest_cleantree.sources.ssh.sftp import Where
 
 
 class AgentReader:
-    """Sends the agent with each request and decodes its records.
+    """Asks the host's agent (started once, :class:`AgentSession`) and decodes its records.
 
     Each method answers None when the host cannot run the agent (no Python, commands
     refused): :attr:`failure` then says why, and the source reads through SFTP instead.
@@ -41,8 +42,13 @@ class AgentReader:
         self._where = where
         self._allow_outside_root = allow_outside_root
         self.host = connection.host
+        self.session = AgentSession(connection)
         #: why commands cannot run on this host ("" while they can, or before trying)
         self.failure = ""
+
+    def close(self) -> None:
+        """End the agent's session (the source closes)."""
+        self.session.close()
 
     def resolve(self, client: paramiko.SSHClient) -> bool:
         """Resolve the root (one command); False when the agent cannot run."""
@@ -86,14 +92,16 @@ class AgentReader:
     def _records(
         self, client: paramiko.SSHClient, op: str, fields: Mapping[str, object]
     ) -> list[wire.Record] | None:
-        """Run the agent once; its records after the root, or None if it could not run."""
+        """Ask the agent; its records after the root, or None if it could not run."""
         nonce = secrets.token_hex(8)
         root = self._where.current
         request = {"op": op, "nonce": nonce, "root": root, "protocol": wire.PROTOCOL, **fields}
         python = self._connection.python
-        completed = self._connection.run(
-            client, agent_command(_python_word(python), root), agent_stdin(request)
-        )
+        command = agent_command(_python_word(python), self._where.written)
+        try:
+            completed = self.session.ask(client, command, agent_request(request), nonce)
+        except wire.VersionError as exc:
+            raise SourceError(f"{self.host}: {exc}") from None
         # paramiko closes a dying transport's channels a moment before it marks the transport
         # inactive: an output without EOF is a lost connection even while is_active() holds
         lost = not completed.ended or not alive(client)

@@ -1,8 +1,9 @@
 """What travels over the SSH channel: the agent's modules, the request, the records back.
 
-Each request is **one** remote command, whatever the number of paths: the agent
-(:mod:`pytest_cleantree.agent`, its modules' source sent on the command's stdin, never on
-its command line) resolves the root, then either lists the folders the globs start in or
+A run starts **one** remote command per host, the agent (:mod:`pytest_cleantree.agent`, its
+modules' source sent once on the command's stdin, never on its command line), and each
+request, whatever the number of paths, is one message to it (``session.py``): it resolves
+the root, then either lists the folders the globs start in or
 streams the requested files, as the records of :mod:`pytest_cleantree.agent.wire` (the one
 codec, and its version, checked at the handshake).  Paths travel as JSON on stdin, so no
 name (spaces, quotes, ``$(...)``, newlines) ever reaches a shell; the one word that does,
@@ -20,6 +21,7 @@ import functools
 import importlib.resources
 import json
 import shlex
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -57,9 +59,14 @@ def agent_modules() -> bytes:
     return b"".join(parts)
 
 
+def agent_request(request: Mapping[str, object]) -> bytes:
+    """One request as the running agent reads it: JSON, framed."""
+    return wire.frame(json.dumps(request).encode("ascii"))
+
+
 def agent_stdin(request: Mapping[str, object]) -> bytes:
-    """What the bootstrap reads: the agent's modules, then the request as JSON."""
-    return agent_modules() + json.dumps(request).encode("ascii")
+    """What the bootstrap reads for one request alone: the agent's modules, then the request."""
+    return agent_modules() + agent_request(request)
 
 
 def agent_command(python_word: str, root: str) -> str:
@@ -144,7 +151,7 @@ def _ahead_fields(read_ahead: Mapping[str, Sequence[str]]) -> dict[str, object]:
         else:
             entries.append(("literal", entry, "", index))
     return {
-        "ahead": {"entries": entries, "budget": READ_AHEAD_BYTES},
+        "ahead": {"entries": entries, "budget": READ_AHEAD_BYTES, "pack": True},
         "needles": [list(key) for key in sets],
     }
 
@@ -176,7 +183,8 @@ def parse_ahead(
     records: list[wire.Record], ahead: Mapping[str, object] | None, host: str
 ) -> dict[str, Ahead]:
     """The files read ahead with a listing: each :class:`~pytest_cleantree.agent.wire.Ahead`
-    (the path, and the needle lists it was read with), then the file's read record."""
+    (the path, and the needle lists it was read with), then the file's read record (its
+    content :class:`~pytest_cleantree.agent.wire.Packed`: unpacked here)."""
     needles = ahead.get("needles") if ahead is not None else None
     if not isinstance(needles, list):
         raise SourceError(f"{host}: the remote helper read ahead unasked")
@@ -184,6 +192,13 @@ def parse_ahead(
     stream = iter(records)
     for named in stream:
         result = next(stream, None)
+        if isinstance(result, wire.Packed):
+            try:
+                result = wire.Content(zlib.decompress(result.data))
+            except zlib.error as exc:
+                raise SourceError(
+                    f"{host}: the remote helper's {named!r} is garbled: {exc}"
+                ) from None
         if not isinstance(named, wire.Ahead) or not isinstance(result, wire.READS):
             raise SourceError(f"{host}: the remote helper's listing is garbled")
         try:

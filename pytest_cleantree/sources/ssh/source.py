@@ -1,4 +1,4 @@
-"""The SSH source: a tree on another machine, one agent command per request."""
+"""The SSH source: a tree on another machine, one agent session per run."""
 
 from __future__ import annotations
 
@@ -60,8 +60,13 @@ class SSHSource:
         self._sftp = SFTPReader(
             self._connection, self._where, allow_outside_root=allow_outside_root
         )
-        #: files read ahead with a listing: path -> (read record, needles used)
+        #: files read ahead with a listing: path -> (read record, needles used), kept until the
+        #: next listing that reads ahead (a qualified check's graph and its analysis read the
+        #: same files: the second read is not a second request)
         self._ahead: dict[str, Ahead] = {}
+        #: the globs that listing expanded, kept as long (the graph lists the tree's Python
+        #: files again: one snapshot of the tree per run, one request)
+        self._listed: dict[str, Expansion] = {}
 
     # -- the Source protocol -------------------------------------------------------
 
@@ -72,18 +77,24 @@ class SSHSource:
         any_kind: bool = False,
         read_ahead: Mapping[str, Sequence[str]] | None = None,
     ) -> Mapping[str, Expansion]:
+        planned = read_ahead is not None  # a run's plan: a new snapshot of the tree starts
+        if not planned and not any_kind and entries and set(entries) <= self._listed.keys():
+            return {entry: self._listed[entry] for entry in entries}
         literals = [entry for entry in entries if not is_path_glob(entry)]
         globs = [entry for entry in entries if is_path_glob(entry)]
         bases = sorted({glob_base(entry) for entry in globs})
         ahead = _ahead_fields(read_ahead) if read_ahead else None
-        if ahead is not None:
+        if planned:  # even with nothing to read ahead: what an earlier run kept is stale
             self._ahead.clear()
+            self._listed.clear()
         states, listings = self._run(lambda: self._expand_once(literals, bases, ahead))
         found: dict[str, Expansion] = {}
         for entry, state in zip(literals, states, strict=True):
             found[entry] = literal_answer(entry, state)
         for entry in globs:
             found[entry] = match_listing(entry, listings[glob_base(entry)], any_kind=any_kind)
+            if planned and not any_kind:
+                self._listed[entry] = found[entry]
         return {entry: found[entry] for entry in entries}
 
     #: the helper tests needles on the server: files that cannot matter never cross the link
@@ -97,7 +108,7 @@ class SSHSource:
         found: dict[str, bytes | SourceError | NoNeedle] = {}
         rest: list[str] = []
         for path in paths:
-            ahead = self._ahead.pop(path, None)
+            ahead = self._ahead.get(path)
             chosen = needles.get(path) if isinstance(needles, Mapping) else needles
             if ahead is None:
                 rest.append(path)
@@ -112,6 +123,9 @@ class SSHSource:
         return {path: found[path] for path in paths}
 
     def close(self) -> None:
+        self._ahead.clear()
+        self._listed.clear()
+        self._agent.close()
         self._connection.disconnect()
 
     # -- extras --------------------------------------------------------------------
@@ -123,6 +137,12 @@ class SSHSource:
         if self._where.resolved is None:
             raise SourceError(f"{self.host}: the root {self._where.written!r} was not resolved")
         return self._where.resolved
+
+    @property
+    def commands(self) -> tuple[int, int]:
+        """The remote commands this source started (one per agent session) and the requests
+        it asked of them: what it cost the host."""
+        return self._agent.session.started, self._agent.session.requests
 
     def __enter__(self) -> SSHSource:
         return self
@@ -145,6 +165,7 @@ class SSHSource:
         try:
             return self._answered(request)
         except ConnectionLost as first:
+            self._agent.close()
             self._connection.disconnect()
             try:
                 return self._answered(request)
