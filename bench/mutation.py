@@ -115,6 +115,7 @@ TARGETS = (
     ),
     _t("textfiles", "analysis/textfiles.py", "tests/analysis/test_textfiles.py"),
     _t("allnames", "analysis/allnames.py", "tests/analysis/test_allnames.py"),
+    _t("parts", "analysis/parts.py", "tests/core/test_name_index.py"),
     _t(
         "exports",
         "names/exports.py",
@@ -225,9 +226,12 @@ OUTSIDE = {
     **_outside(
         "I/O: the analysis store and the kept answers",
         "run/analyses.py",
+        "run/answer_lookup.py",
         "run/answers.py",
         "run/cache.py",
+        "run/cachedir.py",
         "run/graphstore.py",
+        "run/signatures.py",
     ),
     **_outside(
         "orchestration over a source (plan, read, analyse, processes, hosts)",
@@ -243,6 +247,7 @@ OUTSIDE = {
         "sources/ssh/connection.py",
         "sources/ssh/helper.py",
         "sources/ssh/protocol.py",
+        "sources/ssh/session.py",
         "sources/ssh/sftp.py",
         "sources/ssh/source.py",
     ),

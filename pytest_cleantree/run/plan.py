@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pytest_cleantree.config.exclusions import Scope, scope_of, scope_paths
 from pytest_cleantree.core.checks import Check
 from pytest_cleantree.core.model import Kind, Pattern, PatternTier
-from pytest_cleantree.names.modules import TREE_PYTHON
 from pytest_cleantree.sources.base import WHOLE, Expansion, FiltersNeedles, Source
 
 #: how many files one read request asks for (one round trip on a remote source)
@@ -106,7 +105,10 @@ def plan_checks(checks: Sequence[Check], source: Source) -> Plan:
         ahead = {e: n for e, n in entry_needles(checks, needles).items() if n is not None}
         asked = entries
         if any(p.tier is PatternTier.QUALIFIED for c in checks for p in c.rule.patterns):
-            # the symbol graph reads the tree's Python files: all of them, whole, now
+            # the symbol graph reads the tree's Python files: all of them, whole, now (the
+            # names package imported here: a run without a qualified pattern never loads it)
+            from pytest_cleantree.names.modules import TREE_PYTHON
+
             ahead[TREE_PYTHON] = (WHOLE,)
             asked = sorted({*entries, TREE_PYTHON})
         named = dict(source.expand(asked, read_ahead=ahead))
