@@ -552,8 +552,8 @@ class Scanner:
                     for pattern in self._text_index.matching(token.string):
                         occurrence = Occurrence(line, col, Kind.COMMENT, token.string)
                         self.findings.append(Finding(pattern.text, occurrence))
-        except (tokenize.TokenError, SyntaxError):
-            return
+        except (tokenize.TokenError, SyntaxError, UnicodeDecodeError):
+            return  # 3.13's C tokenizer: a lone CR before a non-ASCII name (hypothesis found)
 
 
 def star_bindings(

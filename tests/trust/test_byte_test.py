@@ -84,6 +84,12 @@ def same(path: str, data: bytes, patterns: list[Pattern]) -> None:
 @example("x = 'is_sm120'\n".encode("utf-16"), ["=is_sm120"])
 @example(b"x = 'is_sm\\\r\n120'\r\n", ["sm120"])
 @example(b"x = 'a\\nb'\r\n", ["a\nb"])
+# Python 3.13's tokenizer raised UnicodeDecodeError on a lone CR before a fullwidth name
+@example(
+    b"# coding: utf-8\r\xef\xbd\x89\xef\xbd\x93_\xef\xbd\x93\xef\xbd\x8d"
+    b"\xef\xbc\x91\xef\xbc\x92\xef\xbc\x90()",
+    ["a\nb"],
+)
 def test_the_byte_test_changes_no_analysis(data: bytes, patterns: list[str]) -> None:
     same("gen.py", data, [parse_pattern(p) for p in patterns])
 
