@@ -1,15 +1,15 @@
 """Warm equals cold, as a property (issue 42): after any sequence of edits, a run that may
 answer from the whole-answer store and the analysis cache prints what a cold run prints.
 
-For a drawn sequence of edits to a fixture tree (content changed with its size and mtime put
-back, files added and deleted, a link to a file and a link to a folder retargeted (into a dot
-folder the run reads only through it, too), two folders swapped, files changed in folders the
-run walks but no rule names, an edit of nothing), a
-warm ``cleantree check --format json`` after each edit, on one cache, must give the exit
-code and the document of a ``--no-cache`` run on the same tree.  The racy window is 0 here
-(every edit comes after the previous run ended, never in its tick), so that answers are kept
-and the warm runs really answer from the store: the test counts the runs answered so.  The
-CLI runs in this process, so that CI can afford many sequences.
+For a drawn sequence of edits to a fixture tree (the root's link retargeted to another
+release, content changed with its size and mtime put back, files added and deleted, a link to
+a file and a link to a folder retargeted (into a dot folder the run reads only through it,
+too), two folders swapped, files changed in folders the run walks but no rule names, an edit
+of nothing), a warm ``cleantree check --format json`` after each edit, on one cache, must give
+the exit code and the document of a ``--no-cache`` run on the same tree.  The racy window
+is 0 here (every edit comes after the previous run ended, never in its tick), so that answers
+are kept and the warm runs really answer from the store: the test counts the runs answered
+so.  The CLI runs in this process, so that CI can afford many sequences.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import contextlib
 import io
 import json
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,7 +31,8 @@ from hypothesis import strategies as st
 from pytest_cleantree.frontends.cli.main import main
 from pytest_cleantree.run import answers
 
-MANIFEST = """root = "."
+#: the tree is reached through the link ``current`` (a release folder), which an edit retargets
+MANIFEST = """root = "current"
 [[rule]]
 id = "py"
 files = ["pkg/**/*.py", "top.py"]
@@ -55,6 +57,7 @@ EDITS = (
     "swap-folders",
     "unnamed",
     "none",
+    "relink-root",
 )
 
 
@@ -63,8 +66,12 @@ def body(dirty: bool, suffix: str) -> bytes:
     return (f"x = '{word}'\n" if suffix == ".py" else f"run {word} here\n").encode()
 
 
-def build(top: Path) -> None:
-    (top / "cleantree.toml").write_text(MANIFEST)
+def build(outer: Path) -> Path:
+    """The tree in ``outer/v0``, reached through ``outer/current``; returns the latter."""
+    (outer / "cleantree.toml").write_text(MANIFEST)
+    (outer / "v0").mkdir()
+    (outer / "current").symlink_to("v0")
+    top = outer / "current"
     for folder in FOLDERS:
         (top / folder).mkdir(parents=True, exist_ok=True)
     (top / "top.py").write_bytes(body(False, ".py"))
@@ -75,6 +82,7 @@ def build(top: Path) -> None:
     (top / ".store" / "s.py").write_bytes(body(False, ".py"))
     (top / "pkg" / "lnk.py").symlink_to("a/m.py")
     (top / "pkg" / "lnkdir").symlink_to("b")
+    return top
 
 
 def files_of(top: Path) -> list[Path]:
@@ -115,6 +123,14 @@ def edit(top: Path, kind: str, n: int, dirty: bool) -> None:
         os.rename(top / "pkg" / "a", top / "pkg" / "swap")
         os.rename(top / "pkg" / "b", top / "pkg" / "a")
         os.rename(top / "pkg" / "swap", top / "pkg" / "b")
+    elif kind == "relink-root":  # another release: a copy, one file flipped or not
+        release = top.parent / f"v{n}-{len(os.listdir(top.parent))}"
+        shutil.copytree(top, release, symlinks=True)
+        copied = files_of(release)
+        if dirty and copied:
+            changed = copied[n % len(copied)]
+            changed.write_bytes(changed.read_bytes().replace(b"sm121", b"sm120"))
+        relink(top, release.name)
     elif kind == "unnamed":
         path = top / UNNAMED[n % len(UNNAMED)]
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -187,22 +203,25 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> None:
 # a file behind a link into a dot folder, changed: the store must have walked the link (a
 # signature that does not follow links to folders answers with the old report)
 @example(edits=[("relink-folder", 4, False), ("flip", 4, False)])
+# the root's link retargeted to a release that differs in one file (a lookup that walks the
+# link's old target answers with the old report)
+@example(edits=[("relink-root", 1, True)])
 def test_after_any_sequence_of_edits_a_warm_run_answers_as_a_cold_one(
     counted: None, edits: list[tuple[str, int, bool]]
 ) -> None:
     runs = Runs()
     with tempfile.TemporaryDirectory() as folder:
-        top, cache = Path(folder) / "tree", Path(folder) / "cache"
-        top.mkdir()
-        build(top)
-        runs.check(top, cache)
+        outer, cache = Path(folder) / "work", Path(folder) / "cache"
+        outer.mkdir()
+        top = build(outer)
+        runs.check(outer, cache)
         for step, (kind, n, dirty) in enumerate(edits):
             edit(top, kind, n, dirty)
-            warm = runs.check(top, cache)
-            cold = runs.check(top, Path(folder) / f"cold{step}", "--no-cache")
+            warm = runs.check(outer, cache)
+            cold = runs.check(outer, Path(folder) / f"cold{step}", "--no-cache")
             assert warm == cold, (edits[: step + 1], warm, cold)
-        again = runs.check(top, cache)
+        again = runs.check(outer, cache)
         answered = runs.answered
-        assert again == runs.check(top, cache)
+        assert again == runs.check(outer, cache)
         if again[0] != 2:  # an incomplete run is never kept; a complete one is, and answers
             assert runs.answered == answered + 1, "not answered from the store: vacuous"
