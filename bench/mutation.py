@@ -95,6 +95,7 @@ TARGETS = (
     _t("decoding", "analysis/decoding.py", "tests/analysis/test_decoding.py"),
     _t("fast", "analysis/fast.py", "tests/analysis/test_fast.py"),
     _t("lines", "analysis/lines.py", "tests/analysis/test_lines.py"),
+    _t("codetext", "analysis/codetext.py", "tests/analysis/test_codetext.py"),
     _t("literals", "analysis/literals.py", "tests/analysis/test_literals.py"),
     _t(
         "pieces",

@@ -15,7 +15,8 @@ The package is layered, each layer importing only those below it:
 - :mod:`.pieces`: the partial parse (cut a module, parse what can hold an occurrence);
 - :mod:`.resolve`: qualified names through imports (the only astroid importer);
 - :mod:`.literals` (which line of a joined literal a match stands on) and :mod:`.scan`:
-  the occurrence scan (one ``ast`` walk, kinds and exact positions);
+  the occurrence scan (one ``ast`` walk, kinds and exact positions); :mod:`.codetext` (a
+  pattern no name holds, on the code lines grep finds it on);
 - :mod:`.reference`: decode, parse it all, walk it all: the oracle;
 - :mod:`.codenames`: a file's code names, the scan's own (what the revert guard asks);
 - :mod:`.fast`: the reference's answer with the shortcuts; what runs by default.
@@ -34,6 +35,7 @@ from pytest_cleantree.core.findings import FileAnalysis, Finding
 from pytest_cleantree.core.model import Pattern
 
 from .codenames import CodeNames, code_names
+from .codetext import with_code_text
 from .decoding import decode_python
 from .fast import analyze_fast, analyze_words
 from .reference import analyze_reference
@@ -83,5 +85,5 @@ def analyze(
     binds (that patterns end with): a use of such a name after that import is
     an occurrence of ``M.name``.
     """
-    engine = _ENGINES.get(os.environ.get(ENGINE_ENV, ""), analyze_fast)
+    engine = with_code_text(_ENGINES.get(os.environ.get(ENGINE_ENV, ""), analyze_fast))
     return engine(path, data, patterns, comments=comments, module=module, stars=stars)

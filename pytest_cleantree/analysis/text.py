@@ -29,12 +29,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from pytest_cleantree.agent import STRING_ESCAPE, made_chars, unescape
+from pytest_cleantree.core.model import PYTHON_SUFFIXES as PYTHON_SUFFIXES
 from pytest_cleantree.core.model import Pattern, PatternTier
+from pytest_cleantree.core.model import is_python_path as is_python_path
 from pytest_cleantree.core.patterns import IDENTIFIER, NameIndex, prefilter_needles, written
 
 from .breaks import breaks_search
 
-PYTHON_SUFFIXES = (".py", ".pyi", ".pyw")
 #: larger Python files are matched as text: ``ast`` needs ~100x the file's size in memory
 MAX_PARSE_BYTES = 8 * 2**20
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -44,10 +45,6 @@ _NEWLINE_BYTES = re.compile(rb"\r\n|\r|\n")
 def too_large_to_parse(size: int) -> bool:
     """Is a file of ``size`` bytes over :data:`MAX_PARSE_BYTES` (read at call time)?"""
     return size > MAX_PARSE_BYTES
-
-
-def is_python_path(path: str) -> bool:
-    return path.endswith(PYTHON_SUFFIXES)
 
 
 def split_lines(text: str) -> tuple[str, ...]:

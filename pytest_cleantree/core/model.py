@@ -42,6 +42,15 @@ CODE_KINDS: frozenset[Kind] = frozenset(
 SELECTABLE_KINDS: frozenset[Kind] = frozenset(Kind) - {Kind.TEXT}
 
 
+#: the files read as Python (parsed); any other file is matched as text
+PYTHON_SUFFIXES = (".py", ".pyi", ".pyw")
+
+
+def is_python_path(path: str) -> bool:
+    """Is ``path`` read as Python (its names parsed), not as text?"""
+    return path.endswith(PYTHON_SUFFIXES)
+
+
 class PatternTier(str, enum.Enum):
     """How a pattern is matched against a name (see :mod:`pytest_cleantree.core.patterns`)."""
 

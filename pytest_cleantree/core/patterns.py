@@ -533,3 +533,19 @@ def _segment_regex(segment: str) -> str:
             out.append(re.escape(char))
         i += 1
     return "".join(out)
+
+
+def code_blind(pattern: Pattern) -> str:
+    """The first character of a substring, glob or exact pattern that no name in Python code
+    holds (``""``: none; a glob's wildcards do not count).
+
+    Such a pattern (``is_sm120_supported()``, ``x = 1``) matches only strings and comments of
+    a Python file, where grep would also find the code line: a check of it in code would say
+    "clean" of a tree that still calls the function.
+    """
+    if pattern.tier not in (PatternTier.SUBSTRING, PatternTier.GLOB, PatternTier.EXACT):
+        return ""
+    body = pattern.body
+    if pattern.tier is PatternTier.GLOB:
+        body = _GLOB_WILDCARDS.sub("", body)
+    return next((c for c in body if c != "." and not ("a" + as_name(c)).isidentifier()), "")

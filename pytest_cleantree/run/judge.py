@@ -6,6 +6,7 @@ source answered and what the analysis found.
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -14,9 +15,19 @@ from dataclasses import replace
 from pytest_cleantree.config.exclusions import Scope, scope_of
 from pytest_cleantree.core.checks import Check
 from pytest_cleantree.core.errors import SourceError
-from pytest_cleantree.core.findings import FileAnalysis
-from pytest_cleantree.core.model import Hit, Kind, Missing, PatternTier, Problem, Result, Rule
-from pytest_cleantree.core.patterns import is_path_glob
+from pytest_cleantree.core.findings import FileAnalysis, Finding
+from pytest_cleantree.core.model import (
+    CODE_KINDS,
+    Hit,
+    Kind,
+    Missing,
+    PatternTier,
+    Problem,
+    Result,
+    Rule,
+    is_python_path,
+)
+from pytest_cleantree.core.patterns import code_blind, is_path_glob
 from pytest_cleantree.run.allows import apply_allows
 from pytest_cleantree.run.plan import Plan
 from pytest_cleantree.sources.base import Source
@@ -187,8 +198,26 @@ def _nothing_named(check: Check, source: Source) -> Result:
     return failed(check, source, Problem(problem, check.entry))
 
 
-def _allowed(rule: Rule, kind: Kind) -> bool:
-    return kind is Kind.TEXT or kind in rule.kinds
+def _allowed(rule: Rule, finding: Finding, analysis: FileAnalysis) -> bool:
+    """Does the rule look where the finding stands?  A line of text always counts, but for
+    the code line of a Python file a pattern no name holds was found on (see
+    :mod:`pytest_cleantree.analysis.codetext`): that one counts where the rule looks at code."""
+    kind = finding.occurrence.kind
+    if kind is not Kind.TEXT:
+        return kind in rule.kinds
+    if rule.kinds & CODE_KINDS or analysis.problem is not None:
+        return True  # a file read as text has its every line's text findings
+    return not (is_python_path(analysis.path) and finding.pattern in _blind(rule))
+
+
+@functools.lru_cache(maxsize=256)
+def _blind(rule: Rule) -> frozenset[str]:
+    """The rule's substring patterns no name holds (matched on code lines as grep would)."""
+    return frozenset(
+        p.text
+        for p in rule.forbid + rule.expect
+        if p.tier is PatternTier.SUBSTRING and code_blind(p)
+    )
 
 
 def _hits(rule: Rule, forbidden: frozenset[str], analysis: FileAnalysis) -> Iterator[Hit]:
@@ -200,7 +229,7 @@ def _hits(rule: Rule, forbidden: frozenset[str], analysis: FileAnalysis) -> Iter
         occurrence = finding.occurrence
         if occurrence.line in skip:
             continue
-        if finding.pattern in forbidden and _allowed(rule, occurrence.kind):
+        if finding.pattern in forbidden and _allowed(rule, finding, analysis):
             by_line[occurrence.line].append((occurrence.kind, occurrence.col, finding.pattern))
     for line in sorted(by_line):
         found = by_line[line]
@@ -234,7 +263,7 @@ def _line_counts(rule: Rule, analysis: FileAnalysis) -> dict[str, int]:
     """How many lines each pattern was found on, in the kinds the rule looks at."""
     lines: dict[str, set[int]] = defaultdict(set)
     for finding in analysis.findings:
-        if _allowed(rule, finding.occurrence.kind):
+        if _allowed(rule, finding, analysis):
             lines[finding.pattern].add(finding.occurrence.line)
     return {pattern: len(found) for pattern, found in lines.items()}
 

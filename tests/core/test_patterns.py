@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import re
+import unicodedata
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pytest_cleantree.core.model import Pattern, PatternTier
 from pytest_cleantree.core.patterns import (
     as_name,
+    code_blind,
     compile_path_glob,
     glob_base,
     is_path_glob,
@@ -544,3 +549,23 @@ def test_prefilter_needles_as_read_and_as_written(
     pattern: Pattern, needles: tuple[str | None, ...]
 ) -> None:
     assert prefilter_needles(pattern) == needles
+
+
+@given(st.characters(exclude_characters="*?[."))
+def test_a_pattern_is_code_blind_exactly_where_python_reads_no_single_name(char: str) -> None:
+    """Python's parser is the oracle: ``a<char>b`` (NFKC-normalised, as a pattern is) is one
+    name, or a pattern holding it matches no name of code (a glob's wildcards and a module
+    path's dots aside)."""
+    text = f"a{char}b"
+    read_as = unicodedata.normalize("NFKC", text)
+    try:
+        read = ast.parse(read_as, mode="eval").body
+        one_name = isinstance(read, ast.Name) and read.id == read_as
+    except (SyntaxError, ValueError):  # ValueError: a NUL byte
+        one_name = False
+    for spelt in (text, f"={text}", f"{text}*"):
+        try:
+            pattern = parse_pattern(spelt)
+        except ValueError:  # whitespace at an end: refused before any check
+            continue
+        assert (code_blind(pattern) == "") == one_name, (spelt, pattern.tier)
