@@ -36,8 +36,9 @@ from pytest_cleantree.core.model import Pattern
 from .codenames import CodeNames, code_names
 from .decoding import decode_python
 from .fast import analyze_fast, analyze_words
+from .reader import absolute_module
 from .reference import analyze_reference
-from .resolve import absolute_module, module_name_for
+from .resolve import module_name_for
 from .text import MAX_PARSE_BYTES, is_python_path, split_lines
 
 __all__ = [

@@ -25,6 +25,7 @@ from .deep import deep_enough
 from .lines import with_allows
 from .parts import part_of
 from .pieces import parse_needed
+from .reader import needs_resolution
 from .reference import (
     PARSE_ERRORS,
     module_of,
@@ -35,7 +36,7 @@ from .reference import (
     unparsed,
     with_line_patterns,
 )
-from .resolve import needs_resolution, resolve_qualified
+from .resolve import resolve_qualified
 from .scan import Scanner, candidate_lines
 from .text import (
     PatternSet,

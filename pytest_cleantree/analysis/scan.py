@@ -22,12 +22,12 @@ from pytest_cleantree.core.patterns import match_name, prefilter_needles
 
 from .bindings import ScopeBindings, scope_bindings, spans
 from .literals import string_places
-from .resolve import _Key, absolute_module, attribute_chain, key_of
+from .reader import Key, absolute_module, attribute_chain, from_target, key_of
 from .text import PatternSet
 
 
 def candidate_lines(
-    spelling: set[int] | None, resolved: dict[_Key, tuple[str, ...]]
+    spelling: set[int] | None, resolved: dict[Key, tuple[str, ...]]
 ) -> list[int] | None:
     """The sorted lines where an occurrence can stand, or ``None`` when any line can.
 
@@ -58,7 +58,7 @@ class Scanner:
         lines: Sequence[str],
         patterns: PatternSet,
         module: str,
-        resolved: dict[_Key, tuple[str, ...]],
+        resolved: dict[Key, tuple[str, ...]],
         candidates: list[int] | None,
         *,
         is_package: bool = False,
@@ -272,7 +272,7 @@ class Scanner:
         for alias in node.names:
             if alias.name == "*":
                 continue
-            qualified = (f"{base}.{alias.name}" if base else alias.name,)
+            qualified = (from_target(base, alias.name),)
             start = (alias.lineno, alias.col_offset)
             self._emit(alias.name, *start, Kind.IMPORT, qualified)
             if alias.asname:

@@ -1,0 +1,434 @@
+"""The one reader: what a binding or an expression of a module refers to (issue 47).
+
+Every construct through which the fast engine lets a name stand for a qualified
+name is listed in :data:`CONSTRUCTS`, each with the ``ast`` reading that answers
+for it (a function of this module) and the text test the fast path asks before
+it parses anything (:data:`TEXT_TESTS`; :func:`needs_resolution` is derived from
+them).  A construct without a text test is refused when this module is imported,
+and ``tests/analysis/test_reader.py`` enumerates the list: a construct added here
+without its text test, or without its reading, fails there.
+
+The scanner (:mod:`.scan`), import resolution (:mod:`.resolve`), the aliases
+(:mod:`.aliases`) and the fast path's text test ask this module; the answers are
+keyed by :data:`Key` (a node's kind and exact span).  The astroid reading
+(:mod:`.astroid_names`) is an independent reading on purpose: it shares only the
+keys (:func:`key_at`) and the arithmetic of a relative import (:func:`absolute_module`).
+
+What the constructs are is what the engine models today, no more: ``import``,
+``from ... import`` (absolute, relative, ``*``), an attribute chain on a resolved
+name, an assignment (``a = b = v``, ``a: T = v``) or a parameter default whose
+value is a resolved name or a chain on one, the same under ``global`` or
+``nonlocal``, and a module's own top-level binding.  Any other binding of a name
+(unpacking, walrus, ``for``/``with``/``except`` targets, parameters, ...) is no
+alias: it only rebinds, and resolution leaves such a name to astroid's lookup.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+from .bindings import Importation, ImportationFrom
+from .text import PatternSet, spells_word
+
+__all__ = [
+    "CONSTRUCTS",
+    "STATEMENT_FIELDS",
+    "TEXT_TESTS",
+    "Construct",
+    "Key",
+    "TextTest",
+    "absolute_module",
+    "assignment_values",
+    "attribute_chain",
+    "binding_target",
+    "from_target",
+    "import_targets",
+    "iter_imports",
+    "key_at",
+    "key_of",
+    "needs_resolution",
+    "parameter_defaults",
+    "value_chain",
+    "value_key",
+]
+
+#: how a resolved node is found again: its ``ast`` kind (``Name``, ``Attribute``) and span
+Key = tuple[str, int, int, int | None, int | None]
+
+
+# --------------------------------------------------------------------------- keys
+
+
+def key_of(node: ast.Name | ast.Attribute) -> Key:
+    """How the scan finds a resolved node again: its kind and exact span."""
+    kind = ast.Name if isinstance(node, ast.Name) else ast.Attribute
+    return key_at(kind, node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
+
+
+def key_at(
+    kind: type[ast.Name] | type[ast.Attribute],
+    line: int,
+    col: int,
+    end_line: int | None,
+    end_col: int | None,
+) -> Key:
+    """The key of a node of ``kind`` at this span (what another reading maps its nodes to)."""
+    return (kind.__name__, line, col, end_line, end_col)
+
+
+# --------------------------------------------------------------------------- expressions
+
+
+def attribute_chain(node: ast.Attribute) -> tuple[ast.expr, str]:
+    """Where an attribute chain starts, and the chain after it (``a.b.c``: ``a``, ``".b.c"``)."""
+    suffix = [node.attr]
+    base: ast.expr = node.value
+    while isinstance(base, ast.Attribute):
+        suffix.append(base.attr)
+        base = base.value
+    return base, "." + ".".join(reversed(suffix))
+
+
+def value_chain(value: ast.expr) -> tuple[ast.Name, str] | None:
+    """A value an alias can be: a name, or a chain on one (``os.path``: ``os``, ``".path"``)."""
+    if isinstance(value, ast.Name):
+        return value, ""
+    if isinstance(value, ast.Attribute):
+        base, suffix = attribute_chain(value)
+        if isinstance(base, ast.Name):
+            return base, suffix
+    return None
+
+
+def value_key(value: ast.expr) -> Key | None:
+    """The key of a value an alias can be (:func:`value_chain`): what resolution answers for."""
+    if isinstance(value, ast.Name | ast.Attribute) and value_chain(value) is not None:
+        return key_of(value)
+    return None
+
+
+# --------------------------------------------------------------------------- imports
+
+
+def absolute_module(module: str, level: int, target: str | None, *, is_package: bool) -> str:
+    """Resolve ``from {'.' * level}{target} import ...`` inside ``module``.
+
+    The root's own package is unknown, so a relative result starts with ``.``
+    (see :func:`pytest_cleantree.core.patterns.match_name`).
+    """
+    if level == 0:
+        return target or ""
+    parts = module.split(".") if module else []
+    if not is_package:
+        parts = parts[:-1]
+    parts = parts[: len(parts) - (level - 1)] if level > 1 else parts
+    base = ".".join(parts)
+    tail = ".".join(x for x in (base, target or "") if x)
+    return "." + tail
+
+
+def from_target(base: str, attr: str) -> str:
+    """What ``from base import attr`` binds: ``base.attr`` (``attr`` when the base is empty)."""
+    return f"{base}.{attr}" if base else attr
+
+
+def binding_target(binding: Importation | ImportationFrom, module: str, *, is_package: bool) -> str:
+    """What an import binding of the binding model (:mod:`.bindings`) binds its name to."""
+    if isinstance(binding, Importation):
+        return binding.module
+    base = absolute_module(module, binding.level, binding.module, is_package=is_package)
+    return from_target(base, binding.attr)
+
+
+def import_targets(
+    stmt: ast.Import | ast.ImportFrom, module: str, *, is_package: bool
+) -> Iterator[tuple[str, str]]:
+    """(the name bound, what it is bound to) for each name an import statement binds.
+
+    ``import a.b`` binds ``a`` to ``a``, ``import a.b as c`` binds ``c`` to ``a.b``;
+    ``from m import *`` binds names only ``m`` knows (:func:`.scan_names.star_bindings`).
+    """
+    if isinstance(stmt, ast.Import):
+        for alias in stmt.names:
+            target = alias.name if alias.asname else alias.name.split(".", 1)[0]
+            yield alias.asname or target, target
+        return
+    base = absolute_module(module, stmt.level, stmt.module, is_package=is_package)
+    for alias in stmt.names:
+        if alias.name != "*":
+            yield alias.asname or alias.name, from_target(base, alias.name)
+
+
+def iter_imports(body: Sequence[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement, nested ones included; no expression is visited."""
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is ast.Import or kind is ast.ImportFrom:
+            yield node  # type: ignore[misc]
+        else:
+            for field in STATEMENT_FIELDS.get(kind, ()):
+                stack.extend(getattr(node, field))
+
+
+_COMPOUND = (
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.If,
+    ast.For,
+    ast.AsyncFor,
+    ast.While,
+    ast.With,
+    ast.AsyncWith,
+    ast.Try,
+    ast.ExceptHandler,
+    ast.Match,
+    ast.match_case,
+    *(getattr(ast, name) for name in ("TryStar",) if hasattr(ast, name)),  # 3.11+
+)
+
+#: the fields of each node type that hold statements (or handlers and cases, which do):
+#: a walk over these alone visits every statement and no expression
+STATEMENT_FIELDS: dict[type, tuple[str, ...]] = {
+    kind: tuple(
+        field
+        for field in ("body", "orelse", "finalbody", "handlers", "cases")
+        if field in kind._fields
+    )
+    for kind in (ast.Module, *_COMPOUND)
+}
+
+
+# --------------------------------------------------------------------------- aliases
+
+
+def parameter_defaults(args: ast.arguments) -> Iterator[tuple[ast.Name, ast.expr]]:
+    """Each parameter with a default, as the name it binds in its function and that default.
+
+    ``def f(_warn=warnings.warn): _warn()``: inside ``f``, ``_warn`` is an alias
+    (unless a caller passes another value, which the check cannot see).
+    """
+    positional = [*args.posonlyargs, *args.args]
+    pairs = [
+        *zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True),
+        *zip(args.kwonlyargs, args.kw_defaults, strict=True),
+    ]
+    for arg, value in pairs:
+        if value is not None:
+            name = ast.Name(arg.arg, ast.Store())
+            ast.copy_location(name, arg)
+            yield name, value
+
+
+def assignment_values(tree: ast.Module) -> Iterator[tuple[list[ast.Name], ast.expr]]:
+    """(the names assigned, value) of every statement that can make an alias, at any depth.
+
+    ``a = b = v``, ``a: T = v``, and each parameter default (as a one-name target);
+    targets that are no name (``a.b``, ``a[0]``, ``a, b``) bind no alias and are left out.
+    Only statements are visited (their bodies, branches and handlers): an
+    assignment is a statement, and expressions, most of a tree, hold none.
+    """
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is ast.Assign:
+            yield _names(node.targets), node.value  # type: ignore[attr-defined]
+        elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+            for name, value in parameter_defaults(node.args):  # type: ignore[attr-defined]
+                yield [name], value
+        elif kind is ast.AnnAssign and node.value is not None:  # type: ignore[attr-defined]
+            yield _names([node.target]), node.value  # type: ignore[attr-defined]
+        for field in STATEMENT_FIELDS.get(kind, ()):
+            stack.extend(getattr(node, field))
+
+
+def _names(targets: Sequence[ast.expr]) -> list[ast.Name]:
+    return [target for target in targets if isinstance(target, ast.Name)]
+
+
+# --------------------------------------------------------------------------- text tests
+
+
+#: ``from`` then dots: a relative import, however it is spaced (``from..x``, ``from \\`` ...);
+#: not after a word character or a dot (checked apart: a leading lookbehind makes ``re``
+#: try every position, where a literal start lets it skip to each ``from``)
+_RELATIVE_FROM = re.compile(r"from(?:\s|\\)*\.")
+_WORD_OR_DOT = re.compile(r"[\w.]")
+
+
+def _relative_import(text: str) -> bool:
+    return any(
+        not m.start() or not _WORD_OR_DOT.match(text, m.start() - 1)
+        for m in _RELATIVE_FROM.finditer(text)
+    )
+
+
+class _Text:
+    """The text a test reads (identifiers NFKC-normalised), with what is asked once per file."""
+
+    def __init__(self, norm: str) -> None:
+        self.norm = norm
+        self._relative: bool | None = None
+
+    @property
+    def relative(self) -> bool:
+        if self._relative is None:
+            self._relative = _relative_import(self.norm)
+        return self._relative
+
+
+@dataclass(frozen=True)
+class TextTest:
+    """What a construct spells in a file's text, asked before anything is parsed.
+
+    ``check(text, first)``: may the text hold the construct binding a name on the
+    way to a qualified name whose first part is ``first``?  ``None``: the
+    construct is met where a use spells the pattern's last name, on the lines the
+    fast path walks anyway (the scan's spelling lines), and asks nothing before.
+    """
+
+    name: str
+    check: Callable[[_Text, str], bool] | None
+
+
+#: an absolute import spells the first part of what it imports (``import os.path``)
+SPELLS_FIRST = TextTest(
+    "the import spells the first part", lambda t, first: spells_word(t.norm, first)
+)
+#: a relative import spells no part of the root's own package: any relative import
+RELATIVE = TextTest("a relative import is in the text", lambda t, first: t.relative)
+#: an alias is made from a name an import bound: the import's text tests are its own
+FROM_AN_IMPORT = TextTest(
+    "an import it starts from",
+    lambda t, first: SPELLS_FIRST.check(t, first) or RELATIVE.check(t, first),  # type: ignore[misc]
+)
+#: the use spells the name (the scan walks the lines that spell a pattern's last name)
+USE_SPELLS_LAST = TextTest("the use spells the last part", None)
+
+TEXT_TESTS = (SPELLS_FIRST, RELATIVE, FROM_AN_IMPORT, USE_SPELLS_LAST)
+
+
+@dataclass(frozen=True)
+class Construct:
+    """A way a name comes to stand for a qualified name, as the fast engine reads it.
+
+    ``reading``: the function of this module that reads it from ``ast``;
+    ``text``: the text tests the fast path asks for it; ``resolves``: resolution
+    answers for it (:func:`needs_resolution` asks its tests), else the scan does.
+    ``example``: a module that binds ``j`` (or ``join`` itself) to ``os.path.join``
+    through it, then uses it.
+    """
+
+    name: str
+    reading: str
+    text: tuple[TextTest, ...]
+    resolves: bool
+    example: str
+
+
+CONSTRUCTS: tuple[Construct, ...] = (
+    Construct("import", "import_targets", (SPELLS_FIRST,), True, "import os.path as j\nj.join(1)"),
+    Construct(
+        "import-from",
+        "import_targets",
+        (SPELLS_FIRST,),
+        True,
+        "from os.path import join as j\nj(1)",
+    ),
+    Construct(
+        "relative import-from",
+        "import_targets",
+        (RELATIVE,),
+        True,
+        "from .path import join as j\nj(1)",
+    ),
+    Construct(
+        "attribute chain", "attribute_chain", (FROM_AN_IMPORT,), True, "import os\nos.path.join(1)"
+    ),
+    Construct(
+        "assignment",
+        "assignment_values",
+        (FROM_AN_IMPORT,),
+        True,
+        "import os\nj = k = os.path.join\nj(1)\nk(1)",
+    ),
+    Construct(
+        "annotated assignment",
+        "assignment_values",
+        (FROM_AN_IMPORT,),
+        True,
+        "import os\nj: object = os.path.join\nj(1)",
+    ),
+    Construct(
+        "parameter default",
+        "parameter_defaults",
+        (FROM_AN_IMPORT,),
+        True,
+        "import os\ndef f(j=os.path.join):\n    return j(1)",
+    ),
+    Construct(
+        "global or nonlocal assignment",
+        "assignment_values",
+        (FROM_AN_IMPORT,),
+        True,
+        "import os\ndef f():\n    global j\n    j = os.path\nf()\nj.join(1)",
+    ),
+    Construct(
+        "star import",
+        "import_targets",
+        (SPELLS_FIRST, RELATIVE),
+        False,
+        "from os.path import *\njoin(1)",
+    ),
+    Construct(
+        "module binding",
+        "key_of",
+        (USE_SPELLS_LAST,),
+        False,
+        "def join():\n    pass\njoin()",
+    ),
+)
+
+
+def _refuse_untested(constructs: Sequence[Construct]) -> None:
+    """A construct the fast path has no text test for would be a false clean: refused."""
+    for construct in constructs:
+        if not construct.text or any(test not in TEXT_TESTS for test in construct.text):
+            raise ImportError(f"construct {construct.name!r} has no text test the fast path asks")
+        if not callable(globals().get(construct.reading)):
+            raise ImportError(f"construct {construct.name!r} has no reading ({construct.reading})")
+
+
+_refuse_untested(CONSTRUCTS)
+
+#: the text tests :func:`needs_resolution` asks: those of the constructs resolution answers for
+_RESOLUTION_TESTS = tuple(
+    dict.fromkeys(
+        test.check for c in CONSTRUCTS if c.resolves for test in c.text if test.check is not None
+    )
+)
+
+
+def needs_resolution(text: str, norm: str, patterns: PatternSet) -> bool:
+    """Can a name in this file resolve to a qualified pattern through an import?
+
+    Its last part must be spelt (by the import or the use), and one construct
+    resolution answers for must pass its text test (:data:`CONSTRUCTS`): an
+    import spells the pattern's first part, or is relative.  ``norm`` is the
+    text with identifiers NFKC-normalised, as the parser sees them.
+    """
+    if not patterns.qualified:
+        return False
+    spelt = _Text(norm)
+    for pattern in patterns.qualified:
+        first, _, rest = pattern.body.partition(".")
+        last = rest.rsplit(".", 1)[-1]
+        if last in norm and any(check(spelt, first) for check in _RESOLUTION_TESTS):
+            return True
+    return False
