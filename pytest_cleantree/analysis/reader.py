@@ -303,15 +303,12 @@ SPELLS_FIRST = TextTest(
 )
 #: a relative import spells no part of the root's own package: any relative import
 RELATIVE = TextTest("a relative import is in the text", lambda t, first: t.relative)
-#: an alias is made from a name an import bound: the import's text tests are its own
-FROM_AN_IMPORT = TextTest(
-    "an import it starts from",
-    lambda t, first: SPELLS_FIRST.check(t, first) or RELATIVE.check(t, first),  # type: ignore[misc]
-)
 #: the use spells the name (the scan walks the lines that spell a pattern's last name)
 USE_SPELLS_LAST = TextTest("the use spells the last part", None)
 
-TEXT_TESTS = (SPELLS_FIRST, RELATIVE, FROM_AN_IMPORT, USE_SPELLS_LAST)
+TEXT_TESTS = (SPELLS_FIRST, RELATIVE, USE_SPELLS_LAST)
+#: an alias is made from a name an import bound: the tests of that import are its own
+FROM_AN_IMPORT = (SPELLS_FIRST, RELATIVE)
 
 
 @dataclass(frozen=True)
@@ -319,7 +316,8 @@ class Construct:
     """A way a name comes to stand for a qualified name, as the fast engine reads it.
 
     ``reading``: the function of this module that reads it from ``ast``;
-    ``text``: the text tests the fast path asks for it; ``resolves``: resolution
+    ``text``: the text tests the fast path asks for it (it may stand in a text one of
+    them passes, never in one none passes); ``resolves``: resolution
     answers for it (:func:`needs_resolution` asks its tests), else the scan does.
     ``example``: a module that binds ``j`` (or ``join`` itself) to ``os.path.join``
     through it, then uses it.
@@ -349,33 +347,33 @@ CONSTRUCTS: tuple[Construct, ...] = (
         "from .path import join as j\nj(1)",
     ),
     Construct(
-        "attribute chain", "attribute_chain", (FROM_AN_IMPORT,), True, "import os\nos.path.join(1)"
+        "attribute chain", "attribute_chain", FROM_AN_IMPORT, True, "import os\nos.path.join(1)"
     ),
     Construct(
         "assignment",
         "assignment_values",
-        (FROM_AN_IMPORT,),
+        FROM_AN_IMPORT,
         True,
         "import os\nj = k = os.path.join\nj(1)\nk(1)",
     ),
     Construct(
         "annotated assignment",
         "assignment_values",
-        (FROM_AN_IMPORT,),
+        FROM_AN_IMPORT,
         True,
         "import os\nj: object = os.path.join\nj(1)",
     ),
     Construct(
         "parameter default",
         "parameter_defaults",
-        (FROM_AN_IMPORT,),
+        FROM_AN_IMPORT,
         True,
         "import os\ndef f(j=os.path.join):\n    return j(1)",
     ),
     Construct(
         "global or nonlocal assignment",
         "assignment_values",
-        (FROM_AN_IMPORT,),
+        FROM_AN_IMPORT,
         True,
         "import os\ndef f():\n    global j\n    j = os.path\nf()\nj.join(1)",
     ),
