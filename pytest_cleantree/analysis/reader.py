@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from .bindings import Importation, ImportationFrom
+from .bindings import Importation, ImportationFrom, ScopeBindings
 from .text import PatternSet, spells_word
 
 __all__ = [
@@ -49,8 +49,11 @@ __all__ = [
     "iter_imports",
     "key_at",
     "key_of",
+    "module_bindings",
     "needs_resolution",
+    "own_name",
     "parameter_defaults",
+    "star_bindings",
     "value_chain",
     "value_key",
 ]
@@ -149,7 +152,7 @@ def import_targets(
     """(the name bound, what it is bound to) for each name an import statement binds.
 
     ``import a.b`` binds ``a`` to ``a``, ``import a.b as c`` binds ``c`` to ``a.b``;
-    ``from m import *`` binds names only ``m`` knows (:func:`.scan_names.star_bindings`).
+    ``from m import *`` binds names only ``m`` knows (:func:`star_bindings`).
     """
     if isinstance(stmt, ast.Import):
         for alias in stmt.names:
@@ -202,6 +205,43 @@ STATEMENT_FIELDS: dict[type, tuple[str, ...]] = {
     )
     for kind in (ast.Module, *_COMPOUND)
 }
+
+
+def own_name(module: str, name: str) -> str:
+    """What a module's own top-level binding of ``name`` is: ``.module.name``."""
+    return f".{module}.{name}"
+
+
+def module_bindings(scope: ScopeBindings, ends: set[str]) -> frozenset[str]:
+    """The names among ``ends`` the module's scope gives a value (definitions, assignments)."""
+    return frozenset(scope.defined & ends)
+
+
+def star_bindings(
+    scope: ScopeBindings,
+    module: str,
+    stars: Mapping[str, frozenset[str]],
+    is_package: bool,
+) -> dict[str, tuple[str, ...]]:
+    """What the module's ``from M import *`` bind: name -> ``M.name`` (issue 12, cause 7).
+
+    ``stars`` holds, per module of the tree, the names its star import binds
+    that a pattern can end with (from the export map); a module not in it
+    binds nothing known.  A relative ``M`` matches the modules it can be
+    completed into.  Star imports stand at module level only (Python refuses
+    them elsewhere), in its ``if``/``try``/... blocks included.
+    """
+    bound: dict[str, list[str]] = {}
+    for star in scope.stars:
+        base = absolute_module(module, star.level, star.module, is_package=is_package)
+        if base.startswith("."):
+            modules = [name for name in stars if ("." + name).endswith(base)]
+        else:
+            modules = [base] if base in stars else []
+        for star_module in modules:
+            for name in stars[star_module]:
+                bound.setdefault(name, []).append(f"{star_module}.{name}")
+    return {name: tuple(dict.fromkeys(targets)) for name, targets in bound.items()}
 
 
 # --------------------------------------------------------------------------- aliases
@@ -386,7 +426,7 @@ CONSTRUCTS: tuple[Construct, ...] = (
     ),
     Construct(
         "module binding",
-        "key_of",
+        "module_bindings",
         (USE_SPELLS_LAST,),
         False,
         "def join():\n    pass\njoin()",

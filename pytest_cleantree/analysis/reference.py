@@ -191,7 +191,7 @@ def analyze_reference(
     """Every occurrence of ``patterns`` in one file, the obviously correct way.
 
     ``stars``: per module of the tree, the names ``from M import *`` binds
-    that patterns can end with (see :func:`.scan.star_bindings`).
+    that patterns can end with (see :func:`.reader.star_bindings`).
     """
     return _ANALYZE(path, data, patterns, comments=comments, module=module, stars=stars)
 
