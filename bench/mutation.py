@@ -106,7 +106,17 @@ TARGETS = (
     _t("records", "analysis/records.py", "tests/analysis/test_records.py"),
     _t("reference", "analysis/reference.py", "tests/analysis/test_reference.py"),
     _t("resolve", "analysis/resolve.py", "tests/analysis/test_resolution.py"),
+    _t(
+        "reader",
+        "analysis/reader.py",
+        "tests/analysis/test_reader.py",
+        "tests/analysis/test_resolution.py",
+        "tests/analysis/test_aliases.py",
+    ),
+    _t("astroid_names", "analysis/astroid_names.py", "tests/analysis/test_resolution.py"),
     _t("scan", "analysis/scan.py", "tests/analysis/test_analysis.py"),
+    _t("positions", "analysis/positions.py", "tests/analysis/test_analysis.py"),
+    _t("strings", "analysis/strings.py", "tests/analysis/test_analysis.py"),
     _t(
         "analysis.text",
         "analysis/text.py",
