@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from .bindings import Assignment, scope_bindings, spans
 from .pieces import Followed
 from .reader import (
+    ALIAS_VIAS,
     Key,
     assignment_values,
     attribute_chain,
@@ -54,8 +55,6 @@ _SCOPES = (
     ast.DictComp,
     ast.GeneratorExp,
 )
-#: the assignments that bind a name to a value an alias can be (``a = b = v``, ``a: T = v``)
-_ALIASING = frozenset({"assign", "annotated"})
 
 
 class _Scope:
@@ -71,7 +70,7 @@ class _Scope:
         self.assigned = [
             (b.name, b.value)
             for b in scope.bindings
-            if isinstance(b, Assignment) and b.via in _ALIASING and b.value is not None
+            if isinstance(b, Assignment) and b.via in ALIAS_VIAS and b.value is not None
         ]
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
             self.assigned += [(arg.id, value) for arg, value in parameter_defaults(node.args)]

@@ -34,7 +34,9 @@ from .bindings import Importation, ImportationFrom, ScopeBindings
 from .text import PatternSet, spells_word
 
 __all__ = [
+    "ALIAS_VIAS",
     "CONSTRUCTS",
+    "NOT_FOLLOWED",
     "STATEMENT_FIELDS",
     "TEXT_TESTS",
     "Construct",
@@ -245,6 +247,24 @@ def star_bindings(
 
 
 # --------------------------------------------------------------------------- aliases
+
+
+#: the binding model's assignments (:data:`.bindings.VIAS`) that make an alias: the name
+#: takes the value whole (``a = b = v``, ``a: T = v``)
+ALIAS_VIAS = frozenset({"assign", "annotated"})
+#: the others, and why no alias is read from them: a name bound so stands for no qualified
+#: name, and where an import binds it too, resolution leaves it to astroid's lookup (a
+#: ``getattr(m, "f")`` value is no name nor chain on one: read as no alias either)
+NOT_FOLLOWED = {
+    "augmented": "``a += v`` binds ``a`` to a sum",
+    "unpack": "``a, b = v`` binds neither to ``v`` (a tuple's items are not read)",
+    "for": "a loop target takes an item of the iterable",
+    "with": "a ``with`` target takes what ``__enter__`` returns",
+    "except": "an ``except ... as e`` target takes the exception",
+    "walrus": "out of reach today (see :mod:`.aliases`)",
+    "comprehension": "a comprehension target takes an item of the iterable",
+    "match": "a capture takes a part of the subject",
+}
 
 
 def parameter_defaults(args: ast.arguments) -> Iterator[tuple[ast.Name, ast.expr]]:

@@ -17,8 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pytest_cleantree.analysis import analyze_fast, analyze_reference, reader
+from pytest_cleantree.analysis.bindings import VIAS
 from pytest_cleantree.analysis.reader import (
+    ALIAS_VIAS,
     CONSTRUCTS,
+    NOT_FOLLOWED,
     TEXT_TESTS,
     USE_SPELLS_LAST,
     Construct,
@@ -96,6 +99,12 @@ def test_each_construct_is_read_alike_by_both_engines(construct: Construct) -> N
     assert fast == reference
     uses = [f for f in reference if f.occurrence.kind is Kind.CALL]
     assert uses, "the example's use is an occurrence of os.path.join (the premise)"
+
+
+def test_every_way_the_binding_model_assigns_is_read_as_an_alias_or_listed_as_none() -> None:
+    """A new kind of assignment in :mod:`.bindings` must be classified here before it counts."""
+    assert set(VIAS) == ALIAS_VIAS | set(NOT_FOLLOWED)
+    assert not ALIAS_VIAS & set(NOT_FOLLOWED)
 
 
 def test_a_construct_without_a_text_test_is_refused() -> None:
