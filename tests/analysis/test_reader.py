@@ -172,3 +172,14 @@ def test_fast_engine_equals_reference_over_the_construct_list(module: tuple[str,
     source, path = module
     fast, reference = findings(source, path)
     assert fast == reference
+
+
+@pytest.mark.slow
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(modules())
+def test_fast_engine_equals_reference_over_the_construct_list_wide(
+    module: tuple[str, str],
+) -> None:
+    source, path = module
+    fast, reference = findings(source, path)
+    assert fast == reference
