@@ -68,9 +68,13 @@ Key = tuple[str, int, int, int | None, int | None]
 
 
 def key_of(node: ast.Name | ast.Attribute) -> Key:
-    """How the scan finds a resolved node again: its kind and exact span."""
-    kind = ast.Name if isinstance(node, ast.Name) else ast.Attribute
-    return key_at(kind, node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
+    """How the scan finds a resolved node again: its kind and exact span.
+
+    :func:`key_at` of the node's own class and span, spelt out (the scan asks it of
+    every name it walks); a test holds the two to each other.
+    """
+    kind = "Name" if isinstance(node, ast.Name) else "Attribute"
+    return (kind, node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
 
 
 def key_at(

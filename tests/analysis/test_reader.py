@@ -9,6 +9,7 @@ whose example the fast engine reads otherwise than the reference, fails here.
 
 from __future__ import annotations
 
+import ast
 import re
 import unicodedata
 
@@ -27,6 +28,8 @@ from pytest_cleantree.analysis.reader import (
     Construct,
     _refuse_untested,
     _Text,
+    key_at,
+    key_of,
     needs_resolution,
 )
 from pytest_cleantree.analysis.text import PatternSet
@@ -105,6 +108,16 @@ def test_every_way_the_binding_model_assigns_is_read_as_an_alias_or_listed_as_no
     """A new kind of assignment in :mod:`.bindings` must be classified here before it counts."""
     assert set(VIAS) == ALIAS_VIAS | set(NOT_FOLLOWED)
     assert not ALIAS_VIAS & set(NOT_FOLLOWED)
+
+
+def test_key_of_a_node_is_key_at_its_class_and_span() -> None:
+    """The astroid reading maps its nodes with ``key_at``; the scan finds them with ``key_of``."""
+    tree = ast.parse("a.b.c(d)\nx = (\n  e .f)\n")
+    nodes = [n for n in ast.walk(tree) if isinstance(n, ast.Name | ast.Attribute)]
+    assert len(nodes) == 7
+    for node in nodes:
+        span = (node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
+        assert key_of(node) == key_at(type(node), *span)
 
 
 def test_a_construct_without_a_text_test_is_refused() -> None:
