@@ -113,6 +113,7 @@ TARGETS = (
         "tests/analysis/test_resolution.py",
         "tests/analysis/test_aliases.py",
     ),
+    _t("constructs", "analysis/constructs.py", "tests/analysis/test_reader.py"),
     _t("astroid_names", "analysis/astroid_names.py", "tests/analysis/test_resolution.py"),
     _t("scan", "analysis/scan.py", "tests/analysis/test_analysis.py"),
     _t("positions", "analysis/positions.py", "tests/analysis/test_analysis.py"),

@@ -11,11 +11,12 @@ The package is layered, each layer importing only those below it:
 - :mod:`.bindings` (which names a scope binds), :mod:`.allnames` (what a star import
   takes: ``__all__`` as Python computes it), :mod:`.positions` (where a token stands);
 - :mod:`.reader`: the one ``ast`` reader, what a binding or expression refers to,
-  construct by construct, with the text tests the fast path asks (:data:`.reader.CONSTRUCTS`);
+  construct by construct;
 - :mod:`.astroid_names`: astroid's independent reading, mapped onto the reader's keys
   (the only astroid importer);
 - :mod:`.pieces`: the partial parse (cut a module, parse what can hold an occurrence);
-  :mod:`.parts` (a file's part of a run's pattern list);
+  :mod:`.parts` (a file's part of a run's pattern list); :mod:`.constructs` (the reader's
+  constructs, each with the text tests the fast path asks: :data:`.constructs.CONSTRUCTS`);
 - :mod:`.resolve`: qualified names through imports;
 - :mod:`.literals` (which line of a joined literal a match stands on), :mod:`.strings`
   (strings and comments reported) and :mod:`.scan`: the occurrence scan (one ``ast`` walk,

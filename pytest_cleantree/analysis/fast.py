@@ -20,12 +20,12 @@ from pytest_cleantree.core.findings import FileAnalysis
 from pytest_cleantree.core.model import Pattern
 
 from .aliases import AliasBinders
+from .constructs import needs_resolution
 from .decoding import DECODE_ERRORS, decode_python
 from .deep import deep_enough
 from .lines import with_allows
 from .parts import part_of
 from .pieces import parse_needed
-from .reader import needs_resolution
 from .reference import (
     PARSE_ERRORS,
     module_of,

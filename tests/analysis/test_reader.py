@@ -1,7 +1,7 @@
 """The one reader's list of constructs (issue 47): each has a text test and an ``ast`` reading,
 and the fast engine, which asks both, finds what the reference engine (astroid) finds.
 
-The list is :data:`pytest_cleantree.analysis.reader.CONSTRUCTS`.  A construct added to it
+The list is :data:`pytest_cleantree.analysis.constructs.CONSTRUCTS`.  A construct added to it
 without a text test is refused when the module is imported (:func:`_refuse_untested`, tried
 here on a made-up one); a construct whose text test does not pass on its own example, or
 whose example the fast engine reads otherwise than the reference, fails here.
@@ -19,19 +19,16 @@ from hypothesis import strategies as st
 
 from pytest_cleantree.analysis import analyze_fast, analyze_reference, reader
 from pytest_cleantree.analysis.bindings import VIAS
-from pytest_cleantree.analysis.reader import (
-    ALIAS_VIAS,
+from pytest_cleantree.analysis.constructs import (
     CONSTRUCTS,
-    NOT_FOLLOWED,
     TEXT_TESTS,
     USE_SPELLS_LAST,
     Construct,
     _refuse_untested,
     _Text,
-    key_at,
-    key_of,
     needs_resolution,
 )
+from pytest_cleantree.analysis.reader import ALIAS_VIAS, NOT_FOLLOWED, key_at, key_of
 from pytest_cleantree.analysis.text import PatternSet
 from pytest_cleantree.core.findings import Finding
 from pytest_cleantree.core.model import Kind
@@ -75,7 +72,7 @@ def test_the_list_names_every_construct_once() -> None:
 def test_each_construct_has_a_text_test_and_a_reading(construct: Construct) -> None:
     assert construct.text, "a construct the fast path has no text test for is a false clean"
     assert all(test in TEXT_TESTS for test in construct.text)
-    assert callable(getattr(reader, construct.reading, None))
+    assert getattr(reader, construct.reading.__name__) is construct.reading
     # a construct resolution answers for is asked about before the parse: its test reads text
     if construct.resolves:
         assert all(test.check is not None for test in construct.text)
@@ -121,10 +118,13 @@ def test_key_of_a_node_is_key_at_its_class_and_span() -> None:
 
 
 def test_a_construct_without_a_text_test_is_refused() -> None:
-    untested = Construct("getattr alias", "attribute_chain", (), True, "g = getattr(os, 'path')")
+    untested = Construct("getattr alias", reader.value_chain, (), True, "g = getattr(os, 'path')")
     with pytest.raises(ImportError, match="no text test"):
         _refuse_untested([*CONSTRUCTS, untested])
-    unread = Construct("getattr alias", "read_getattr", CONSTRUCTS[0].text, True, "")
+
+    def read_getattr() -> None: ...
+
+    unread = Construct("getattr alias", read_getattr, CONSTRUCTS[0].text, True, "")
     with pytest.raises(ImportError, match="no reading"):
         _refuse_untested([*CONSTRUCTS, unread])
     _refuse_untested(CONSTRUCTS)  # the list itself is accepted
