@@ -118,6 +118,7 @@ TARGETS = (
     _t("scan", "analysis/scan.py", "tests/analysis/test_analysis.py"),
     _t("positions", "analysis/positions.py", "tests/analysis/test_analysis.py"),
     _t("strings", "analysis/strings.py", "tests/analysis/test_analysis.py"),
+    _t("emit", "analysis/emit.py", "tests/analysis/test_analysis.py"),
     _t(
         "analysis.text",
         "analysis/text.py",

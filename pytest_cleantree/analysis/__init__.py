@@ -19,8 +19,8 @@ The package is layered, each layer importing only those below it:
   constructs, each with the text tests the fast path asks: :data:`.constructs.CONSTRUCTS`);
 - :mod:`.resolve`: qualified names through imports;
 - :mod:`.literals` (which line of a joined literal a match stands on), :mod:`.strings`
-  (strings and comments reported) and :mod:`.scan`: the occurrence scan (one ``ast`` walk,
-  kinds and exact positions);
+  (strings and comments reported), :mod:`.emit` (names reported) and :mod:`.scan`: the
+  occurrence scan (one ``ast`` walk, kinds and exact positions);
 - :mod:`.aliases` (aliases made by assignment), :mod:`.lines` (grep-like line findings and
   the allow comments lines hold), :mod:`.textfiles` (a file that is not Python, read as its
   language writes it);
