@@ -36,8 +36,8 @@ from .reader import (
     attribute_chain,
     key_of,
     parameter_defaults,
+    refers_to,
     value_chain,
-    value_key,
 )
 from .resolve import covers_any, import_bound_targets, on_path
 from .text import PatternSet, lines_at, word_offsets
@@ -214,11 +214,9 @@ def _follow(
     """One round: add to each use of an alias what its value resolves to; true if any changed."""
     aliases: dict[tuple[int, str], set[str]] = {}
     for scope, name, value in assignments:
-        key = value_key(value)
-        if key is not None:
-            found = [t for t in out.get(key, ()) if _leads_to(t, wanted)]
-            if found:
-                aliases.setdefault((id(scope), name), set()).update(found)
+        found = [t for t in refers_to(value, out) if _leads_to(t, wanted)]
+        if found:
+            aliases.setdefault((id(scope), name), set()).update(found)
     changed = False
     for use, owner in owners:
         targets = aliases.get((id(owner), use.id)) if owner is not None else None
@@ -253,7 +251,7 @@ def _alias_names(tree: ast.Module, resolved: dict[Key, tuple[str, ...]]) -> tupl
         chain = value_chain(value)
         if chain is None:
             continue
-        if value_key(value) in resolved:
+        if refers_to(value, resolved):
             names.update(aliases)
         else:
             assigned.append((aliases, chain[0].id))

@@ -47,9 +47,9 @@ __all__ = [
     "module_bindings",
     "own_name",
     "parameter_defaults",
+    "refers_to",
     "star_bindings",
     "value_chain",
-    "value_key",
 ]
 
 #: how a resolved node is found again: its ``ast`` kind (``Name``, ``Attribute``) and span
@@ -104,11 +104,15 @@ def value_chain(value: ast.expr) -> tuple[ast.Name, str] | None:
     return None
 
 
-def value_key(value: ast.expr) -> Key | None:
-    """The key of a value an alias can be (:func:`value_chain`): what resolution answers for."""
+def refers_to(value: ast.expr, resolved: Mapping[Key, tuple[str, ...]]) -> tuple[str, ...]:
+    """What a value an alias can be (:func:`value_chain`) refers to, given what is resolved.
+
+    A name or a chain on one refers to what resolution answered for its node; any
+    other value to nothing.
+    """
     if isinstance(value, ast.Name | ast.Attribute) and value_chain(value) is not None:
-        return key_of(value)
-    return None
+        return resolved.get(key_of(value), ())
+    return ()
 
 
 # --------------------------------------------------------------------------- imports
