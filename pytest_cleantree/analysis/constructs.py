@@ -64,22 +64,30 @@ class _Text:
 class TextTest:
     """What a construct spells in a file's text, asked before anything is parsed.
 
-    ``check(text, first)``: may the text hold the construct binding a name on the
-    way to a qualified name whose first part is ``first``?  ``None``: the
+    ``check(text, first, last)``: may the text hold the construct binding a name on
+    the way to a qualified name whose first part is ``first`` and last ``last``,
+    and a use of it?  Each test decides the whole question (a construct through
+    which the use spells no part of the name says what else the text must hold).  ``None``: the
     construct is met where a use spells the pattern's last name, on the lines the
     fast path walks anyway (the scan's spelling lines), and asks nothing before.
     """
 
     name: str
-    check: Callable[[_Text, str], bool] | None
+    check: Callable[[_Text, str, str], bool] | None
 
 
-#: an absolute import spells the first part of what it imports (``import os.path``)
+#: an absolute import spells the first part of what it imports (``import os.path``), and
+#: the import or the use spells the last (``from os.path import join``, ``p.join``)
 SPELLS_FIRST = TextTest(
-    "the import spells the first part", lambda t, first: spells_word(t.norm, first)
+    "the import spells the first part, the import or the use the last",
+    lambda t, first, last: last in t.norm and spells_word(t.norm, first),
 )
-#: a relative import spells no part of the root's own package: any relative import
-RELATIVE = TextTest("a relative import is in the text", lambda t, first: t.relative)
+#: a relative import spells no part of the root's own package: any relative import, and
+#: the last part spelt as above
+RELATIVE = TextTest(
+    "a relative import is in the text, the import or the use spells the last part",
+    lambda t, first, last: last in t.norm and t.relative,
+)
 #: the use spells the name (the scan walks the lines that spell a pattern's last name)
 USE_SPELLS_LAST = TextTest("the use spells the last part", None)
 
@@ -200,9 +208,9 @@ _RESOLUTION_TESTS = tuple(
 def needs_resolution(text: str, norm: str, patterns: PatternSet) -> bool:
     """Can a name in this file resolve to a qualified pattern through an import?
 
-    Its last part must be spelt (by the import or the use), and one construct
-    resolution answers for must pass its text test (:data:`CONSTRUCTS`): an
-    import spells the pattern's first part, or is relative.  ``norm`` is the
+    One construct resolution answers for must pass one of its text tests
+    (:data:`CONSTRUCTS`): today, the pattern's last part is spelt (by the import
+    or the use) and an import spells its first part, or is relative.  ``norm`` is the
     text with identifiers NFKC-normalised, as the parser sees them.
     """
     if not patterns.qualified:
@@ -211,6 +219,6 @@ def needs_resolution(text: str, norm: str, patterns: PatternSet) -> bool:
     for pattern in patterns.qualified:
         first, _, rest = pattern.body.partition(".")
         last = rest.rsplit(".", 1)[-1]
-        if last in norm and any(check(spelt, first) for check in _RESOLUTION_TESTS):
+        if any(check(spelt, first, last) for check in _RESOLUTION_TESTS):
             return True
     return False

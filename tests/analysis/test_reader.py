@@ -84,7 +84,7 @@ def test_each_construct_passes_its_own_text_test(construct: Construct) -> None:
     passed = [
         re.search(r"\bjoin\b", construct.example) is not None
         if test is USE_SPELLS_LAST
-        else test.check is not None and test.check(text, "os")
+        else test.check is not None and test.check(text, "os", "join")
         for test in construct.text
     ]
     assert any(passed), f"{construct.name}: its example passes none of its text tests"
