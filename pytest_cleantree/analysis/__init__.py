@@ -7,16 +7,24 @@ The package is layered, each layer importing only those below it:
   nested);
 - :mod:`.text`: lines, pattern sets, and the text views in which a pattern can be spelt
   (the prefilter), with :mod:`.breaks` (a needle spelt across string breaks);
-- :mod:`.comments` (a text file's comments by its language's grammar) and
-  :mod:`.textfiles` (a file that is not Python, read as its language writes it);
-  :mod:`.lines` (grep-like line findings and the allow comments lines hold);
+- :mod:`.comments` (a text file's comments by its language's grammar);
 - :mod:`.bindings` (which names a scope binds), :mod:`.allnames` (what a star import
-  takes: ``__all__`` as Python computes it), :mod:`.aliases` (aliases made by assignment);
+  takes: ``__all__`` as Python computes it), :mod:`.positions` (where a token stands);
+- :mod:`.reader`: the one ``ast`` reader, what a binding or expression refers to,
+  construct by construct;
+- :mod:`.astroid_names`: astroid's independent reading, mapped onto the reader's keys
+  (the only astroid importer);
 - :mod:`.pieces`: the partial parse (cut a module, parse what can hold an occurrence);
-- :mod:`.resolve`: qualified names through imports (the only astroid importer);
-- :mod:`.literals` (which line of a joined literal a match stands on) and :mod:`.scan`:
-  the occurrence scan (one ``ast`` walk, kinds and exact positions); :mod:`.codetext` (a
+  :mod:`.parts` (a file's part of a run's pattern list); :mod:`.constructs` (the reader's
+  constructs, each with the text tests the fast path asks: :data:`.constructs.CONSTRUCTS`);
+- :mod:`.resolve`: qualified names through imports;
+- :mod:`.literals` (which line of a joined literal a match stands on), :mod:`.strings`
+  (strings and comments reported), :mod:`.emit` (names reported) and :mod:`.scan`: the
+  occurrence scan (one ``ast`` walk, kinds and exact positions); :mod:`.codetext` (a
   pattern no name holds, on the code lines grep finds it on);
+- :mod:`.aliases` (aliases made by assignment), :mod:`.lines` (grep-like line findings and
+  the allow comments lines hold), :mod:`.textfiles` (a file that is not Python, read as its
+  language writes it);
 - :mod:`.reference`: decode, parse it all, walk it all: the oracle;
 - :mod:`.codenames`: a file's code names, the scan's own (what the revert guard asks);
 - :mod:`.fast`: the reference's answer with the shortcuts; what runs by default.
@@ -38,8 +46,9 @@ from .codenames import CodeNames, code_names
 from .codetext import with_code_text
 from .decoding import decode_python
 from .fast import analyze_fast, analyze_words
+from .reader import absolute_module
 from .reference import analyze_reference
-from .resolve import absolute_module, module_name_for
+from .resolve import module_name_for
 from .text import MAX_PARSE_BYTES, is_python_path, split_lines
 
 __all__ = [

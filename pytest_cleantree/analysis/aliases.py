@@ -25,19 +25,21 @@ from __future__ import annotations
 
 import ast
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 from .bindings import Assignment, scope_bindings, spans
 from .pieces import Followed
-from .resolve import (
-    STATEMENT_FIELDS,
-    _Key,
+from .reader import (
+    ALIAS_VIAS,
+    Key,
+    assignment_values,
     attribute_chain,
-    covers_any,
-    import_bound_targets,
     key_of,
-    on_path,
+    parameter_defaults,
+    refers_to,
+    value_chain,
 )
+from .resolve import covers_any, import_bound_targets, on_path
 from .text import PatternSet, lines_at, word_offsets
 
 __all__ = ["AliasBinders", "with_aliases"]
@@ -53,8 +55,6 @@ _SCOPES = (
     ast.DictComp,
     ast.GeneratorExp,
 )
-#: the assignments that bind a name to a value an alias can be (``a = b = v``, ``a: T = v``)
-_ALIASING = frozenset({"assign", "annotated"})
 
 
 class _Scope:
@@ -70,10 +70,10 @@ class _Scope:
         self.assigned = [
             (b.name, b.value)
             for b in scope.bindings
-            if isinstance(b, Assignment) and b.via in _ALIASING and b.value is not None
+            if isinstance(b, Assignment) and b.via in ALIAS_VIAS and b.value is not None
         ]
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
-            self.assigned += [(arg.id, value) for arg, value in _defaults(node.args)]
+            self.assigned += [(arg.id, value) for arg, value in parameter_defaults(node.args)]
 
     def home(self, name: str) -> _Scope | None:
         """The scope an assignment of ``name`` here binds (``global``/``nonlocal`` move it)."""
@@ -157,10 +157,10 @@ class _Uses(ast.NodeVisitor):
 
 def with_aliases(
     tree: ast.Module,
-    resolved: dict[_Key, tuple[str, ...]],
+    resolved: dict[Key, tuple[str, ...]],
     text: str | None = None,
     wanted: tuple[str, ...] | None = None,
-) -> dict[_Key, tuple[str, ...]]:
+) -> dict[Key, tuple[str, ...]]:
     """``resolved`` with the uses of assignment aliases of resolved names added.
 
     ``text``, the module's source, lets the walk skip the statements that spell
@@ -205,7 +205,7 @@ def _spelling_lines(text: str, names: set[str], stores: int) -> list[int] | None
 
 
 def _follow(
-    out: dict[_Key, tuple[str, ...]],
+    out: dict[Key, tuple[str, ...]],
     assignments: list[tuple[_Scope, str, ast.expr]],
     owners: list[tuple[ast.Name, _Scope | None]],
     chains: dict[int, list[tuple[ast.Attribute, str]]],
@@ -214,10 +214,9 @@ def _follow(
     """One round: add to each use of an alias what its value resolves to; true if any changed."""
     aliases: dict[tuple[int, str], set[str]] = {}
     for scope, name, value in assignments:
-        if isinstance(value, ast.Name | ast.Attribute):
-            found = [t for t in out.get(key_of(value), ()) if _leads_to(t, wanted)]
-            if found:
-                aliases.setdefault((id(scope), name), set()).update(found)
+        found = [t for t in refers_to(value, out) if _leads_to(t, wanted)]
+        if found:
+            aliases.setdefault((id(scope), name), set()).update(found)
     changed = False
     for use, owner in owners:
         targets = aliases.get((id(owner), use.id)) if owner is not None else None
@@ -227,24 +226,6 @@ def _follow(
         for chain, suffix in chains.get(id(use), ()):
             changed |= _add(out, key_of(chain), {t + suffix for t in targets})
     return changed
-
-
-def _defaults(args: ast.arguments) -> Iterator[tuple[ast.Name, ast.expr]]:
-    """Each parameter with a default, as the name it binds in its function and that default.
-
-    ``def f(_warn=warnings.warn): _warn()``: inside ``f``, ``_warn`` is an alias
-    (unless a caller passes another value, which the check cannot see).
-    """
-    positional = [*args.posonlyargs, *args.args]
-    pairs = [
-        *zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True),
-        *zip(args.kwonlyargs, args.kw_defaults, strict=True),
-    ]
-    for arg, value in pairs:
-        if value is not None:
-            name = ast.Name(arg.arg, ast.Store())
-            ast.copy_location(name, arg)
-            yield name, value
 
 
 def _leads_to(target: str, wanted: tuple[str, ...] | None) -> bool:
@@ -258,24 +239,22 @@ def _leads_to(target: str, wanted: tuple[str, ...] | None) -> bool:
     return any(name == target or name.startswith(target + ".") for name in wanted)
 
 
-def _alias_names(tree: ast.Module, resolved: dict[_Key, tuple[str, ...]]) -> tuple[set[str], int]:
+def _alias_names(tree: ast.Module, resolved: dict[Key, tuple[str, ...]]) -> tuple[set[str], int]:
     """Every name that may be an alias (assigned a resolved name, or from such a name),
     and how many assignment targets in the tree spell one of them (none is a use)."""
     names: set[str] = set()
     assigned = []
     targets: list[str] = []
-    for nodes, value in _assigned(tree):
-        aliases = [target.id for target in nodes if isinstance(target, ast.Name)]
+    for nodes, value in assignment_values(tree):
+        aliases = [target.id for target in nodes]
         targets += aliases
-        if not isinstance(value, ast.Name | ast.Attribute):
+        chain = value_chain(value)
+        if chain is None:
             continue
-        base: ast.expr = value
-        while isinstance(base, ast.Attribute):
-            base = base.value
-        if key_of(value) in resolved:
+        if refers_to(value, resolved):
             names.update(aliases)
-        elif isinstance(base, ast.Name):
-            assigned.append((aliases, base.id))
+        else:
+            assigned.append((aliases, chain[0].id))
     while names:
         more = {a for aliases, base in assigned if base in names for a in aliases} - names
         if not more:
@@ -284,7 +263,7 @@ def _alias_names(tree: ast.Module, resolved: dict[_Key, tuple[str, ...]]) -> tup
     return names, sum(target in names for target in targets)
 
 
-def _add(out: dict[_Key, tuple[str, ...]], key: _Key, targets: set[str]) -> bool:
+def _add(out: dict[Key, tuple[str, ...]], key: Key, targets: set[str]) -> bool:
     known = out.get(key, ())
     more = tuple(sorted(set(targets) - set(known)))
     if more:
@@ -344,35 +323,9 @@ class AliasBinders:
 
 def _assignments(tree: ast.Module) -> Iterator[tuple[str, str, str]]:
     """(alias, the name its value starts with, the rest) for each ``alias = name.attr...``."""
-    for targets, value in _assigned(tree):
-        attributes: list[str] = []
-        while isinstance(value, ast.Attribute):
-            attributes.append(value.attr)
-            value = value.value
-        if not isinstance(value, ast.Name):
-            continue
-        suffix = "".join("." + attribute for attribute in reversed(attributes))
-        for target in targets:
-            if isinstance(target, ast.Name):
-                yield target.id, value.id, suffix
-
-
-def _assigned(tree: ast.Module) -> Iterator[tuple[Sequence[ast.expr], ast.expr]]:
-    """(targets, value) of every assignment statement, at any depth.
-
-    Only statements are visited (their bodies, branches and handlers): an
-    assignment is a statement, and expressions, most of a tree, hold none.
-    """
-    stack: list[ast.AST] = [tree]
-    while stack:
-        node = stack.pop()
-        kind = type(node)
-        if kind is ast.Assign:
-            yield node.targets, node.value  # type: ignore[attr-defined]
-        elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
-            for name, value in _defaults(node.args):  # type: ignore[attr-defined]
-                yield [name], value
-        elif kind is ast.AnnAssign and node.value is not None:  # type: ignore[attr-defined]
-            yield [node.target], node.value  # type: ignore[attr-defined]
-        for field in STATEMENT_FIELDS.get(kind, ()):
-            stack.extend(getattr(node, field))
+    for targets, value in assignment_values(tree):
+        chain = value_chain(value)
+        if chain is not None:
+            base, suffix = chain
+            for target in targets:
+                yield target.id, base.id, suffix

@@ -20,6 +20,7 @@ from pytest_cleantree.core.findings import FileAnalysis
 from pytest_cleantree.core.model import Pattern
 
 from .aliases import AliasBinders
+from .constructs import needs_resolution
 from .decoding import DECODE_ERRORS, decode_python
 from .deep import deep_enough
 from .lines import with_allows
@@ -35,7 +36,7 @@ from .reference import (
     unparsed,
     with_line_patterns,
 )
-from .resolve import needs_resolution, resolve_qualified
+from .resolve import resolve_qualified
 from .scan import Scanner, candidate_lines
 from .text import (
     PatternSet,

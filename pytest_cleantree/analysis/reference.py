@@ -25,8 +25,9 @@ from .decoding import DECODE_ERRORS, RefusedSource, decode_python
 from .deep import deep_enough
 from .lines import ALLOW_MARK, line_findings, text_findings, with_allows
 from .pieces import parse_python
+from .reader import Key
 from .records import decode_problem, parse_problem
-from .resolve import _Key, module_name_for, resolve_reference
+from .resolve import module_name_for, resolve_reference
 from .scan import Scanner
 from .text import (
     PatternSet,
@@ -190,7 +191,7 @@ def analyze_reference(
     """Every occurrence of ``patterns`` in one file, the obviously correct way.
 
     ``stars``: per module of the tree, the names ``from M import *`` binds
-    that patterns can end with (see :func:`.scan.star_bindings`).
+    that patterns can end with (see :func:`.reader.star_bindings`).
     """
     return _ANALYZE(path, data, patterns, comments=comments, module=module, stars=stars)
 
@@ -233,12 +234,12 @@ _ANALYZE = with_allows(with_line_patterns(deep_enough(_analyze)))
 
 def resolve_names(
     tree: ast.Module,
-    resolve: Callable[[], dict[_Key, tuple[str, ...]]],
+    resolve: Callable[[], dict[Key, tuple[str, ...]]],
     *,
     wanted: bool,
     text: str | None = None,
     bodies: tuple[str, ...] | None = None,
-) -> tuple[dict[_Key, tuple[str, ...]], str | None]:
+) -> tuple[dict[Key, tuple[str, ...]], str | None]:
     """What names resolve to through imports and aliases, or why that could not be known.
 
     ``text`` (the module's source) only makes following aliases cheaper;

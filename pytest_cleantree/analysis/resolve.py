@@ -1,26 +1,37 @@
 """Qualified names: what a name in a file stands for through its imports.
 
-The only module that imports astroid (lazily: most runs never need it).  A
-name bound only by imports of one target is resolved from ``ast``, scope by
-scope (:class:`_NameBindings`); any other (rebound, assigned, imported in a
-class body, two targets) is resolved with astroid's lookup, which follows
-every rebinding.  A test holds the two to the same answers on the standard
-library.
+A name bound only by imports of one target is resolved from ``ast``, scope by
+scope (:class:`_NameBindings`), with the one reader's answers (:mod:`.reader`:
+what an import binds, the keys, attribute chains); any other (rebound,
+assigned, imported in a class body, two targets) is resolved with astroid's
+lookup (:mod:`.astroid_names`, the only astroid importer), which follows every
+rebinding.  A test holds the two to the same answers on the standard library.
 """
 
 from __future__ import annotations
 
 import ast
 import itertools
-import re
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from pytest_cleantree.core.patterns import Covering
 
+from .astroid_names import astroid_resolve
 from .bindings import Importation, ImportationFrom, scope_bindings, spans
-from .text import PatternSet, is_python_path, lines_at, spells_word, word_offsets
+from .reader import Key, attribute_chain, binding_target, import_targets, iter_imports, key_of
+from .text import PatternSet, is_python_path, lines_at, word_offsets
+
+__all__ = [
+    "covering_of",
+    "covers_any",
+    "import_bound_names",
+    "import_bound_targets",
+    "module_name_for",
+    "on_path",
+    "resolve_qualified",
+    "resolve_reference",
+]
 
 
 def module_name_for(path: str) -> str:
@@ -35,58 +46,6 @@ def module_name_for(path: str) -> str:
 # --------------------------------------------------------------------------- resolution
 
 
-#: ``from`` then dots: a relative import, however it is spaced (``from..x``, ``from \\`` ...);
-#: not after a word character or a dot (checked apart: a leading lookbehind makes ``re``
-#: try every position, where a literal start lets it skip to each ``from``)
-_RELATIVE_FROM = re.compile(r"from(?:\s|\\)*\.")
-_WORD_OR_DOT = re.compile(r"[\w.]")
-
-
-def _relative_import(text: str) -> bool:
-    return any(
-        not m.start() or not _WORD_OR_DOT.match(text, m.start() - 1)
-        for m in _RELATIVE_FROM.finditer(text)
-    )
-
-
-def needs_resolution(text: str, norm: str, patterns: PatternSet) -> bool:
-    """Can a name in this file resolve to a qualified pattern through an import?
-
-    Its last part must be spelt (by the import or the use), and the import
-    must spell its first part, unless the import is relative.  ``norm`` is the
-    text with identifiers NFKC-normalised, as the parser sees them.
-    """
-    if not patterns.qualified:
-        return False
-    relative = _relative_import(norm)
-    for pattern in patterns.qualified:
-        first, _, rest = pattern.body.partition(".")
-        last = rest.rsplit(".", 1)[-1]
-        if last in norm and (relative or spells_word(norm, first)):
-            return True
-    return False
-
-
-def absolute_module(module: str, level: int, target: str | None, *, is_package: bool) -> str:
-    """Resolve ``from {'.' * level}{target} import ...`` inside ``module``.
-
-    The root's own package is unknown, so a relative result starts with ``.``
-    (see :func:`pytest_cleantree.core.patterns.match_name`).
-    """
-    if level == 0:
-        return target or ""
-    parts = module.split(".") if module else []
-    if not is_package:
-        parts = parts[:-1]
-    parts = parts[: len(parts) - (level - 1)] if level > 1 else parts
-    base = ".".join(parts)
-    tail = ".".join(x for x in (base, target or "") if x)
-    return "." + tail
-
-
-_Key = tuple[str, int, int, int | None, int | None]
-
-
 def resolve_qualified(
     text: str,
     parsed: ast.Module,
@@ -96,7 +55,7 @@ def resolve_qualified(
     is_package: bool,
     norm: str | None = None,
     names: set[str] | None = None,
-) -> dict[_Key, tuple[str, ...]]:
+) -> dict[Key, tuple[str, ...]]:
     """Map Name/Attribute uses to what they resolve to through imports.
 
     Only names bound by an import on a pattern's path matter.  Nearly all of
@@ -121,16 +80,6 @@ def resolve_qualified(
     if hard:
         resolved.update(astroid_resolve(text, parsed, module, hard, is_package=is_package))
     return resolved
-
-
-def attribute_chain(node: ast.Attribute) -> tuple[ast.expr, str]:
-    """Where an attribute chain starts, and the chain after it (``a.b.c``: ``a``, ``".b.c"``)."""
-    suffix = [node.attr]
-    base: ast.expr = node.value
-    while isinstance(base, ast.Attribute):
-        suffix.append(base.attr)
-        base = base.value
-    return base, "." + ".".join(reversed(suffix))
 
 
 class _NameBindings(ast.NodeVisitor):
@@ -170,9 +119,9 @@ class _NameBindings(ast.NodeVisitor):
     def simple(self) -> set[str]:
         return {n for n, targets in self.targets.items() if len(targets) == 1} - self.other
 
-    def resolved(self) -> dict[_Key, tuple[str, ...]]:
+    def resolved(self) -> dict[Key, tuple[str, ...]]:
         simple = self.simple
-        out: dict[_Key, tuple[str, ...]] = {}
+        out: dict[Key, tuple[str, ...]] = {}
         resolvable: set[int] = set()
         for use, line, visible, frame in self.uses:
             name = use.id
@@ -226,13 +175,7 @@ class _NameBindings(ast.NodeVisitor):
             if kind == "class" or not isinstance(binding, Importation | ImportationFrom):
                 self.other.add(bound)
                 continue
-            if isinstance(binding, Importation):
-                target = binding.module
-            else:
-                base = absolute_module(
-                    self.module, binding.level, binding.module, is_package=self.is_package
-                )
-                target = f"{base}.{binding.attr}" if base else binding.attr
+            target = binding_target(binding, self.module, is_package=self.is_package)
             self.targets[bound].add(target)
             self.imports[bound].setdefault(scope, []).append(binding.line)
 
@@ -283,149 +226,6 @@ class _NameBindings(ast.NodeVisitor):
     visit_SetComp = visit_DictComp = visit_GeneratorExp = visit_ListComp
 
 
-def key_of(node: ast.Name | ast.Attribute) -> _Key:
-    """How the scan finds a resolved node again: its kind and exact span."""
-    kind = "Name" if isinstance(node, ast.Name) else "Attribute"
-    return (kind, node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)
-
-
-def astroid_resolve(
-    text: str, parsed: ast.Module, module: str, only: set[str], *, is_package: bool
-) -> dict[_Key, tuple[str, ...]]:
-    """Resolve the names in ``only`` with astroid's lookup, which follows every rebinding."""
-    from astroid import nodes
-    from astroid.exceptions import AttributeInferenceError
-    from astroid.manager import AstroidManager
-    from astroid.rebuilder import TreeRebuilder
-
-    class Recorder(TreeRebuilder):  # type: ignore[misc]
-        """The rebuilder, noting names as it meets them (no second walk)."""
-
-        def __init__(self, manager: AstroidManager, data: str) -> None:
-            super().__init__(manager, data)
-            self.names: list[nodes.Name] = []
-
-        def visit_name(self, node: ast.Name, parent: nodes.NodeNG) -> nodes.NodeNG:
-            built = super().visit_name(node, parent)
-            if isinstance(built, nodes.Name):
-                self.names.append(built)
-            return built
-
-    # Only what name lookup needs: the rebuilt tree and its locals.  No manager cache
-    # (every target stays apart), no inference of ``self.x`` assignments, no imports of
-    # other modules (``from m import *`` is left unresolved), no transforms.
-    manager = AstroidManager()
-    if "builtins" not in manager.astroid_cache:  # what AstroidBuilder would do: once
-        manager.bootstrap()
-    builder = Recorder(manager, text)
-    # astroid's rebuilder takes docstrings out of the bodies it reads (``node.body =
-    # node.body[1:]``): the scan that follows must still see them
-    bodies = [(owner, owner.body) for owner in ast.walk(parsed) if isinstance(owner, _DOCUMENTED)]
-    try:
-        tree = builder.visit_module(parsed, f"__cleantree_target_{next(_UNIQUE)}__", "", is_package)
-    finally:
-        for owner, body in bodies:
-            owner.body = body
-    for from_node, global_names in builder._import_from_nodes:  # what the builder would do
-        for name, asname in from_node.names:
-            bound = asname or name
-            if name == "*":
-                continue
-            target = tree if bound in global_names else from_node.parent
-            target.set_local(bound, from_node)
-            target.scope().locals[bound].sort(key=lambda n: n.fromlineno or 0)
-
-    _nonlocal_imports(tree)
-
-    def qualify(node: nodes.Name) -> tuple[str, ...]:
-        _, assigned = node.lookup(node.name)
-        names: list[str] = []
-        for stmt in [*assigned, *_later_in_a_loop(node)]:
-            try:
-                real = stmt.real_name(node.name)
-            except (AttributeError, AttributeInferenceError):  # not an import
-                continue
-            if isinstance(stmt, nodes.ImportFrom):
-                level, modname = stmt.level or 0, stmt.modname
-                base = absolute_module(module, level, modname, is_package=is_package)
-                names.append(f"{base}.{real}" if base else real)
-            elif isinstance(stmt, nodes.Import):
-                names.append(real)
-        return tuple(names)
-
-    # ``sys.stderr = x`` and ``del sys.x`` name ``sys.stderr`` as much as a load does
-    _ATTRIBUTES = (nodes.Attribute, nodes.AssignAttr, nodes.DelAttr)
-    resolved: dict[_Key, tuple[str, ...]] = {}
-    for name_node in builder.names:
-        if name_node.name not in only:
-            continue
-        found = qualify(name_node)
-        node: nodes.NodeNG = name_node
-        kind = "Name"
-        while found:
-            resolved[(kind, node.lineno, node.col_offset, node.end_lineno, node.end_col_offset)] = (
-                found
-            )
-            parent = node.parent
-            if not (isinstance(parent, _ATTRIBUTES) and parent.expr is node):
-                break
-            found = tuple(f"{base}.{parent.attrname}" for base in found)
-            node, kind = parent, "Attribute"
-    return resolved
-
-
-def _nonlocal_imports(tree: Any) -> None:
-    """An import of a name declared ``nonlocal`` binds it in the function that owns it.
-
-    astroid keeps it in the inner function's locals (it moves ``global`` ones
-    only): add it to the owner's, where a use after the inner call looks it up.
-    """
-    from astroid import nodes
-
-    for declared in tree.nodes_of_class(nodes.Nonlocal):
-        scope = declared.scope()
-        for name in declared.names:
-            imports = [
-                stmt
-                for stmt in scope.locals.get(name, ())
-                if isinstance(stmt, nodes.Import | nodes.ImportFrom)
-            ]
-            owner = scope.parent.scope() if imports and scope.parent else None
-            while owner is not None and not isinstance(owner, nodes.Module):
-                if isinstance(owner, nodes.FunctionDef | nodes.Lambda) and name in owner.locals:
-                    for stmt in imports:
-                        owner.set_local(name, stmt)
-                    owner.locals[name].sort(key=lambda n: n.fromlineno or 0)
-                    break
-                owner = owner.parent.scope() if owner.parent else None
-
-
-def _later_in_a_loop(node: Any) -> list[Any]:
-    """The imports of the name later in its own frame, in a loop that also holds the use.
-
-    astroid's lookup stops at the use's line; the loop's next turn runs the use
-    after them (``for ...: f()`` then ``from m import f``).
-    """
-    from astroid import nodes
-
-    frame = node.frame()
-    loops = []
-    parent = node.parent
-    while parent is not None and parent is not frame:
-        if isinstance(parent, nodes.For | nodes.While):
-            loops.append(parent)
-        parent = parent.parent
-    if not loops:
-        return []
-    later = []
-    for stmt in frame.locals.get(node.name, ()):
-        if not isinstance(stmt, nodes.Import | nodes.ImportFrom) or stmt.fromlineno <= node.lineno:
-            continue
-        if any(loop.fromlineno <= stmt.fromlineno <= loop.tolineno for loop in loops):
-            later.append(stmt)
-    return later
-
-
 def import_bound_names(
     tree: ast.Module,
     *,
@@ -460,61 +260,11 @@ def import_bound_targets(
         return covers_any(target, targets) if covering else on_path(target, targets)
 
     bound: dict[str, set[str]] = {}
-    for stmt in _imports(tree.body):
-        if isinstance(stmt, ast.Import):
-            for alias in stmt.names:
-                target = alias.name if alias.asname else alias.name.split(".", 1)[0]
-                if relevant(target):
-                    bound.setdefault(alias.asname or target, set()).add(target)
-            continue
-        base = absolute_module(module, stmt.level, stmt.module, is_package=is_package)
-        for alias in stmt.names:
-            qualified = f"{base}.{alias.name}" if base else alias.name
-            if alias.name != "*" and relevant(qualified):
-                bound.setdefault(alias.asname or alias.name, set()).add(qualified)
+    for stmt in iter_imports(tree.body):
+        for name, target in import_targets(stmt, module, is_package=is_package):
+            if relevant(target):
+                bound.setdefault(name, set()).add(target)
     return bound
-
-
-def _imports(body: Sequence[ast.stmt]) -> Iterator[ast.Import | ast.ImportFrom]:
-    """Every import statement, nested ones included; no expression is visited."""
-    stack: list[ast.AST] = list(body)
-    while stack:
-        node = stack.pop()
-        kind = type(node)
-        if kind is ast.Import or kind is ast.ImportFrom:
-            yield node  # type: ignore[misc]
-        else:
-            for field in STATEMENT_FIELDS.get(kind, ()):
-                stack.extend(getattr(node, field))
-
-
-_COMPOUND = (
-    ast.FunctionDef,
-    ast.AsyncFunctionDef,
-    ast.ClassDef,
-    ast.If,
-    ast.For,
-    ast.AsyncFor,
-    ast.While,
-    ast.With,
-    ast.AsyncWith,
-    ast.Try,
-    ast.ExceptHandler,
-    ast.Match,
-    ast.match_case,
-    *(getattr(ast, name) for name in ("TryStar",) if hasattr(ast, name)),  # 3.11+
-)
-
-#: the fields of each node type that hold statements (or handlers and cases, which do):
-#: a walk over these alone visits every statement and no expression
-STATEMENT_FIELDS: dict[type, tuple[str, ...]] = {
-    kind: tuple(
-        field
-        for field in ("body", "orelse", "finalbody", "handlers", "cases")
-        if field in kind._fields
-    )
-    for kind in (ast.Module, *_COMPOUND)
-}
 
 
 def covers_any(imported: str, wanted: tuple[str, ...]) -> bool:
@@ -545,14 +295,9 @@ def covering_of(wanted: tuple[str, ...]) -> Covering:
 _COVERINGS: dict[int, tuple[tuple[str, ...], Covering]] = {}
 
 
-_UNIQUE = itertools.count()
-#: the nodes whose first statement may be a docstring
-_DOCUMENTED = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-
-
 def resolve_reference(
     text: str, parsed: ast.Module, module: str, patterns: PatternSet, *, is_package: bool
-) -> dict[_Key, tuple[str, ...]]:
+) -> dict[Key, tuple[str, ...]]:
     """The reference path: every name an import binds on a pattern's path, by astroid alone."""
     names = import_bound_names(
         parsed, module=module, is_package=is_package, wanted=patterns.qualified_bodies

@@ -1,6 +1,6 @@
 """The occurrence scan: one walk of a module, classifying each name that matches a pattern.
 
-A visitor per node kind, each delegating to :meth:`Scanner._emit` with the
+A visitor per node kind, each delegating to :meth:`.emit.NameReporter._emit` with the
 node's own position.  Positions are always taken from nodes (or from the
 tokens of the one statement concerned), never guessed from the statement's
 first line: in ``from x import (\\n a,\\n b,\\n)`` the line of ``b`` is ``b``'s
@@ -10,24 +10,29 @@ own line.
 from __future__ import annotations
 
 import ast
-import io
-import re
-import tokenize
-import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 
-from pytest_cleantree.core.findings import Finding
-from pytest_cleantree.core.model import Kind, Occurrence, Pattern
-from pytest_cleantree.core.patterns import match_name, prefilter_needles
+from pytest_cleantree.core.model import Kind
 
-from .bindings import ScopeBindings, scope_bindings, spans
-from .literals import string_places
-from .resolve import _Key, absolute_module, attribute_chain, key_of
+from .bindings import scope_bindings, spans
+from .emit import NameReporter
+from .positions import after_as
+from .reader import (
+    Key,
+    absolute_module,
+    attribute_chain,
+    from_target,
+    key_of,
+    module_bindings,
+    own_name,
+    star_bindings,
+)
+from .strings import comment_findings, string_findings
 from .text import PatternSet
 
 
 def candidate_lines(
-    spelling: set[int] | None, resolved: dict[_Key, tuple[str, ...]]
+    spelling: set[int] | None, resolved: dict[Key, tuple[str, ...]]
 ) -> list[int] | None:
     """The sorted lines where an occurrence can stand, or ``None`` when any line can.
 
@@ -43,7 +48,7 @@ def candidate_lines(
     return sorted(found)
 
 
-class Scanner:
+class Scanner(NameReporter):
     """Walks a module once, classifying each name that matches a pattern.
 
     ``condition`` is true inside the test of an
@@ -58,114 +63,27 @@ class Scanner:
         lines: Sequence[str],
         patterns: PatternSet,
         module: str,
-        resolved: dict[_Key, tuple[str, ...]],
+        resolved: dict[Key, tuple[str, ...]],
         candidates: list[int] | None,
         *,
         is_package: bool = False,
         stars: Mapping[str, frozenset[str]] | None = None,
     ) -> None:
-        self.lines = lines
+        super().__init__(lines, patterns)
         self.stars = stars or {}
         self.is_package = is_package
-        self.patterns = patterns.patterns
         self.module = module
         self.resolved = resolved
         self.candidates = candidates
-        self.findings: list[Finding] = []
         #: how many def/class bodies enclose the node being visited
         self._depth = 0
-        self._name_cache: dict[str, tuple[Pattern, ...]] = {}
-        self._qualified_cache: dict[tuple[str, tuple[str, ...], bool], tuple[Pattern, ...]] = {}
-        self._index = patterns.index
-        self._text_index = patterns.index.text
         self._qualified = patterns.qualified
-        self._plain = patterns.plain
         #: names the module scope gives a value (definitions, assignments): ``module.name``
         self._top: frozenset[str] = frozenset()
         #: names a ``from M import *`` of the module binds, with what each stands for (``M.name``)
         self._star: dict[str, tuple[str, ...]] = {}
         #: the function and class scopes around the node visited, with the names each binds
         self._scopes: list[tuple[bool, frozenset[str]]] = []  # (is_class, names)
-
-    # -- matching
-
-    def _emit(
-        self, name: str, line: int, col: int, kind: Kind, qualified: tuple[str, ...] = ()
-    ) -> None:
-        matched = self._name_cache.get(name)
-        if matched is None:
-            matched = self._index.match(name)
-            self._name_cache[name] = matched
-        if qualified:
-            inside = kind is not Kind.DEFINITION
-            key = (name, qualified, inside)
-            through = self._qualified_cache.get(key)
-            if through is None:
-                through = self._index.match_qualified(qualified, inside=inside)
-                self._qualified_cache[key] = through
-            matched += through
-        if matched:
-            col = self._char_col(line, col)
-        for pattern in matched:
-            self.findings.append(
-                Finding(pattern.text, Occurrence(line, col, kind, name, qualified))
-            )
-
-    def _char_col(self, line: int, byte_col: int) -> int:
-        """``ast`` columns count UTF-8 bytes; reports count characters."""
-        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
-        if text.isascii():
-            return byte_col
-        return len(text.encode("utf-8")[:byte_col].decode("utf-8", errors="replace"))
-
-    def _emit_located(
-        self, name: str, kind: Kind, start: tuple[int, int], qualified: tuple[str, ...] = ()
-    ) -> None:
-        """Emit a name the AST gives no position for, found among the statement's tokens."""
-        if not self._wanted(name, qualified):
-            return
-        line, col = self._locate(name, start)
-        self._emit(name, line, col, kind, qualified)
-
-    def _dotted_at(self, dotted: str, start: tuple[int, int]) -> tuple[int, int]:
-        """Where a dotted name that may be split over lines (``os.\\`` newline ``sm120``) stands.
-
-        The line of the first part that spells a needle of a pattern it
-        matches; else the first part's.  A continued name is thus reported on
-        the line where the matching part itself stands.
-        """
-        parts = dotted.split(".")
-        matched = self._index.match(dotted, (dotted,))
-        needles = [needle for p in matched for needle in prefilter_needles(p)]
-        first = self._locate(parts[0], start)
-        for part in parts:
-            if any(needle and needle in part for needle in needles):
-                return self._locate(part, first)
-        return first
-
-    def _wanted(self, name: str, qualified: tuple[str, ...]) -> bool:
-        return bool(self._index.match(name, qualified))
-
-    def _locate(self, name: str, start: tuple[int, int]) -> tuple[int, int]:
-        """Where the first NAME token ``name`` (its first dotted part) stands at or after ``start``.
-
-        Positions in and out are ``ast``'s (1-based line, UTF-8 byte column).
-        """
-        first = name.split(".", 1)[0]
-        line_no, byte_col = start
-        head = _slice_utf8(self.lines[line_no - 1], byte_col, None)
-        readline = iter([head + "\n"] + [line + "\n" for line in self.lines[line_no:]]).__next__
-        try:
-            for token in tokenize.generate_tokens(readline):
-                if token.type == tokenize.NAME and _identifier(token.string) == first:
-                    row, col = token.start
-                    if row == 1:
-                        return line_no, byte_col + len(head[:col].encode("utf-8"))
-                    text = self.lines[line_no + row - 2]
-                    return line_no + row - 1, len(text[:col].encode("utf-8"))
-        except (tokenize.TokenError, SyntaxError, StopIteration):
-            pass
-        return start
 
     # -- walking
 
@@ -176,7 +94,7 @@ class Scanner:
                 # only the names a qualified pattern ends with: a use of one spells it, so
                 # the fast path, which walks only lines that spell a pattern, sees it too
                 ends = {p.body.rsplit(".", 1)[-1] for p in self._qualified}
-                self._top = module_scope.defined & ends
+                self._top = module_bindings(module_scope, ends)
             if self.stars:
                 self._star = star_bindings(module_scope, self.module, self.stars, self.is_package)
         self._body(tree.body, docstring_allowed=True)
@@ -189,7 +107,7 @@ class Scanner:
         """
         if name not in self._top or self._shadowed(name):
             return None
-        return f".{self.module}.{name}"
+        return own_name(self.module, name)
 
     def _shadowed(self, name: str) -> bool:
         """Does a scope around the node bind ``name`` (so a load does not reach the module's)?"""
@@ -259,7 +177,7 @@ class Scanner:
             if alias.asname:
                 end = (alias.end_lineno or alias.lineno, 0)
                 self._emit_located(
-                    alias.asname, Kind.IMPORT, self._after_as(start, end), (alias.name,)
+                    alias.asname, Kind.IMPORT, after_as(self.lines, start, end), (alias.name,)
                 )
 
     def visit_ImportFrom(self, node: ast.ImportFrom, **_: bool) -> None:
@@ -272,49 +190,14 @@ class Scanner:
         for alias in node.names:
             if alias.name == "*":
                 continue
-            qualified = (f"{base}.{alias.name}" if base else alias.name,)
+            qualified = (from_target(base, alias.name),)
             start = (alias.lineno, alias.col_offset)
             self._emit(alias.name, *start, Kind.IMPORT, qualified)
             if alias.asname:
                 end = (alias.end_lineno or alias.lineno, 0)
-                self._emit_located(alias.asname, Kind.IMPORT, self._after_as(start, end), qualified)
-
-    def _segments(self, dotted: str, start: tuple[int, int]) -> None:
-        """Each segment of a dotted module path is a name (issue 23, class 4), at its own place.
-
-        A plain pattern that the whole path matches is reported once, on the
-        path (see :meth:`visit_Import`); one that only a segment matches
-        (``=sm120_kernels``, ``sm120*``, ``re:^sm120`` against
-        ``pkg.sm120_kernels``) is reported on that segment, once per import.
-        """
-        if "." not in dotted:
-            return
-        whole = {p for p in self._plain if match_name(p, dotted)}
-        rest = [p for p in self._plain if p not in whole]
-        if not rest:
-            return
-        parts = dotted.split(".")
-        reported: set[Pattern] = set()
-        position = start
-        for part in parts:
-            line, col = self._locate(part, position)
-            position = (line, col + len(part.encode("utf-8")))
-            for pattern in rest:
-                if pattern not in reported and match_name(pattern, part):
-                    reported.add(pattern)
-                    occurrence = Occurrence(line, self._char_col(line, col), Kind.IMPORT, part)
-                    self.findings.append(Finding(pattern.text, occurrence))
-
-    def _after_as(self, start: tuple[int, int], end: tuple[int, int]) -> tuple[int, int]:
-        """Where to look for an alias's ``asname``: after the ``as`` keyword."""
-        line_no, col = start
-        while line_no <= end[0]:
-            text = self.lines[line_no - 1]
-            match = re.search(r"\bas\b", text[col:])
-            if match:
-                return line_no, col + match.end()
-            line_no, col = line_no + 1, 0
-        return start
+                self._emit_located(
+                    alias.asname, Kind.IMPORT, after_as(self.lines, start, end), qualified
+                )
 
     # definitions
 
@@ -351,7 +234,7 @@ class Scanner:
     def _definition_name(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
         """A module-level def or class *is* the qualified name ``module.name``."""
         top_level = self._depth == 0 and self.module
-        qualified = (f".{self.module}.{node.name}",) if top_level else ()
+        qualified = (own_name(self.module, node.name),) if top_level else ()
         self._emit_located(node.name, Kind.DEFINITION, (node.lineno, node.col_offset), qualified)
 
     def _type_params(self, node: ast.AST) -> None:
@@ -505,91 +388,9 @@ class Scanner:
                 self._string(value, Kind.STRING)
 
     def _string(self, node: ast.Constant, kind: Kind) -> None:
-        """Emit a string literal at the line(s) of its source where the pattern stands.
-
-        The decoded value decides *whether* it matches; the source decides *where*: each
-        line whose raw text, or whose pieces joined (:func:`.literals.line_runs`), shows
-        the match.  When none does (escapes or a join across lines), its first line.
-        """
-        value = node.value
-        if isinstance(value, bytes):
-            text = value.decode("latin-1")
-        elif isinstance(value, str):
-            text = value
-        else:
-            return
-        first, last = node.lineno, node.end_lineno or node.lineno
-        raws: list[str] = []
-        for pattern in self._text_index.matching(text):
-            raws = raws or [self._segment_line(node, n) for n in range(first, last + 1)]
-            for index, col in string_places(pattern, raws):
-                col += self._char_col(first, node.col_offset) if index == 0 else 0
-                self.findings.append(
-                    Finding(pattern.text, Occurrence(first + index, col, kind, text))
-                )
-
-    def _segment_line(self, node: ast.expr, line_no: int) -> str:
-        text = self.lines[line_no - 1] if line_no <= len(self.lines) else ""
-        if line_no == (node.end_lineno or node.lineno) and node.end_col_offset is not None:
-            text = _slice_utf8(text, None, node.end_col_offset)
-        if line_no == node.lineno:
-            text = _slice_utf8(text, node.col_offset, None)
-        return text
+        self.findings.extend(string_findings(self.lines, node, kind, self._text_index))
 
     # comments
 
     def scan_comments(self, text: str) -> None:
-        if "#" not in text:
-            return
-        if self.candidates is not None and not any(
-            "#" in self.lines[line - 1] for line in self.candidates if line <= len(self.lines)
-        ):
-            return
-        try:
-            for token in tokenize.generate_tokens(io.StringIO(text).readline):
-                if token.type == tokenize.COMMENT:
-                    line, col = token.start
-                    for pattern in self._text_index.matching(token.string):
-                        occurrence = Occurrence(line, col, Kind.COMMENT, token.string)
-                        self.findings.append(Finding(pattern.text, occurrence))
-        except (tokenize.TokenError, SyntaxError, UnicodeDecodeError):
-            return  # 3.13's C tokenizer: a lone CR before a non-ASCII name (hypothesis found)
-
-
-def star_bindings(
-    scope: ScopeBindings,
-    module: str,
-    stars: Mapping[str, frozenset[str]],
-    is_package: bool,
-) -> dict[str, tuple[str, ...]]:
-    """What the module's ``from M import *`` bind: name -> ``M.name`` (issue 12, cause 7).
-
-    ``stars`` holds, per module of the tree, the names its star import binds
-    that a pattern can end with (from the export map); a module not in it
-    binds nothing known.  A relative ``M`` matches the modules it can be
-    completed into.  Star imports stand at module level only (Python refuses
-    them elsewhere), in its ``if``/``try``/... blocks included.
-    """
-    bound: dict[str, list[str]] = {}
-    for star in scope.stars:
-        base = absolute_module(module, star.level, star.module, is_package=is_package)
-        if base.startswith("."):
-            modules = [name for name in stars if ("." + name).endswith(base)]
-        else:
-            modules = [base] if base in stars else []
-        for star_module in modules:
-            for name in stars[star_module]:
-                bound.setdefault(name, []).append(f"{star_module}.{name}")
-    return {name: tuple(dict.fromkeys(targets)) for name, targets in bound.items()}
-
-
-def _identifier(token: str) -> str:
-    """A NAME token as the parser holds it (NFKC-normalised)."""
-    return token if token.isascii() else unicodedata.normalize("NFKC", token)
-
-
-def _slice_utf8(text: str, start: int | None, end: int | None) -> str:
-    """Slice by the UTF-8 byte offsets that ``ast`` uses for columns."""
-    if text.isascii():
-        return text[start:end]
-    return text.encode("utf-8")[start:end].decode("utf-8", errors="replace")
+        self.findings.extend(comment_findings(text, self.lines, self.candidates, self._text_index))

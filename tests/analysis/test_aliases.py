@@ -14,7 +14,8 @@ import pytest
 from pytest_cleantree.analysis import Finding, analyze, analyze_reference
 from pytest_cleantree.analysis.aliases import AliasBinders, with_aliases
 from pytest_cleantree.analysis.pieces import Followed
-from pytest_cleantree.analysis.resolve import _Key, key_of, resolve_qualified
+from pytest_cleantree.analysis.reader import Key, key_of
+from pytest_cleantree.analysis.resolve import resolve_qualified
 from pytest_cleantree.analysis.text import PatternSet
 from pytest_cleantree.core.patterns import parse_pattern
 
@@ -244,7 +245,7 @@ def test_a_file_whose_every_spelling_of_an_alias_is_an_assignment_is_returned_as
 
 def test_with_no_resolved_name_there_is_no_alias() -> None:
     tree = ast.parse("j = os.path.join\nj('x')\n")
-    resolved: dict[_Key, tuple[str, ...]] = {}
+    resolved: dict[Key, tuple[str, ...]] = {}
 
     assert with_aliases(tree, resolved, None, None) is resolved
 

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
+from pytest_cleantree.analysis.reader import Key
 from pytest_cleantree.analysis.records import parse_problem
 from pytest_cleantree.analysis.reference import (
     analyze_reference,
@@ -21,7 +22,6 @@ from pytest_cleantree.analysis.reference import (
     unparsed,
     with_line_patterns,
 )
-from pytest_cleantree.analysis.resolve import _Key
 from pytest_cleantree.analysis.scan import Scanner
 from pytest_cleantree.analysis.text import PatternSet
 from pytest_cleantree.core.findings import FileAnalysis, Finding
@@ -238,14 +238,14 @@ def test_line_patterns_read_the_bytes_when_the_analysis_kept_no_lines() -> None:
 
 
 def test_resolution_not_wanted_is_not_run() -> None:
-    def fail() -> dict[_Key, tuple[str, ...]]:
+    def fail() -> dict[Key, tuple[str, ...]]:
         raise AssertionError("not to be called")
 
     assert resolve_names(ast.parse("x = 1\n"), fail, wanted=False) == ({}, None)
 
 
 def test_resolution_that_fails_is_a_problem_not_a_crash() -> None:
-    def fail() -> dict[_Key, tuple[str, ...]]:
+    def fail() -> dict[Key, tuple[str, ...]]:
         raise ValueError("boom")
 
     assert resolve_names(ast.parse("x = 1\n"), fail, wanted=True) == (
@@ -257,7 +257,7 @@ def test_resolution_that_fails_is_a_problem_not_a_crash() -> None:
 def test_resolution_adds_the_aliases() -> None:
     tree = ast.parse("import os\nj = os.path.join\nj('a')\n")
     attribute = tree.body[1].value  # type: ignore[attr-defined]
-    key: _Key = ("Attribute", 2, 4, 2, 16)
+    key: Key = ("Attribute", 2, 4, 2, 16)
     assert (attribute.lineno, attribute.col_offset) == (2, 4)
 
     resolved, problem = resolve_names(

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from pytest_cleantree.analysis import analyze, decode_python, module_name_for
+from pytest_cleantree.analysis.astroid_names import astroid_resolve
 from pytest_cleantree.analysis.resolve import (
     _NameBindings,
-    astroid_resolve,
     import_bound_names,
     resolve_qualified,
 )
