@@ -50,19 +50,33 @@ def string_findings(
 def comment_findings(
     text: str, lines: Sequence[str], candidates: list[int] | None, text_index: TextIndex
 ) -> Iterator[Finding]:
-    """The comments' findings (``candidates``: the lines that can hold one; ``None``: any)."""
+    """The comments' findings (``candidates``: the lines that can hold one; ``None``: any).
+
+    Lines end as Python ends them (a lone CR too).  Where the tokenizer stops short of a file
+    ``ast`` parsed (3.13's C tokenizer on a lone CR before a fullwidth name), every ``#`` from
+    the line it reached on starts a comment: more findings, never a comment passed over.
+    """
     if "#" not in text:
         return
     if candidates is not None and not any(
         "#" in lines[line - 1] for line in candidates if line <= len(lines)
     ):
         return
+    reached, commented = 1, set()
     try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        for token in tokenize.generate_tokens(io.StringIO(text, newline="").readline):
+            reached = token.start[0]
             if token.type == tokenize.COMMENT:
-                line, col = token.start
-                for pattern in text_index.matching(token.string):
-                    occurrence = Occurrence(line, col, Kind.COMMENT, token.string)
-                    yield Finding(pattern.text, occurrence)
+                commented.add(reached)
+                yield from _matching(text_index, token.start, token.string)
     except (tokenize.TokenError, SyntaxError, UnicodeDecodeError):
-        return  # 3.13's C tokenizer: a lone CR before a non-ASCII name (hypothesis found)
+        for number in range(reached, len(lines) + 1):
+            col = lines[number - 1].find("#")
+            if col >= 0 and number not in commented:
+                yield from _matching(text_index, (number, col), lines[number - 1][col:])
+
+
+def _matching(text_index: TextIndex, start: tuple[int, int], comment: str) -> Iterator[Finding]:
+    line, col = start
+    for pattern in text_index.matching(comment):
+        yield Finding(pattern.text, Occurrence(line, col, Kind.COMMENT, comment))

@@ -2,7 +2,7 @@
 
 Each snippet knows the line (relative to itself) and kind of every occurrence
 of the marker it contains.  Hypothesis composes snippets, indents them with
-spaces or tabs, picks LF or CRLF line endings, and adds a BOM and a PEP 263
+spaces or tabs, picks LF, CRLF or lone CR line endings, and adds a BOM and a PEP 263
 coding line; the engine must report exactly the placed occurrences.
 """
 
@@ -93,11 +93,11 @@ def modules(draw: st.DrawFn) -> tuple[bytes, set[tuple[int, str]]]:
     chosen = draw(st.lists(st.sampled_from(usable), min_size=1, max_size=6))
     indent = draw(st.sampled_from(["    ", "\t"])) if wrapper else ""
     fillers = draw(st.lists(st.booleans(), min_size=len(chosen) + 1, max_size=len(chosen) + 1))
-    newline = draw(st.sampled_from(["\n", "\r\n"]))
+    newline = draw(st.sampled_from(["\n", "\r\n", "\r"]))
     bom = draw(st.booleans())
     coding = draw(st.sampled_from([None, "utf-8", "latin-1"]))
-    if bom and coding == "latin-1":
-        coding = "utf-8"
+    if coding == "latin-1" and (bom or any(not line.isascii() for s in chosen for line in s.lines)):
+        coding = "utf-8"  # a BOM says UTF-8, and latin-1 has no fullwidth letters
     lines: list[str] = []
     if coding:
         lines.append(f"# -*- coding: {coding} -*-")
