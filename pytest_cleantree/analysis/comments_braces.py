@@ -11,7 +11,7 @@ C++ and CUDA; Go; Java; Rust.  Each reads its literals exactly; what it cannot r
 - Java: outside ``"..."`` and character literals (one line each) and text blocks
   ``\"\"\"...\"\"\"``; a file holding a Unicode escape (``\\u0022``) of a character the
   lexer reads (a quote, ``/``, ``*``, a backslash, a line end) has none (javac reads the
-  escape before anything else);
+  escape before anything else), and so has one holding ``\\{`` (a string template);
 - Rust: block comments nest; outside strings (over lines, ``b``/``c`` prefixes), raw strings
   ``r"..."``, ``r#"..."#``, ``br#"..."#``, and character literals (``'a'``, ``'\\''``,
   ``b'x'``), a ``'`` before a name and no closing ``'`` being a lifetime or label.
@@ -114,6 +114,8 @@ def java(text: Text) -> None:
     src, pos = text.src, 0
     if any(chr(int(hex4, 16)) in _LEXED for hex4 in _UNICODE_ESCAPE.findall(src)):
         return  # javac reads ``\\u0022`` as a quote before it reads anything: not modelled
+    if "\\{" in src:
+        return  # a string template's ``\\{ "nested" }`` (a preview of Java 21, 22): not read
     while (found := _JAVA.search(src, pos)) is not None:
         start = found.start()
         if found["lc"]:
@@ -131,13 +133,15 @@ def java(text: Text) -> None:
 # ------------------------------------------------------------------------------ Rust
 
 _RUST = re.compile(r"""(?P<lc>//)|(?P<bc>/\*)|(?<!\w)[bc]?r(?P<hashes>\#*)"|(?P<s>")|(?P<ch>')""")
+#: a first line ``#!`` that is no inner attribute (``#![...]``, ``#! /* */ [...]``)
+_SHEBANG = re.compile(r"#!(?!\s*(?:\[|/[/*]))")
 _NESTING = re.compile(r"/\*|\*/")
 _RUST_ESCAPED_CHAR = re.compile(r"\\(?:u\{[0-9a-fA-F_]{1,8}\}|x[0-9a-fA-F]{2}|[^\n])'")
 
 
 def rust(text: Text) -> None:
     src = text.src
-    pos = text.eol(0) if src.startswith("#!") and not src.startswith("#![") else 0
+    pos = text.eol(0) if _SHEBANG.match(src) else 0
     while (found := _RUST.search(src, pos)) is not None:
         start = found.start()
         if found["lc"]:

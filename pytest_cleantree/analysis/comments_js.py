@@ -9,8 +9,8 @@ another ``)``).  Where it cannot be told on tokens alone (after ``}``, ``++``, `
 ``of``, ``yield``, ``await``; after a TypeScript ``!``), the rest of the file is data: an
 allow there counts for nothing.  So is the rest after a ``<`` that may open JSX (where an
 expression starts, in ``.js``, ``.jsx``, ``.mjs``, ``.cjs``, ``.tsx``: JSX text is no
-code), after an HTML-like comment (``<!--``, a line starting ``-->``), and after anything
-unterminated.  A ``#!`` first line is data.
+code), after an HTML-like comment's ``<!--`` or ``-->`` (``x-->0`` too), and after
+anything unterminated.  A ``#!`` first line is data.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ __all__ = ["javascript", "tsx", "typescript"]
 
 _TOKEN = re.compile(
     r"""(?P<lc>//)|(?P<bc>/\*)|(?P<q>["'])|(?P<tpl>`)|(?P<slash>/)"""
-    r"""|(?P<html><!--|^[ \t]*-->)"""
+    r"""|(?P<html><!--|-->)"""
     r"""|(?P<open>[(\[{])|(?P<close>[)\]}])"""
     r"""|(?P<word>\#?[A-Za-z_$\u0080-\uffff][\w$\u0080-\uffff]*)"""
     r"""|(?P<num>\.?\d(?:[\w.]|(?<=[eE])[+-])*)"""
@@ -38,20 +38,7 @@ _TEMPLATE_PART = re.compile(r"(?:[^`\\$]|\\[\s\S]|\$(?!\{))*(?P<end>`|\$\{)")
 
 #: words after which a ``/`` starts a regular expression
 _STARTS = frozenset(
-    [
-        "return",
-        "typeof",
-        "instanceof",
-        "in",
-        "new",
-        "delete",
-        "void",
-        "throw",
-        "case",
-        "do",
-        "else",
-        "extends",
-    ]
+    "return typeof instanceof in new delete void throw case do else extends default".split()  # noqa: SIM905
 )
 #: words after which a ``/`` may be either
 _EITHER = frozenset(["of", "yield", "await"])
@@ -101,8 +88,8 @@ class _Scan:
         if kind in ("open", "close"):
             return self.bracket(found.group(), end, word)
         if kind == "word":
-            self.word = found.group()
-            self.last = VALUE if dotted else _word_kind(self.word)  # ``x.return / 2``
+            self.word = "" if dotted else found.group()  # ``x.return / 2``, ``x.if(a) / 2``
+            self.last = VALUE if dotted else _word_kind(found.group())
             return end
         return self.other(kind, end)
 

@@ -106,6 +106,9 @@ JAVASCRIPT = (
     "let l{n} = {{ a: '{A}' }}; // {A}",
     "let m{n} = 'line \\\n{A}';",
     "let o{n} = a{n} ? /{A}/ : 1;",
+    "let u{n} = x.if(1) / 2 / [1][0]; // {A}",
+    "let v{n} = x.return / 2; // {A}",
+    TO_END + "let w{n} = a{n}-->0; // {A}",
     TO_END + "{{}}\n/ {A} /; // {A}",
     TO_END + "let p{n} = x++ / 2; // {A}",
 )

@@ -30,6 +30,13 @@ DATA = [
     ("javascript string", "m.js", f'const s = "// {ALLOW}"; sm120()\n'),
     ("javascript template", "m.mjs", f"const s = `\n// {ALLOW}`; sm120()\n"),
     ("javascript regex", "m.cjs", f"const r = /[/]/; r.test('{ALLOW}') && sm120()\n"),
+    ("javascript regex after default", "m.mjs", f'export default /[//]"/; f("{ALLOW}"); sm120()\n'),
+    (
+        "java string template",
+        "M.java",
+        f'class M {{ String s = STR."\\{{ "//" }} {ALLOW}" + sm120(); }}\n',
+    ),
+    ("rust inner attribute, spaced", "m.rs", f'#! [doc = "a\n// {ALLOW}"] fn f() {{ sm120(); }}\n'),
     ("typescript string", "m.ts", f"const s: string = '{ALLOW}'; sm120()\n"),
     ("tsx text", "m.tsx", f"const e = <p>// {ALLOW}</p>; sm120()\n"),
     ("markdown code span", "README.md", f"Run `sm120 {ALLOW}` first.\n"),
