@@ -26,7 +26,7 @@ _TOKEN = re.compile(
     r"""(?P<lc>//)|(?P<bc>/\*)|(?P<q>["'])|(?P<tpl>`)|(?P<slash>/)"""
     r"""|(?P<html><!--|-->)"""
     r"""|(?P<open>[(\[{])|(?P<close>[)\]}])"""
-    r"""|(?P<word>\#?[A-Za-z_$\u0080-\uffff][\w$\u0080-\uffff]*)"""
+    r"""|(?P<word>\#?(?:[^\W\d]|\$)[\w$\u200c\u200d]*)"""  # a blank (U+00A0) is no name
     r"""|(?P<num>\.?\d(?:[\w.]|(?<=[eE])[+-])*)"""
     r"""|(?P<incdec>\+\+|--)|(?P<dot>\?\.(?!\d)|\.)|(?P<lt><)|(?P<bang>!)"""
     r"""|(?P<punct>[^\s\w$])""",

@@ -30,6 +30,11 @@ DATA = [
     ("javascript string", "m.js", f'const s = "// {ALLOW}"; sm120()\n'),
     ("javascript template", "m.mjs", f"const s = `\n// {ALLOW}`; sm120()\n"),
     ("javascript regex", "m.cjs", f"const r = /[/]/; r.test('{ALLOW}') && sm120()\n"),
+    (
+        "javascript regex after a no-break space",
+        "m.js",
+        f'function f() {{ return\u00a0/[//]"/.test("{ALLOW}") && sm120() }}\n',
+    ),
     ("javascript regex after default", "m.mjs", f'export default /[//]"/; f("{ALLOW}"); sm120()\n'),
     (
         "java string template",
