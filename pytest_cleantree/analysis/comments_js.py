@@ -29,7 +29,7 @@ _TOKEN = re.compile(
     r"""|(?P<word>\#?(?:[^\W\d]|\$)[\w$\u200c\u200d]*)"""  # a blank (U+00A0) is no name
     r"""|(?P<num>\.?\d(?:[\w.]|(?<=[eE])[+-])*)"""
     r"""|(?P<incdec>\+\+|--)|(?P<dot>\?\.(?!\d)|\.)|(?P<lt><)|(?P<bang>!)"""
-    r"""|(?P<punct>[^\s\w$])""",
+    r"""|(?P<punct>[^\s\w$\ufeff])""",  # U+FEFF: a blank in JavaScript
     re.MULTILINE,
 )
 _STRING = {q: re.compile(rf"(?:[^{q}\\\n]|\\[\s\S])*{q}") for q in "\"'"}

@@ -35,6 +35,7 @@ DATA = [
         "m.js",
         f'function f() {{ return\u00a0/[//]"/.test("{ALLOW}") && sm120() }}\n',
     ),
+    ("javascript division after U+FEFF", "m.js", f'x\ufeff/ 2 + "/ // {ALLOW}"; sm120()\n'),
     ("javascript regex after default", "m.mjs", f'export default /[//]"/; f("{ALLOW}"); sm120()\n'),
     (
         "java string template",
