@@ -49,15 +49,15 @@ EXPRESSION, VALUE, UNSURE = "expression", "value", "unsure"
 
 
 class _Scan:
-    """One file's scan: the kind of the last token, the brackets open (each with whether it
-    is the parenthesis of a condition; ``${`` a template's substitution)."""
+    """One file's scan: the kind of the last token, the brackets open (each with what its
+    ``)`` makes a ``/`` after it; ``${`` a template's substitution)."""
 
     def __init__(self, text: Text, jsx: bool, typescript: bool) -> None:
         self.text, self.jsx, self.typescript = text, jsx, typescript
         self.last = EXPRESSION
         self.word = ""
         self.dotted = False
-        self.open: list[tuple[str, bool]] = []
+        self.open: list[tuple[str, str]] = []
 
     def run(self) -> None:
         src = self.text.src
@@ -107,12 +107,12 @@ class _Scan:
 
     def bracket(self, char: str, end: int, word: str) -> int | None:
         if char in "([{":
-            self.open.append((char, char == "(" and word in _CONDITIONS))
+            self.open.append((char, _after_parenthesis(word)))
             self.last = EXPRESSION
             return end
         if not self.open:
             return None
-        opened, condition = self.open.pop()
+        opened, after = self.open.pop()
         if _CLOSE[opened] != char:
             return None
         if opened == "${":
@@ -120,7 +120,7 @@ class _Scan:
         if char == "}":
             self.last = UNSURE  # a block's end or an object's: a ``/`` after it is either
         else:
-            self.last = EXPRESSION if condition else VALUE
+            self.last = after if char == ")" else VALUE
         return end
 
     def literal(self, found: re.Match[str] | None) -> int | None:
@@ -143,12 +143,20 @@ class _Scan:
         if found["end"] == "`":
             self.last = VALUE
         else:
-            self.open.append(("${", False))
+            self.open.append(("${", VALUE))
             self.last = EXPRESSION
         return found.end()
 
 
 _CLOSE = {"(": ")", "[": "]", "{": "}", "${": "}"}
+
+
+def _after_parenthesis(word: str) -> str:
+    """What a ``)`` makes a ``/`` after it, by the word before its ``(``: an ``if``'s
+    condition ends before a statement; ``for await (...)`` and ``await (x) / 2`` look alike."""
+    if word in _CONDITIONS:
+        return EXPRESSION
+    return UNSURE if word == "await" else VALUE
 
 
 def _word_kind(word: str) -> str:

@@ -36,6 +36,11 @@ DATA = [
         f'function f() {{ return\u00a0/[//]"/.test("{ALLOW}") && sm120() }}\n',
     ),
     ("javascript division after U+FEFF", "m.js", f'x\ufeff/ 2 + "/ // {ALLOW}"; sm120()\n'),
+    (
+        "javascript regex after for await",
+        "m.mjs",
+        f'for await (const x of y) /[//]"/.test("{ALLOW}") && sm120()\n',
+    ),
     ("javascript regex after default", "m.mjs", f'export default /[//]"/; f("{ALLOW}"); sm120()\n'),
     (
         "java string template",
