@@ -1,5 +1,5 @@
 """Tree-sitter's reading of a file, the oracle of the comment grammars for Go, Rust, Java,
-JavaScript and TypeScript (``tests/trust/test_comment_grammar_braces.py``).
+JavaScript and TypeScript (``test_comment_grammar_braces.py``, ``test_comment_grammar_js.py``).
 
 Its grammars are the ones editors and GitHub parse these languages with; each is a
 test-only dependency (the ``test`` extra).  Missing, the test skips, and fails under
