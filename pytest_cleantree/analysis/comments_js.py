@@ -6,11 +6,11 @@ A ``/`` is a regular expression where the token before it plainly starts an expr
 operator, ``(``, ``,``, ``return``...; a ``)`` closing the condition of ``if``, ``while``,
 ``for``, ``with``), a division where it plainly ends one (a name, a number, a literal, ``]``,
 another ``)``).  Where it cannot be told on tokens alone (after ``}``, ``++``, ``--``,
-``of``, ``yield``, ``await``; after a TypeScript ``!``), the rest of the file is data: an
-allow there counts for nothing.  So is the rest after a ``<`` that may open JSX (where an
-expression starts, in ``.js``, ``.jsx``, ``.mjs``, ``.cjs``, ``.tsx``: JSX text is no
-code), after an HTML-like comment's ``<!--`` or ``-->`` (``x-->0`` too), and after
-anything unterminated.  A ``#!`` first line is data.
+``of``, ``yield``, ``await`` and ``await (...)``; after a TypeScript ``!``), the rest of
+the file is data: an allow there counts for nothing.  So is the rest after a ``<`` that
+may open JSX (where an expression starts, in ``.js``, ``.jsx``, ``.mjs``, ``.cjs``,
+``.tsx``: JSX text is no code), after an HTML-like comment's ``<!--`` or ``-->``
+(``x-->0`` too), and after anything unterminated.  A ``#!`` first line is data.
 """
 
 from __future__ import annotations
