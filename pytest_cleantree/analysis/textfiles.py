@@ -8,9 +8,10 @@
   matched with its strings decoded (``"\\tenable()"`` holds ``enable``), the line number
   kept (a JSON string never spans lines).
 - Comments, where inline allows count: those of shell, YAML, TOML, INI, Makefile,
-  Dockerfile, R, Ruby, Perl and CMake files, each read by its grammar (:mod:`.comments`:
-  strings spanning lines, here-documents, block scalars are data), none in JSON. Other
-  files have no comment syntax known here: their allows are read from the line.
+  Dockerfile, R, Ruby, Perl, CMake, C/C++/CUDA, Go, Java, Rust, JavaScript and TypeScript
+  files, each read by its grammar (:mod:`.comments`: strings spanning lines,
+  here-documents, block scalars are data), none in JSON and Markdown. Other files have no
+  comment syntax known here: their allows are read from the line.
 """
 
 from __future__ import annotations
@@ -52,7 +53,10 @@ _LANGUAGE_SUFFIXES = {
     ".toml": "toml", ".cfg": "ini", ".ini": "ini", ".conf": "conf", ".r": "r", ".rb": "ruby",
     ".pl": "perl", ".mk": "make", ".cmake": "cmake", ".c": "c", ".h": "c", ".cc": "c",
     ".cpp": "c", ".cxx": "c", ".hpp": "c", ".hh": "c", ".hxx": "c", ".cu": "c", ".cuh": "c",
-    ".inl": "c",
+    ".inl": "c", ".go": "go", ".java": "java", ".rs": "rust", ".js": "javascript",
+    ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript", ".ts": "typescript",
+    ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx", ".md": "markdown",
+    ".markdown": "markdown",
 }  # fmt: skip
 _LANGUAGE_NAMES = {
     "makefile": "make", "gnumakefile": "make", "dockerfile": "dockerfile",

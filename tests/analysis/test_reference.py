@@ -65,7 +65,7 @@ def test_the_allows_of_a_text_file_are_its_comments_that_hold_the_mark() -> None
     data = b"a: 1  # cleantree: allow r -- why\nb: 2  # other\n"
 
     assert analyze_text("x.yaml", data, SM).allows == ((1, "# cleantree: allow r -- why"),)
-    assert analyze_text("notes.md", data, SM).allows is None
+    assert analyze_text("notes.txt", data, SM).allows is None
 
 
 def test_a_text_file_that_may_hide_a_pattern_says_so() -> None:

@@ -133,7 +133,7 @@ def test_an_allow_in_a_text_file_counts_only_in_its_comments(
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-@pytest.mark.parametrize("name", ["ci.yaml", "run.sh", "Makefile", "notes.md"])
+@pytest.mark.parametrize("name", ["ci.yaml", "run.sh", "Makefile", "notes.txt"])
 def test_an_allow_in_a_comment_of_a_text_file_still_allows(
     tmp_path: Path, engine: str, name: str
 ) -> None:
