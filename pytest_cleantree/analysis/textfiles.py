@@ -63,6 +63,16 @@ _LANGUAGE_NAMES = {
     "cmakelists.txt": "cmake",
 }  # fmt: skip
 _JSON_SUFFIXES = frozenset({".json", ".ipynb"})
+#: languages with string literals whose comment grammar is not read here: the same text in a
+#: string and in a comment cannot be told apart, so none of their lines is a comment (an
+#: allow there counts for nothing, as in JSON and Markdown, rather than from a string)
+_UNREAD_SUFFIXES = frozenset({
+    ".kt", ".kts", ".swift", ".scala", ".sc", ".cs", ".fs", ".php", ".lua", ".sql", ".html",
+    ".htm", ".xml", ".css", ".scss", ".less", ".proto", ".dart", ".m", ".mm", ".cl", ".glsl",
+    ".hlsl", ".metal", ".zig", ".jl", ".ex", ".exs", ".erl", ".hs", ".ml", ".mli", ".vue",
+    ".svelte", ".groovy", ".gradle", ".ps1", ".tf", ".hcl", ".nim", ".clj", ".el", ".f90",
+    ".ptx", ".triton", ".mlir", ".td", ".pyx", ".pxd", ".pxi", ".jinja", ".j2",
+})  # fmt: skip
 _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
@@ -124,12 +134,13 @@ def _decoded(match: re.Match[str]) -> str:
 
 
 def text_language(path: str) -> str | None:
-    """The language whose comments :mod:`.comments` reads for ``path`` (``json``: none),
-    or ``None`` when no comment syntax is known here."""
+    """The language whose comments :mod:`.comments` reads for ``path`` (``json``: none, as
+    for a language with strings whose grammar is not read here), or ``None`` when the file
+    has no comment syntax known here (plain text: its allows are read from the line)."""
     name = posixpath.basename(path.lower())
     suffix = posixpath.splitext(name)[1]
-    if suffix in _JSON_SUFFIXES:
-        return "json"
+    if suffix in _JSON_SUFFIXES or suffix in _UNREAD_SUFFIXES:
+        return "json"  # no comment read: see _UNREAD_SUFFIXES
     if name.startswith(("dockerfile.", "containerfile")) or suffix == ".dockerfile":
         return "dockerfile"  # Dockerfile.dev, Containerfile, web.dockerfile
     return _LANGUAGE_NAMES.get(name) or _LANGUAGE_SUFFIXES.get(suffix)

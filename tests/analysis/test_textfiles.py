@@ -215,9 +215,15 @@ def test_ini_files_have_whole_line_comments(path: str, language: str) -> None:
     assert text_comments(path, lines) == expected
 
 
-@pytest.mark.parametrize("path", ["notes.txt", "x.py.txt", "makefile.txt", "x.kt", "README"])
+@pytest.mark.parametrize("path", ["notes.txt", "x.py.txt", "makefile.txt", "x.env", "README"])
 def test_files_of_no_known_comment_syntax(path: str) -> None:
     assert text_comments(path, ("# c",)) is None
+
+
+@pytest.mark.parametrize("path", ["x.kt", "q.SQL", "p.html", "k.ptx", "m.lua"])
+def test_a_language_with_strings_and_no_grammar_here_has_no_comment(path: str) -> None:
+    """The same text in its strings and its comments cannot be told apart: none counts."""
+    assert text_comments(path, ('s = "# c"', "# c", "// c")) == ()
 
 
 @pytest.mark.parametrize("path", ["a.json", "n.IPYNB"])

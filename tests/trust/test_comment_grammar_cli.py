@@ -1,5 +1,6 @@
 """Go, Rust, Java, JavaScript, TypeScript and Markdown files through the CLI: an allow
-counts only inside a comment of the file's language.
+counts only inside a comment of the file's language (and in a language with strings whose
+grammar is not read here, Kotlin, SQL, HTML and the rest, nowhere).
 
 Each data case ended ``clean (1 allowed inline)`` before these languages had a grammar: their
 allows were read from anywhere on the line, a string literal included, so the forbidden call
@@ -52,6 +53,11 @@ DATA = [
     ("tsx text", "m.tsx", f"const e = <p>// {ALLOW}</p>; sm120()\n"),
     ("markdown code span", "README.md", f"Run `sm120 {ALLOW}` first.\n"),
     ("markdown html comment (none read)", "README.md", f"Run sm120 first. <!-- {ALLOW} -->\n"),
+    # languages with strings whose grammar is not read here: no line is a comment
+    ("kotlin string (none read)", "m.kt", f'val s = "{ALLOW}"; sm120()\n'),
+    ("sql string (none read)", "q.sql", f"SELECT '{ALLOW}', sm120();\n"),
+    ("html attribute (none read)", "p.html", f'<a title="{ALLOW}">sm120</a>\n'),
+    ("lua string (none read)", "m.lua", f'local s = "{ALLOW}"; sm120()\n'),
 ]
 
 
