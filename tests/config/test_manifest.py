@@ -147,6 +147,25 @@ def forbid_rule(rule_id: str, line: int, files: tuple[str, ...] = ("a.py",), *fo
             ),
             id="graph-budget",
         ),
+        pytest.param(  # the smallest budget there is: one step
+            'graph_budget = 1\n[[rule]]\nid = "r"\nfiles = ["a.py"]\nforbid = ["x"]\n',
+            Manifest(
+                path=MANIFEST_NAME,
+                root="",
+                rules=(forbid_rule("r", 2, ("a.py",)),),
+                graph_budget=1,
+            ),
+            id="graph-budget-of-one",
+        ),
+        pytest.param(
+            '[[rule]]\nid = "r"\nfiles = ["run.sh"]\nmode = "100755"\n',
+            Manifest(
+                path=MANIFEST_NAME,
+                root="",
+                rules=(Rule(id="r", files=("run.sh",), mode="100755", line=1),),
+            ),
+            id="mode-is-read",
+        ),
         pytest.param(
             'rule = [{id = "a", files = ["a.py"], forbid = ["x"]},\n'
             '        {id = "b", absent = ["b.py"]}]\n',
