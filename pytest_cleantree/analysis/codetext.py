@@ -4,7 +4,8 @@ A substring pattern holding a character no name holds (``is_sm120_supported()``,
 see :func:`~pytest_cleantree.core.patterns.code_blind`) matches no name, so the scan finds it
 only in strings and comments.  A substring is documented to match as grep would, and grep
 finds the code line: :func:`with_code_text` adds, as ``text`` findings, each line where such a
-pattern stands outside any one string or comment token.
+pattern stands outside any one string or comment token whose own finding has it (a string's
+value, not its source: ``"C:\\\\cuda"`` is ``C:\\cuda``).
 
 An over-approximation where it cannot tell: an f-string is code, literal parts and all (its
 braces hold names, and 3.12's tokens for its literal parts are not always where they stand),
@@ -14,6 +15,7 @@ NFKC-normalised is a finding unless the whole line lies in one string or comment
 
 from __future__ import annotations
 
+import ast
 import io
 import tokenize
 import unicodedata
@@ -22,10 +24,11 @@ from dataclasses import replace
 
 from pytest_cleantree.core.findings import FileAnalysis, Finding
 from pytest_cleantree.core.model import Kind, Occurrence, Pattern, PatternTier, is_python_path
-from pytest_cleantree.core.patterns import code_blind, written
+from pytest_cleantree.core.patterns import code_blind, match_text, written
 
-#: a token's start and end, as (row, col) pairs: rows 1-based, columns in characters
-_Span = tuple[tuple[int, int], tuple[int, int]]
+#: a string or comment token's start and end, as (row, col) pairs (rows 1-based, columns in
+#: characters), and what its own finding matches
+_Data = tuple[tuple[int, int], tuple[int, int], str]
 
 Analyze = Callable[..., FileAnalysis]
 
@@ -60,15 +63,14 @@ def grep_patterns(patterns: Sequence[Pattern]) -> tuple[Pattern, ...]:
 def code_text_findings(lines: Sequence[str], patterns: Sequence[Pattern]) -> Iterator[Finding]:
     """Each line (once per pattern) where a pattern stands outside one string or comment."""
     text = "\n".join(lines)
-    wanted = [(p, _needles(p)) for p in patterns]
-    wanted = [(p, needles) for p, needles in wanted if _anywhere(text, needles)]
+    wanted = [p for p in patterns if _anywhere(text, _needles(p))]
     if not wanted:
         return
-    masks = _data_spans(text)
+    data = _data(text)
     for number, line in enumerate(lines, start=1):
         normal = line if line.isascii() else unicodedata.normalize("NFKC", line)
-        for pattern, needles in wanted:
-            col = _code_column(number, line, normal, needles, masks)
+        for pattern in wanted:
+            col = _code_column(pattern, number, line, normal, data)
             if col is not None:
                 yield Finding(pattern.text, Occurrence(number, col, Kind.TEXT, pattern.text))
 
@@ -85,46 +87,63 @@ def _anywhere(text: str, needles: Sequence[str]) -> bool:
 
 
 def _code_column(
-    number: int, line: str, normal: str, needles: Sequence[str], masks: Sequence[_Span]
+    pattern: Pattern, number: int, line: str, normal: str, data: Sequence[_Data]
 ) -> int | None:
-    """Where on the line a needle first stands outside one string or comment (``None``:
-    nowhere)."""
-    for needle in needles:
+    """Where on the line the pattern first stands outside a string or comment whose own
+    finding has it (``None``: nowhere)."""
+    for needle in _needles(pattern):
         start = line.find(needle)
         while start >= 0:
-            if not _inside(masks, number, start, start + len(needle)):
+            if not _reported(data, pattern, number, start, start + len(needle)):
                 return start
             start = line.find(needle, start + 1)
     if (
         normal is not line
-        and any(n in normal for n in needles)
-        and not _inside(masks, number, 0, len(line))
-    ):
+        and any(n in normal for n in _needles(pattern))
+        and not any(first <= (number, 0) and (number, len(line)) <= last for first, last, _ in data)
+    ):  # no code on the line: Python normalises names, never a string's or comment's text
         return len(line) - len(line.lstrip())
     return None
 
 
-def _inside(masks: Sequence[_Span], row: int, start: int, end: int) -> bool:
-    """Does one string or comment token hold the columns ``start`` to ``end`` of ``row``?"""
-    return any(first <= (row, start) and (row, end) <= last for first, last in masks)
+def _reported(data: Sequence[_Data], pattern: Pattern, row: int, start: int, end: int) -> bool:
+    """Does one string or comment token hold the columns ``start`` to ``end`` of ``row``, and
+    does its own finding match the pattern (a string's value, as the scan matches it: the
+    source ``"C:\\\\cuda"`` holds ``C:\\\\cuda``, its value does not)?"""
+    return any(
+        first <= (row, start) and (row, end) <= last and match_text(pattern, value)
+        for first, last, value in data
+    )
 
 
-def _data_spans(text: str) -> list[_Span]:
-    """The comments and the strings without code in them (not f-strings), as the tokenizer
-    reads them; none when it cannot finish (every line is then code)."""
-    spans: list[_Span] = []
+def _data(text: str) -> list[_Data]:
+    """The comments and the strings without code in them (not f-strings), with what their
+    findings match: a comment's text, a string's value.  None when the tokenizer cannot
+    finish (every line is then code)."""
+    found: list[_Data] = []
     try:
         for token in tokenize.generate_tokens(io.StringIO(text, newline="").readline):
-            if token.type == tokenize.COMMENT or _plain_string(token):
-                spans.append((token.start, token.end))
+            if token.type == tokenize.COMMENT:
+                found.append((token.start, token.end, token.string))
+            elif token.type == tokenize.STRING and _plain_string(token.string):
+                value = _value(token.string)
+                if value is not None:
+                    found.append((token.start, token.end, value))
     except (tokenize.TokenError, SyntaxError, UnicodeDecodeError):
         return []
-    return spans
+    return found
 
 
-def _plain_string(token: tokenize.TokenInfo) -> bool:
+def _plain_string(source: str) -> bool:
     """A string token whose text holds no code: not an f-string (nor a t-string)."""
-    if token.type != tokenize.STRING:
-        return False
-    prefix = token.string[: len(token.string) - len(token.string.lstrip("rRbBuUfFtT"))]
+    prefix = source[: len(source) - len(source.lstrip("rRbBuUfFtT"))]
     return not set(prefix) & set("fFtT")
+
+
+def _value(source: str) -> str | None:
+    """A plain string token's value as the scan matches it (bytes as latin-1), or ``None``."""
+    try:
+        value = ast.literal_eval(source)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    return value.decode("latin-1") if isinstance(value, bytes) else str(value)

@@ -76,3 +76,68 @@ def test_only_substring_patterns_no_name_holds_and_no_line_holds_are_grepped() -
     patterns = [parse_pattern(p) for p in ("g(a)", "sm120", "re:g\\(", "one\ntwo", "x = 1")]
 
     assert [p.text for p in grep_patterns(patterns)] == ["g(a)", "x = 1"]
+
+
+def lines_found(source: str, pattern: str) -> list[tuple[int, int]]:
+    found = code_text_findings(split_lines(source), [parse_pattern(pattern)])
+    return [(f.occurrence.line, f.occurrence.col) for f in found]
+
+
+def test_a_needle_at_the_start_of_a_line_is_found() -> None:
+    assert lines_found("g(a)\n", NEEDLE) == [(1, 0)]
+
+
+def test_the_first_occurrence_in_code_among_strings_is_found() -> None:
+    assert lines_found('s = "g(a)"; g(a); t = "g(a)"\n', NEEDLE) == [(1, 12)]
+
+
+def test_a_needle_that_begins_at_a_string_start_is_code() -> None:
+    assert lines_found('s = "("(1)\n', '"(') == [(1, 4)]
+
+
+def test_a_needle_that_straddles_a_string_end_is_code() -> None:
+    assert lines_found('f("x")\n', 'x")') == [(1, 3)]
+
+
+def test_a_needle_that_begins_with_the_quote_is_not_in_the_value() -> None:
+    """The string's own finding matches its value, which holds no quote: grep's line."""
+    assert lines_found("s = 'x'\n", "'x'") == [(1, 4)]
+
+
+def test_a_string_whose_value_is_not_its_source_is_code_to_grep() -> None:
+    """``"C:\\\\cuda"`` holds ``C:\\\\cuda`` in its source, ``C:\\cuda`` in its value: only
+    grep's reading can find the first."""
+    assert lines_found('p = "C:\\\\cuda"\n', "C:\\\\cuda") == [(1, 5)]
+    assert lines_found('p = "C:\\\\cuda"\n', "C:\\cuda") == []
+
+
+def test_bytes_and_comments_hold_what_their_findings_match() -> None:
+    assert lines_found("b = b'g(a)'  # g(a)\n", NEEDLE) == []
+
+
+def test_an_unreadable_string_token_is_code() -> None:
+    """A literal ``ast`` refuses (a bytes literal with a non-ASCII character is a syntax
+    error, which the tokenizer lets through): no value, so no finding stands for it."""
+    assert lines_found("b = b'é g(a)'\n", NEEDLE) == [(1, 8)]
+
+
+def test_a_lone_cr_file_keeps_its_strings_on_their_lines() -> None:
+    assert lines_found('x = 1\rs = "g(a)"\rg(a)\r', NEEDLE) == [(3, 0)]
+
+
+def test_a_line_that_holds_the_needle_only_normalised() -> None:
+    """Reported at its first non-blank column, unless one string or comment holds the
+    whole line (a blank before the string counts as code: an over-approximation)."""
+    assert lines_found("  v = \uff47(a)\n".lstrip(), NEEDLE) == [(1, 0)]
+    assert lines_found("if x:\n    v = \uff47(a)\n", NEEDLE) == [(2, 4)]
+    assert lines_found('s = """\n\uff47(a)\n"""\n', NEEDLE) == []
+    assert lines_found('v = (\n "\uff47(a)"\n)\n', NEEDLE) == [(2, 1)]
+
+
+def test_only_python_files_are_grepped_and_findings_are_added() -> None:
+    python = analyze("m.py", b"g(a)\n", [PATTERN])
+    text = analyze("m.txt", b"g(a)\n", [PATTERN])
+
+    assert [(f.occurrence.line, f.occurrence.kind) for f in python.findings] == [(1, Kind.TEXT)]
+    assert [(f.occurrence.line, f.occurrence.kind) for f in text.findings] == [(1, Kind.TEXT)]
+    assert analyze("m.py", b"h(b)\n", [PATTERN]).findings == ()

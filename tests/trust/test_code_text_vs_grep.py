@@ -29,7 +29,7 @@ KINDS = (
 )
 #: Python 2 and bad-coding fixtures, which no Python 3 reads as the file's text
 LEFT_OUT = ("lib2to3/tests/data", "test/tokenizedata", "test/test_lib2to3/data", "site-packages")
-PATTERNS = ("(self)", "!= None", "):", "{}", ", 0)")
+PATTERNS = ("(self)", "!= None", "):", "{}", ", 0)", "\\n")
 
 
 def tool_lines(tmp: Path, root: Path, pattern: str) -> set[str]:
