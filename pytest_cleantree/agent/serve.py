@@ -8,7 +8,8 @@ import os
 import re
 import sys
 
-from . import enc, lexists, read_one, resolve, walk
+from .read import enc, lexists, read_one
+from .walk import resolve, walk
 from .wire import (
     PROTOCOL,
     Ahead,
@@ -32,8 +33,16 @@ if TYPE_CHECKING:
 
     Send = Callable[[Record], None]
 
-#: the agent's modules as the server loads them, in order: (file in this package, its name)
-MODULES = (("wire.py", "wire"), ("__init__.py", ""), ("serve.py", "serve"))
+#: the agent's modules as the server loads them, each after those it imports: (file in this
+#: package, its name); every module of the package is here (a test holds it)
+MODULES = (
+    ("wire.py", "wire"),
+    ("needle.py", "needle"),
+    ("read.py", "read"),
+    ("walk.py", "walk"),
+    ("__init__.py", ""),
+    ("serve.py", "serve"),
+)
 
 
 def serve_expand(request: "Dict[str, Any]", root: str, send: "Send") -> None:
