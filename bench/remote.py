@@ -12,6 +12,7 @@ delaying proxy of its own and each serving the same ``--fleet-files`` tree
 (default 392), and times ``cleantree check`` on all of them against one of them.
 
     python bench/remote.py [--files 1000] [--delay-ms 25] [--rounds 3] [--fleet 32]
+    python bench/remote.py --quick    # one round, no fleet, printed only (a change's check)
 
 Prints a Markdown table (and writes bench/results-remote.md).  Needs Debian's
 openssh-server and openssh-client (``ssh``); never touches ~/.ssh.
@@ -394,7 +395,12 @@ def main() -> None:
     parser.add_argument("--fleet", type=int, default=32, help="hosts in the fleet run (0: none)")
     parser.add_argument("--fleet-files", type=int, default=392)
     parser.add_argument("--out", type=Path, default=HERE / "results-remote.md")
+    parser.add_argument(
+        "--quick", action="store_true", help="one round, no fleet, results not written"
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.rounds, args.fleet, args.out = 1, 0, None
     if shutil.which("ssh") is None or not Path(SSHD).exists():
         sys.exit("needs openssh-server and openssh-client (apt-get install openssh-server)")
     lines = [
@@ -412,7 +418,8 @@ def main() -> None:
         lines += ["", *fleet(args)]
     report = "\n".join(lines) + "\n"
     print(report)
-    args.out.write_text(report)
+    if args.out is not None:
+        args.out.write_text(report)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from pytest_cleantree.sources.ssh.connection import (
     Connection,
     ConnectionLost,
     _transport,
+    alive,
     paramiko,
 )
 from pytest_cleantree.sources.ssh.protocol import Completed, agent_modules
@@ -72,15 +73,17 @@ class AgentSession:
                 )
             return completed
 
-    def close(self) -> None:
-        """End the agent (its stdin closes: it returns) and forget the channel."""
+    def close(self, *, quietly: bool = False) -> None:
+        """End the agent (its stdin closes: it returns) and forget the channel; ``quietly``
+        when the connection closes next: the channel ends with it, without a message the
+        server would answer (a trip nobody waits for)."""
         with self._lock:
-            self._close()
+            self._close(quietly=quietly)
 
-    def _close(self) -> None:
+    def _close(self, *, quietly: bool = False) -> None:
         channel, self._channel, self._client = self._channel, None, None
         self._rest, self._err = b"", bytearray()
-        if channel is not None:
+        if channel is not None and not quietly:
             # closing sends a message: on a connection dying under it, paramiko raises
             with contextlib.suppress(paramiko.SSHException, EOFError, OSError):
                 channel.close()
@@ -97,7 +100,7 @@ class AgentSession:
                 f"{self._connection.host}: the server refused a session channel: {exc}"
             ) from None
         try:
-            channel.exec_command(command)
+            _exec_unanswered(transport, channel, command)
         except (EOFError, OSError) as exc:  # the transport's own end, re-raised by paramiko
             raise ConnectionLost(f"dropped at exec: {exc!r}") from None
         except paramiko.SSHException as exc:
@@ -107,7 +110,7 @@ class AgentSession:
         self._channel, self._client = channel, client
         self.started += 1
         channel.settimeout(self._connection.command_timeout)
-        self._send(agent_modules())
+        self._send(agent_modules())  # in the same flight as the exec: its answer comes later
         return None
 
     def _send(self, data: bytes) -> None:
@@ -155,7 +158,14 @@ class AgentSession:
                     return completed, True
             done = channel.eof_received or channel.closed
             if done and not channel.recv_ready() and not channel.recv_stderr_ready():
-                completed = self._ended(channel, out)
+                # closed, the exec never answered yes, the connection alive: a refusal
+                client = self._client
+                refused = channel.closed and not channel.event_ready and not out
+                completed = (
+                    Completed(b"", b"exec refused by the server", -1, ended=True)
+                    if refused and client is not None and alive(client)
+                    else self._ended(channel, out)
+                )
                 self._close()
                 return completed, start is not None
             remaining = deadline - time.monotonic()
@@ -169,3 +179,24 @@ class AgentSession:
         if channel.status_event.wait(5.0):
             status = channel.exit_status
         return Completed(bytes(out), bytes(self._err), status, ended=bool(channel.eof_received))
+
+
+def _exec_unanswered(
+    transport: paramiko.Transport, channel: paramiko.Channel, command: str
+) -> None:
+    """Ask the server to run ``command`` on ``channel`` without waiting for its answer.
+
+    ``Channel.exec_command`` waits for the server's reply: one round trip before the agent's
+    modules may follow.  The server handles a channel's messages in order, so the modules and
+    the first request are sent right behind the request (what OpenSSH's client does with its
+    stdin); a refusal closes the channel (paramiko's ``_request_failed``), which
+    :meth:`AgentSession._exchange` reads as the refusal, and a success sets ``event_ready``.
+    """
+    message = paramiko.Message()
+    message.add_byte(paramiko.common.cMSG_CHANNEL_REQUEST)
+    message.add_int(channel.remote_chanid)
+    message.add_string("exec")
+    message.add_boolean(True)  # a reply: a refusal must close the channel, not leave it open
+    message.add_string(command)
+    channel._event_pending()  # type: ignore[attr-defined]  # paramiko internals, as exec_command
+    transport._send_user_message(message)  # type: ignore[attr-defined]

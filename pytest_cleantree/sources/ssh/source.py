@@ -125,7 +125,7 @@ class SSHSource:
     def close(self) -> None:
         self._ahead.clear()
         self._listed.clear()
-        self._agent.close()
+        self._agent.close(quietly=True)  # the connection's end ends the agent's channel
         self._connection.disconnect()
 
     # -- extras --------------------------------------------------------------------
