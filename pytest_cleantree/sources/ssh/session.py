@@ -158,14 +158,7 @@ class AgentSession:
                     return completed, True
             done = channel.eof_received or channel.closed
             if done and not channel.recv_ready() and not channel.recv_stderr_ready():
-                # closed, the exec never answered yes, the connection alive: a refusal
-                client = self._client
-                refused = channel.closed and not channel.event_ready and not out
-                completed = (
-                    Completed(b"", b"exec refused by the server", -1, ended=True)
-                    if refused and client is not None and alive(client)
-                    else self._ended(channel, out)
-                )
+                completed = self._ended(channel, out)
                 self._close()
                 return completed, start is not None
             remaining = deadline - time.monotonic()
@@ -174,7 +167,12 @@ class AgentSession:
             select.select([channel], [], [], min(remaining, 0.5))
 
     def _ended(self, channel: paramiko.Channel, out: bytearray) -> Completed:
-        """What the agent said before its channel ended, and its exit status."""
+        """What the agent said before its channel ended, and its exit status; a refusal when
+        the channel closed before the exec was answered yes, the connection alive."""
+        client = self._client
+        if channel.closed and not channel.event_ready and not out:
+            if client is not None and alive(client):
+                return Completed(b"", b"exec refused by the server", -1, ended=True)
         status = -1
         if channel.status_event.wait(5.0):
             status = channel.exit_status
