@@ -170,9 +170,9 @@ class AgentSession:
         """What the agent said before its channel ended, and its exit status; a refusal when
         the channel closed before the exec was answered yes, the connection alive."""
         client = self._client
-        if channel.closed and not channel.event_ready and not out:
-            if client is not None and alive(client):
-                return Completed(b"", b"exec refused by the server", -1, ended=True)
+        unanswered = channel.closed and not channel.event_ready and not out
+        if unanswered and client is not None and alive(client):
+            return Completed(b"", b"exec refused by the server", -1, ended=True)
         status = -1
         if channel.status_event.wait(5.0):
             status = channel.exit_status
