@@ -105,12 +105,13 @@ def plan_checks(checks: Sequence[Check], source: Source) -> Plan:
         ahead = {e: n for e, n in entry_needles(checks, needles).items() if n is not None}
         asked = entries
         if any(p.tier is PatternTier.QUALIFIED for c in checks for p in c.rule.patterns):
-            # the symbol graph reads the tree's Python files: all of them, whole, now (the
-            # names package imported here: a run without a qualified pattern never loads it)
-            from pytest_cleantree.names.modules import TREE_PYTHON
+            # the symbol graph reads the tree's Python files and its packaging settings: all
+            # of them, whole, now (its lookups of files are then answered by this listing;
+            # the names package imported here: a run without a qualified pattern never loads it)
+            from pytest_cleantree.names.modules import PYPROJECT, TREE_PYTHON
 
-            ahead[TREE_PYTHON] = (WHOLE,)
-            asked = sorted({*entries, TREE_PYTHON})
+            ahead[TREE_PYTHON] = ahead[PYPROJECT] = (WHOLE,)
+            asked = sorted({*entries, TREE_PYTHON, PYPROJECT})
         named = dict(source.expand(asked, read_ahead=ahead))
         named = {entry: named[entry] for entry in entries}
     gone = sorted({check.entry for check in checks if check.absent})

@@ -26,6 +26,7 @@ from pytest_cleantree.sources.ssh.connection import Connection, ConnectionLost
 from pytest_cleantree.sources.ssh.helper import AgentReader
 from pytest_cleantree.sources.ssh.protocol import Ahead, _ahead_fields
 from pytest_cleantree.sources.ssh.sftp import SFTPReader, Where
+from pytest_cleantree.sources.ssh.snapshot import WalkSnapshot
 
 _T = TypeVar("_T")
 _DEFAULT_OPTIONS = RemoteOptions()
@@ -67,6 +68,9 @@ class SSHSource:
         #: the globs that listing expanded, kept as long (the graph lists the tree's Python
         #: files again: one snapshot of the tree per run, one request)
         self._listed: dict[str, Expansion] = {}
+        #: what the planned listing met and scanned, kept as long: the graph's lookups of
+        #: files (``__init__.py``, a module's candidates) answered without a request
+        self._snapshot = WalkSnapshot()
 
     # -- the Source protocol -------------------------------------------------------
 
@@ -78,17 +82,20 @@ class SSHSource:
         read_ahead: Mapping[str, Sequence[str]] | None = None,
     ) -> Mapping[str, Expansion]:
         planned = read_ahead is not None  # a run's plan: a new snapshot of the tree starts
-        if not planned and not any_kind and entries and set(entries) <= self._listed.keys():
-            return {entry: self._listed[entry] for entry in entries}
-        literals = [entry for entry in entries if not is_path_glob(entry)]
-        globs = [entry for entry in entries if is_path_glob(entry)]
-        bases = sorted({glob_base(entry) for entry in globs})
-        ahead = _ahead_fields(read_ahead) if read_ahead else None
+        found: dict[str, Expansion] = {}
         if planned:  # even with nothing to read ahead: what an earlier run kept is stale
             self._ahead.clear()
             self._listed.clear()
-        states, listings = self._run(lambda: self._expand_once(literals, bases, ahead))
-        found: dict[str, Expansion] = {}
+            self._snapshot.clear()
+        else:
+            found = self._kept(entries, any_kind=any_kind)
+            if len(found) == len(set(entries)):
+                return {entry: found[entry] for entry in entries}
+        literals = [entry for entry in entries if not is_path_glob(entry) and entry not in found]
+        globs = [entry for entry in entries if is_path_glob(entry) and entry not in found]
+        bases = sorted({glob_base(entry) for entry in globs})
+        ahead = _ahead_fields(read_ahead) if read_ahead else None
+        states, listings = self._run(lambda: self._expand_once(literals, bases, ahead, planned))
         for entry, state in zip(literals, states, strict=True):
             found[entry] = literal_answer(entry, state)
         for entry in globs:
@@ -96,6 +103,20 @@ class SSHSource:
             if planned and not any_kind:
                 self._listed[entry] = found[entry]
         return {entry: found[entry] for entry in entries}
+
+    def _kept(self, entries: Sequence[str], *, any_kind: bool) -> dict[str, Expansion]:
+        """The entries this run's planned listing answers: its globs, and the literals in a
+        folder it scanned (:class:`WalkSnapshot`)."""
+        found: dict[str, Expansion] = {}
+        for entry in entries:
+            if is_path_glob(entry):
+                if not any_kind and entry in self._listed:
+                    found[entry] = self._listed[entry]
+            else:
+                known = self._snapshot.lookup(entry)
+                if known is not None:
+                    found[entry] = known
+        return found
 
     #: the helper tests needles on the server: files that cannot matter never cross the link
     filters_needles = True
@@ -125,6 +146,7 @@ class SSHSource:
     def close(self) -> None:
         self._ahead.clear()
         self._listed.clear()
+        self._snapshot.clear()
         self._agent.close(quietly=True)  # the connection's end ends the agent's channel
         self._connection.disconnect()
 
@@ -195,13 +217,20 @@ class SSHSource:
             self._sftp_reader().resolve(client)
 
     def _expand_once(
-        self, literals: list[str], bases: list[str], ahead: dict[str, object] | None = None
+        self,
+        literals: list[str],
+        bases: list[str],
+        ahead: dict[str, object] | None = None,
+        planned: bool = False,
     ) -> tuple[list[wire.Record], dict[str, Listing]]:
         client = self._connection.connect()
         answer = None if self._agent.failure else self._agent.expand(client, literals, bases, ahead)
         if answer is not None:
             states, listings, read = answer
             self._ahead.update(read)
+            if planned:  # the agent's walk (the SFTP reader's is not the snapshot's model)
+                for listing in listings.values():
+                    self._snapshot.add(listing)
             return states, listings
         states, walks = self._sftp_reader().expand(client, literals, bases)
         return states, {base: listing_of(walk) for base, walk in walks.items()}
