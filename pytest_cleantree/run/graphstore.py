@@ -4,12 +4,13 @@ A warm qualified run reads no file the graph has seen unchanged: the stat index
 (:meth:`.cache.AnalysisStore.known_digests`) gives each file's content digest
 without reading it, and the digest gives the file's import summary and, for a
 module the graph admitted, what its imports bind.  Only a source whose stats are
-trusted (the local one) is asked; a remote file is read and summarised again.
+trusted (the local one) is asked.  A remote tree's Python files are kept in the same store
+by the same digest (:class:`.kept.KeptContent`): a warm run names them to the server's
+agent, which sends only those whose content has another digest now.
 """
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -17,6 +18,7 @@ from typing import Any
 from pytest_cleantree.names.exports import Binding, BindingKind, ModuleExports
 from pytest_cleantree.names.imports import ImportSummary
 from pytest_cleantree.run.analyses import FindingStore
+from pytest_cleantree.run.kept import digest as content_digest
 from pytest_cleantree.sources.base import FileStat, Source, StatsMany
 
 __all__ = ["StoredGraph"]
@@ -86,7 +88,7 @@ class StoredGraph:
 
 
 def _digest(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
+    return content_digest(data)
 
 
 def _entry(digest: str, exports: ModuleExports) -> list[Any]:

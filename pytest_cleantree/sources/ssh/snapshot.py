@@ -15,7 +15,27 @@ server as before.  Never a wrong "absent": ``tests/sources/test_walk_snapshot.py
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Protocol
+
 from pytest_cleantree.sources.base import Expansion, Listing
+
+
+class KeptStore(Protocol):
+    """Where a tree's Python files sent whole are kept by content digest, between runs
+    (:class:`pytest_cleantree.run.graphstore.KeptContent`, over the analyses' store)."""
+
+    def offered(self, where: str) -> dict[str, str]:
+        """Each file's digest, as the tree ``where`` last sent it."""
+        ...
+
+    def content(self, wanted: str) -> bytes | None:
+        """The content with this digest (checked), or None."""
+        ...
+
+    def keep(self, where: str, files: Mapping[str, bytes]) -> None:
+        """What the tree holds now, for the next run to offer."""
+        ...
 
 
 class WalkSnapshot:

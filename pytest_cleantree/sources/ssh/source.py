@@ -12,6 +12,7 @@ from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.core.patterns import glob_base, is_path_glob
 from pytest_cleantree.sources.base import (
     NO_NEEDLE,
+    WHOLE,
     Expansion,
     Listing,
     Needles,
@@ -26,7 +27,7 @@ from pytest_cleantree.sources.ssh.connection import Connection, ConnectionLost
 from pytest_cleantree.sources.ssh.helper import AgentReader
 from pytest_cleantree.sources.ssh.protocol import Ahead, _ahead_fields
 from pytest_cleantree.sources.ssh.sftp import SFTPReader, Where
-from pytest_cleantree.sources.ssh.snapshot import WalkSnapshot
+from pytest_cleantree.sources.ssh.snapshot import KeptStore, WalkSnapshot
 
 _T = TypeVar("_T")
 _DEFAULT_OPTIONS = RemoteOptions()
@@ -71,6 +72,11 @@ class SSHSource:
         #: what the planned listing met and scanned, kept as long: the graph's lookups of
         #: files (``__init__.py``, a module's candidates) answered without a request
         self._snapshot = WalkSnapshot()
+        #: where the Python files sent whole are kept by digest (a warm run is sent only what
+        #: changed); the paths whose content crossed the link in the last listing
+        self._kept: KeptStore | None = None
+        self._kept_where = f"{spec.label}\0{root}"
+        self.transferred: list[str] = []
 
     # -- the Source protocol -------------------------------------------------------
 
@@ -88,14 +94,18 @@ class SSHSource:
             self._listed.clear()
             self._snapshot.clear()
         else:
-            found = self._kept(entries, any_kind=any_kind)
+            found = self._known(entries, any_kind=any_kind)
             if len(found) == len(set(entries)):
                 return {entry: found[entry] for entry in entries}
         literals = [entry for entry in entries if not is_path_glob(entry) and entry not in found]
         globs = [entry for entry in entries if is_path_glob(entry) and entry not in found]
         bases = sorted({glob_base(entry) for entry in globs})
         ahead = _ahead_fields(read_ahead) if read_ahead else None
+        if ahead is not None and self._kept is not None:  # what this tree sent before
+            ahead["ahead"]["known"] = self._kept.offered(self._kept_where)  # type: ignore[index]
         states, listings = self._run(lambda: self._expand_once(literals, bases, ahead, planned))
+        if planned:
+            self._keep_whole()
         for entry, state in zip(literals, states, strict=True):
             found[entry] = literal_answer(entry, state)
         for entry in globs:
@@ -104,7 +114,13 @@ class SSHSource:
                 self._listed[entry] = found[entry]
         return {entry: found[entry] for entry in entries}
 
-    def _kept(self, entries: Sequence[str], *, any_kind: bool) -> dict[str, Expansion]:
+    def keep_content(self, kept: KeptStore) -> None:
+        """Keep the Python files read whole in ``kept``, by digest, and offer them to the agent
+        from now on: it sends a file whose content has another digest, and
+        :class:`~pytest_cleantree.agent.wire.Kept` for the others."""
+        self._kept = kept
+
+    def _known(self, entries: Sequence[str], *, any_kind: bool) -> dict[str, Expansion]:
         """The entries this run's planned listing answers: its globs, and the literals in a
         folder it scanned (:class:`WalkSnapshot`)."""
         found: dict[str, Expansion] = {}
@@ -227,13 +243,41 @@ class SSHSource:
         answer = None if self._agent.failure else self._agent.expand(client, literals, bases, ahead)
         if answer is not None:
             states, listings, read = answer
-            self._ahead.update(read)
+            self.transferred = [p for p, (r, _) in read.items() if isinstance(r, wire.Content)]
+            self._ahead.update(self._unkept(read, ahead))
             if planned:  # the agent's walk (the SFTP reader's is not the snapshot's model)
                 for listing in listings.values():
                     self._snapshot.add(listing)
             return states, listings
         states, walks = self._sftp_reader().expand(client, literals, bases)
         return states, {base: listing_of(walk) for base, walk in walks.items()}
+
+    def _keep_whole(self) -> None:
+        """Keep what this listing read whole (the tree's Python files), for the next run."""
+        if self._kept is not None:
+            whole = frozenset({WHOLE})
+            files = {
+                path: record.data
+                for path, (record, used) in self._ahead.items()
+                if used == whole and isinstance(record, wire.Content)
+            }
+            self._kept.keep(self._kept_where, files)
+
+    def _unkept(self, read: dict[str, Ahead], ahead: dict[str, object] | None) -> dict[str, Ahead]:
+        """The files read ahead, each :class:`~pytest_cleantree.agent.wire.Kept` one with the
+        content kept for the digest offered (one not found is left out: read when asked)."""
+        fields = ahead.get("ahead") if ahead is not None else None
+        offered = fields.get("known") if isinstance(fields, dict) else None
+        found: dict[str, Ahead] = {}
+        for path, (record, used) in read.items():
+            if isinstance(record, wire.Kept):
+                digest = offered.get(path) if isinstance(offered, dict) else None
+                data = self._kept.content(digest) if self._kept and digest else None
+                if data is None:
+                    continue
+                record = wire.Content(data)
+            found[path] = (record, used)
+        return found
 
     def _read_once(
         self, paths: list[str], needles: Needles | None = None
