@@ -90,3 +90,26 @@ def test_a_kept_entry_that_is_not_its_content_is_never_used(
     warm, _ = _run(make_ssh_source, root, cache)  # the local run's answers, as always
     assert warm.transferred == []  # the agent said "kept" for every file...
     assert warm.commands[1] > 1  # ...and the client asked for them again
+
+
+def test_a_warm_run_parses_no_module_for_the_graph(
+    tmp_path: Path, make_ssh_source: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The graph's parts kept by digest are found from the digests of what the source holds
+    (:meth:`SSHSource.digests`): no file is summarised or parsed again."""
+    from pytest_cleantree.names import graph, spellings
+
+    root, cache = tmp_path / "tree", tmp_path / "cache"
+    _write(root, TREE)
+    _, cold = _run(make_ssh_source, root, cache)
+
+    def refuse(*_: object, **__: object) -> None:
+        raise AssertionError("a warm run parsed a module")
+
+    checks = list(iter_checks(parse_manifest(MANIFEST, str(root / "m.toml")).rules))
+    with monkeypatch.context() as patched:
+        patched.setattr(graph, "parse_module_exports", refuse)
+        patched.setattr(graph, "import_summary", refuse)
+        patched.setattr(spellings, "parse_module_exports", refuse)
+        warm = check_all(checks, make_ssh_source(root), AnalysisCache(AnalysisStore(cache)))
+    assert _answers(warm) == cold

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
 from typing import TypeVar
@@ -30,6 +31,13 @@ from pytest_cleantree.sources.ssh.sftp import SFTPReader, Where
 from pytest_cleantree.sources.ssh.snapshot import KeptStore, WalkSnapshot
 
 _T = TypeVar("_T")
+
+
+def content_digest(data: bytes) -> str:
+    """A content's digest, as the stores key content (the agent's ``serve.digest``)."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
 _DEFAULT_OPTIONS = RemoteOptions()
 
 
@@ -113,6 +121,16 @@ class SSHSource:
             if planned and not any_kind:
                 self._listed[entry] = found[entry]
         return {entry: found[entry] for entry in entries}
+
+    def digests(self, paths: Sequence[str]) -> dict[str, str]:
+        """The content digest of each path this run read ahead (the others left out): the
+        graph's parts kept by digest are found without parsing the files again."""
+        found: dict[str, str] = {}
+        for path in paths:
+            ahead = self._ahead.get(path)
+            if ahead is not None and isinstance(ahead[0], wire.Content):
+                found[path] = content_digest(ahead[0].data)
+        return found
 
     def keep_content(self, kept: KeptStore) -> None:
         """Keep the Python files read whole in ``kept``, by digest, and offer them to the agent
