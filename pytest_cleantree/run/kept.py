@@ -75,4 +75,5 @@ class KeptContent:
             if self._store.get_graph(key) is None:
                 packed = base64.b64encode(zlib.compress(data, 6)).decode("ascii")
                 self._store.put_graph(key, packed)
-        self._store.put_graph(f"{_VERSION}:r:{where}", index)
+        if index != self.offered(where):  # unchanged: the store's pack is not rewritten
+            self._store.put_graph(f"{_VERSION}:r:{where}", index)
