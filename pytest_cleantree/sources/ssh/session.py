@@ -29,6 +29,11 @@ from pytest_cleantree.sources.ssh.protocol import Completed, agent_modules
 
 #: how much of the agent's stderr is kept (its last words, if it dies)
 _STDERR_KEEP = 16 * 1024
+#: the session's receive window: the agent may send this much before the client says it read
+#: it.  paramiko's 2 MB window is topped up after each tenth read, each top-up a message up
+#: the link in the middle of the answer (a tree's Python files, packed, are megabytes): with
+#: 64 MB, an answer of up to 6 MB flows without one
+_WINDOW = 64 * 2**20
 
 
 class AgentSession:
@@ -92,7 +97,9 @@ class AgentSession:
         """Start the agent and send its modules; a refusal as the reader reads one."""
         transport = _transport(client)
         try:
-            channel = transport.open_session(timeout=self._connection.connect_timeout)
+            channel = transport.open_session(
+                window_size=_WINDOW, timeout=self._connection.connect_timeout
+            )
         except (paramiko.SSHException, EOFError, OSError) as exc:
             if not transport.is_active():
                 raise ConnectionLost(f"cannot open a channel: {exc}") from None
