@@ -1,7 +1,8 @@
 """A remote tree's Python files, kept by content digest in the analyses' store between runs.
 
-A qualified check over SSH reads the tree's Python files whole with its first listing (the
-symbol graph's input).  What was sent is kept here, by the digest the graph's parts and the
+A check over SSH is sent, with its first listing, the files that may hold a needle (and for
+a qualified check the tree's Python files whole, the symbol graph's input).  What was sent
+is kept here, by the digest the graph's parts and the
 analyses are keyed by (one model: :mod:`.graphstore`): the next run offers each file's digest
 to the agent, which sends a file only when its content has another digest now, and
 :class:`~pytest_cleantree.agent.wire.Kept` otherwise.  Nothing here is trusted without its
@@ -66,9 +67,12 @@ class KeptContent:
             return None
         return data if digest(data) == wanted else None
 
-    def keep(self, where: str, files: Mapping[str, bytes]) -> None:
-        """What the tree ``where`` holds now (each file's content): the next run offers it."""
-        index: dict[str, str] = {}
+    def keep(
+        self, where: str, files: Mapping[str, bytes], others: Mapping[str, str] | None = None
+    ) -> None:
+        """What the tree ``where`` holds now (each file's content; ``others``: the digests of
+        files kept before, not sent this time): the next run offers it."""
+        index: dict[str, str] = dict(others or {})
         for path, data in files.items():
             index[path] = known = digest(data)
             key = f"{_VERSION}:c:{known}"

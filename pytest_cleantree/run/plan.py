@@ -123,11 +123,11 @@ def plan_checks(checks: Sequence[Check], source: Source, store: GraphEntries | N
 
             ahead[TREE_PYTHON] = ahead[PYPROJECT] = (WHOLE,)
             asked = sorted({*entries, TREE_PYTHON, PYPROJECT})
-            keep_content = getattr(source, "keep_content", None)
-            if store is not None and keep_content is not None:
-                from pytest_cleantree.run.kept import KeptContent
+        keep_content = getattr(source, "keep_content", None)
+        if store is not None and keep_content is not None:  # what was sent before is kept
+            from pytest_cleantree.run.kept import KeptContent
 
-                keep_content(KeptContent(store))
+            keep_content(KeptContent(store))
         named = dict(source.expand(asked, read_ahead=ahead))
         named = {entry: named[entry] for entry in entries}
     gone = sorted({check.entry for check in checks if check.absent})

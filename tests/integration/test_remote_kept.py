@@ -42,8 +42,10 @@ def _answers(results: dict[Any, Any]) -> dict[str, tuple[object, ...]]:
     return {c.rule.id: (r.hits, r.missing, r.problems) for c, r in results.items()}
 
 
-def _run(make_ssh_source: Any, root: Path, cache: Path) -> tuple[Any, dict[str, Any]]:
-    checks = list(iter_checks(parse_manifest(MANIFEST, str(root / "m.toml")).rules))
+def _run(
+    make_ssh_source: Any, root: Path, cache: Path, manifest: str = MANIFEST
+) -> tuple[Any, dict[str, Any]]:
+    checks = list(iter_checks(parse_manifest(manifest, str(root / "m.toml")).rules))
     source = make_ssh_source(root)
     remote = check_all(checks, source, AnalysisCache(AnalysisStore(cache)))
     local = check_all(checks, LocalSource(root), AnalysisCache())
@@ -113,3 +115,19 @@ def test_a_warm_run_parses_no_module_for_the_graph(
         patched.setattr(spellings, "parse_module_exports", refuse)
         warm = check_all(checks, make_ssh_source(root), AnalysisCache(AnalysisStore(cache)))
     assert _answers(warm) == cold
+
+
+def test_an_exact_check_keeps_what_it_was_sent_too(tmp_path: Path, make_ssh_source: Any) -> None:
+    """An exact check is sent the files that may hold its needle: a warm one is sent none of
+    them unchanged, and a qualified check after it none of those either."""
+    exact = '[[rule]]\nid = "e"\nfiles = ["**/*.py"]\nforbid = ["sm120"]\n'
+    root, cache = tmp_path / "tree", tmp_path / "cache"
+    _write(root, TREE)
+    cold, _ = _run(make_ssh_source, root, cache, exact)
+    assert sorted(cold.transferred) == ["pkg0/gpu.py", "pkg1/use.py"]  # the others: spared
+    warm, _ = _run(make_ssh_source, root, cache, exact)
+    assert warm.transferred == []
+    qualified, _ = _run(make_ssh_source, root, cache)
+    assert sorted(qualified.transferred) == sorted(set(TREE) - {"pkg0/gpu.py", "pkg1/use.py"})
+    again, _ = _run(make_ssh_source, root, cache, exact)
+    assert again.transferred == []

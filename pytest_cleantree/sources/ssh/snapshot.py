@@ -33,7 +33,9 @@ class KeptStore(Protocol):
         """The content with this digest (checked), or None."""
         ...
 
-    def keep(self, where: str, files: Mapping[str, bytes]) -> None:
+    def keep(
+        self, where: str, files: Mapping[str, bytes], others: Mapping[str, str] | None = None
+    ) -> None:
         """What the tree holds now, for the next run to offer."""
         ...
 
@@ -52,6 +54,10 @@ class WalkSnapshot:
         self._others.update(listing.others)
         for path in (*listing.files, *listing.others):
             self._scanned.add(path.rpartition("/")[0])
+
+    def lists(self, path: str) -> bool:
+        """Did the listing meet ``path`` as a file?"""
+        return path in self._files
 
     def clear(self) -> None:
         self._files.clear()

@@ -13,7 +13,6 @@ from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.core.patterns import glob_base, is_path_glob
 from pytest_cleantree.sources.base import (
     NO_NEEDLE,
-    WHOLE,
     Expansion,
     Listing,
     Needles,
@@ -113,7 +112,7 @@ class SSHSource:
             ahead["ahead"]["known"] = self._kept.offered(self._kept_where)  # type: ignore[index]
         states, listings = self._run(lambda: self._expand_once(literals, bases, ahead, planned))
         if planned:
-            self._keep_whole()
+            self._keep_whole(ahead)
         for entry, state in zip(literals, states, strict=True):
             found[entry] = literal_answer(entry, state)
         for entry in globs:
@@ -270,16 +269,24 @@ class SSHSource:
         states, walks = self._sftp_reader().expand(client, literals, bases)
         return states, {base: listing_of(walk) for base, walk in walks.items()}
 
-    def _keep_whole(self) -> None:
-        """Keep what this listing read whole (the tree's Python files), for the next run."""
-        if self._kept is not None:
-            whole = frozenset({WHOLE})
-            files = {
-                path: record.data
-                for path, (record, used) in self._ahead.items()
-                if used == whole and isinstance(record, wire.Content)
-            }
-            self._kept.keep(self._kept_where, files)
+    def _keep_whole(self, ahead: dict[str, object] | None) -> None:
+        """Keep what this listing sent (whole files, whatever their needles), and the digests
+        offered for files still listed but not sent this time, for the next run."""
+        if self._kept is None:
+            return
+        fields = ahead.get("ahead") if ahead is not None else None
+        offered = fields.get("known") if isinstance(fields, dict) else None
+        files = {
+            path: record.data
+            for path, (record, _) in self._ahead.items()
+            if isinstance(record, wire.Content)
+        }
+        others = {
+            path: digest
+            for path, digest in (offered if isinstance(offered, dict) else {}).items()
+            if path not in files and self._snapshot.lists(path)
+        }
+        self._kept.keep(self._kept_where, files, others)
 
     def _unkept(self, read: dict[str, Ahead], ahead: dict[str, object] | None) -> dict[str, Ahead]:
         """The files read ahead, each :class:`~pytest_cleantree.agent.wire.Kept` one with the
