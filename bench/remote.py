@@ -481,8 +481,9 @@ def main() -> None:
         f"`python bench/remote.py --files {args.files} --delay-ms {args.delay_ms:g} "
         f"--rounds {args.rounds} --fleet {args.fleet} --fleet-files {args.fleet_files}`; "
         f"{platform.node() and 'this machine'}, {os.cpu_count()} CPUs (shared with other "
-        f"work while measured: indicative), Python {platform.python_version()}; medians of "
-        f"{args.rounds} interleaved rounds.",
+        f"work while measured: load average {os.getloadavg()[0]:.1f} at the start; "
+        f"indicative), Python {platform.python_version()}; medians of {args.rounds} "
+        "interleaved rounds.",
         "",
         *generated(args),
     ]
