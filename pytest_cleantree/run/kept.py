@@ -79,5 +79,10 @@ class KeptContent:
             if self._store.get_graph(key) is None:
                 packed = base64.b64encode(zlib.compress(data, 6)).decode("ascii")
                 self._store.put_graph(key, packed)
-        if index != self.offered(where):  # unchanged: the store's pack is not rewritten
+        before = self.offered(where)
+        if index != before:  # unchanged: the store's pack is not rewritten
             self._store.put_graph(f"{_VERSION}:r:{where}", index)
+            # what this tree no longer holds is let go (another tree holding the same content
+            # is then sent it again: never a wrong content, the digest decides)
+            for gone in set(before.values()) - set(index.values()):
+                self._store.put_graph(f"{_VERSION}:c:{gone}", None)
