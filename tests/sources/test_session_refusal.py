@@ -1,9 +1,8 @@
 """A server that refuses the agent's command is told apart at once, not at a timeout.
 
-The session sends its exec request without waiting for the answer (its modules follow in the
-same flight); a server that refuses it closes the channel, and the session must read that as
-the refusal the reader falls back to SFTP on.  A paramiko server in-process refuses every
-command (no sshd allows that refusal to be configured alone).
+A refused exec request is the refusal the reader falls back to SFTP on, never a lost session
+nor an answer waited for.  A paramiko server in-process refuses every command (no sshd allows
+that refusal to be configured alone).
 """
 
 from __future__ import annotations
@@ -56,7 +55,7 @@ def test_a_refused_command_is_a_refusal_not_a_timeout() -> None:
         assert completed.ended
         assert completed.stdout == b""
         assert b"exec refused" in completed.stderr
-        assert session.started == 1
+        assert session.started == 0  # no agent runs there
     finally:
         transport.close()
         server.close()

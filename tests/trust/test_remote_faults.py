@@ -289,7 +289,7 @@ def test_a_drop_is_seen_even_before_paramiko_marks_the_transport_dead(
     assert answer == line.clean
 
 
-@pytest.mark.parametrize("method", ["exec", "sendall", "recv"])
+@pytest.mark.parametrize("method", ["exec_command", "sendall", "recv"])
 def test_paramiko_raising_eof_under_a_command_is_a_lost_connection(
     line: Line, monkeypatch: pytest.MonkeyPatch, method: str
 ) -> None:
@@ -297,26 +297,20 @@ def test_paramiko_raising_eof_under_a_command_is_a_lost_connection(
     exec request, stdin's EOF, the window adjustment a read makes).  Here the
     connection is really closed at that call, once; the read must end as a clean read
     (retried, or complete already), never with the EOFError.  (The agent's session keeps
-    its stdin open: the request's sendall is where stdin's EOF was; its exec request is sent
-    without waiting for the answer, by the session's ``_exec_unanswered``; and a source
-    that closes leaves its channel to the connection's end: no channel close is sent.)"""
-    from pytest_cleantree.sources.ssh import session
-
-    owner: Any = session if method == "exec" else paramiko.Channel
-    name = "_exec_unanswered" if method == "exec" else method
-    original = getattr(owner, name)
+    its stdin open: the request's sendall is where stdin's EOF was; and a source that closes
+    leaves its channel to the connection's end: no channel close is sent.)"""
+    original = getattr(paramiko.Channel, method)
     died: list[str] = []
 
-    def dying(*args: Any, **kwargs: Any) -> Any:
-        channel = args[1] if method == "exec" else args[0]
+    def dying(channel: paramiko.Channel, *args: Any, **kwargs: Any) -> Any:
         transport = channel.get_transport()
         if died or not transport.is_active():  # (a collected channel closes itself)
-            return original(*args, **kwargs)
+            return original(channel, *args, **kwargs)
         died.append(method)
         transport.close()
         raise EOFError
 
-    monkeypatch.setattr(owner, name, dying)
+    monkeypatch.setattr(paramiko.Channel, method, dying)
     assert line.read() == line.clean
     assert died == [method]
 

@@ -22,7 +22,6 @@ from pytest_cleantree.sources.ssh.connection import (
     Connection,
     ConnectionLost,
     _transport,
-    alive,
     paramiko,
 )
 from pytest_cleantree.sources.ssh.protocol import Completed, agent_modules
@@ -107,7 +106,7 @@ class AgentSession:
                 f"{self._connection.host}: the server refused a session channel: {exc}"
             ) from None
         try:
-            _exec_unanswered(transport, channel, command)
+            channel.exec_command(command)
         except (EOFError, OSError) as exc:  # the transport's own end, re-raised by paramiko
             raise ConnectionLost(f"dropped at exec: {exc!r}") from None
         except paramiko.SSHException as exc:
@@ -117,7 +116,7 @@ class AgentSession:
         self._channel, self._client = channel, client
         self.started += 1
         channel.settimeout(self._connection.command_timeout)
-        self._send(agent_modules())  # in the same flight as the exec: its answer comes later
+        self._send(agent_modules())
         return None
 
     def _send(self, data: bytes) -> None:
@@ -174,34 +173,8 @@ class AgentSession:
             select.select([channel], [], [], min(remaining, 0.5))
 
     def _ended(self, channel: paramiko.Channel, out: bytearray) -> Completed:
-        """What the agent said before its channel ended, and its exit status; a refusal when
-        the channel closed before the exec was answered yes, the connection alive."""
-        client = self._client
-        unanswered = channel.closed and not channel.event_ready and not out
-        if unanswered and client is not None and alive(client):
-            return Completed(b"", b"exec refused by the server", -1, ended=True)
+        """What the agent said before its channel ended, and its exit status."""
         status = -1
         if channel.status_event.wait(5.0):
             status = channel.exit_status
         return Completed(bytes(out), bytes(self._err), status, ended=bool(channel.eof_received))
-
-
-def _exec_unanswered(
-    transport: paramiko.Transport, channel: paramiko.Channel, command: str
-) -> None:
-    """Ask the server to run ``command`` on ``channel`` without waiting for its answer.
-
-    ``Channel.exec_command`` waits for the server's reply: one round trip before the agent's
-    modules may follow.  The server handles a channel's messages in order, so the modules and
-    the first request are sent right behind the request (what OpenSSH's client does with its
-    stdin); a refusal closes the channel (paramiko's ``_request_failed``), which
-    :meth:`AgentSession._exchange` reads as the refusal, and a success sets ``event_ready``.
-    """
-    message = paramiko.Message()
-    message.add_byte(paramiko.common.cMSG_CHANNEL_REQUEST)
-    message.add_int(channel.remote_chanid)
-    message.add_string("exec")
-    message.add_boolean(True)  # a reply: a refusal must close the channel, not leave it open
-    message.add_string(command)
-    channel._event_pending()  # type: ignore[attr-defined]  # paramiko internals, as exec_command
-    transport._send_user_message(message)  # type: ignore[attr-defined]
