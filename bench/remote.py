@@ -1,5 +1,4 @@
-"""Remote benchmark: a generated tree and a real package checked over SSH through a slow
-link, and a fleet.
+"""Remote benchmark: a generated tree and a real package over a slow SSH link, and a fleet.
 
 A real OpenSSH ``sshd`` on 127.0.0.1, reached through a TCP proxy that delays
 every chunk by a fixed time in each direction (default 25 ms, so a 50 ms round
@@ -340,7 +339,6 @@ def _measure(
 
 
 def generated(args: argparse.Namespace) -> list[str]:
-    """The generated tree's section."""
     tree = Tree(
         "One host against grep: a generated tree",
         f"{args.files} generated files. Exact: a substring rule; qualified: "
