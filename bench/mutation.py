@@ -196,6 +196,9 @@ TARGETS = (
     _t("rewrite", "run/rewrite.py", "tests/run/test_rewrite.py"),
     _t("selection", "run/selection.py", "tests/run/test_selection.py"),
     _t("wire", "agent/wire.py", "tests/sources/test_wire_codec.py"),
+    _t("needle", "agent/needle.py", "tests/sources/test_agent_needles.py"),
+    _t("snapshot", "sources/ssh/snapshot.py", "tests/sources/test_walk_snapshot.py"),
+    _t("kept", "run/kept.py", "tests/run/test_kept.py"),
 )
 
 
@@ -216,6 +219,7 @@ OUTSIDE = {
         "revert/__init__.py",
         "run/__init__.py",
         "frontends/__init__.py",
+        "agent/__init__.py",
     ),
     **_outside("an entry point", "__main__.py", "plugin.py"),
     **_outside(
@@ -225,7 +229,8 @@ OUTSIDE = {
     **_outside("a thread with a deep stack and a raised recursion limit", "analysis/deep.py"),
     **_outside(
         "I/O: the file system",
-        "agent/__init__.py",
+        "agent/read.py",
+        "agent/walk.py",
         "config/bundle.py",
         "config/discovery.py",
         "config/starter.py",

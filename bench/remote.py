@@ -1,9 +1,11 @@
-"""Remote benchmark: a 1,000-file tree checked over SSH through a slow link, and a fleet.
+"""Remote benchmark: a generated tree and a real package over a slow SSH link, and a fleet.
 
 A real OpenSSH ``sshd`` on 127.0.0.1, reached through a TCP proxy that delays
 every chunk by a fixed time in each direction (default 25 ms, so a 50 ms round
 trip).  In one run, in turns: ``cleantree check --host`` (an exact rule and a qualified
-one, each cold and warm) and ``ssh host grep -rn`` over the same link.  The proxy counts
+one, each cold and warm) and ``ssh host grep -rn`` over the same link, on a generated
+1,000-file tree and on a real package (networkx 3.3, pinned, installed from PyPI with
+``pip install --target`` under ``bench/.work/``, as ``bench/kinds.py`` does).  The proxy counts
 round trips as the number of times the traffic turns from client-to-server to
 server-to-client; sshd's log, the remote commands started.
 
@@ -12,6 +14,7 @@ delaying proxy of its own and each serving the same ``--fleet-files`` tree
 (default 392), and times ``cleantree check`` on all of them against one of them.
 
     python bench/remote.py [--files 1000] [--delay-ms 25] [--rounds 3] [--fleet 32]
+    python bench/remote.py --quick    # one round, no fleet, printed only (a change's check)
 
 Prints a Markdown table (and writes bench/results-remote.md).  Needs Debian's
 openssh-server and openssh-client (``ssh``); never touches ~/.ssh.
@@ -34,7 +37,8 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -194,6 +198,24 @@ RULES = {
     "qualified": '[[rule]]\nid = "sm120"\nfiles = ["**/*.py"]\n'
     'forbid = ["pkg0.gpu.is_sm120_supported"]\n',
 }
+#: the real package's rules: a function defined in the tree, as a substring and qualified
+#: (``bench/kinds.py``'s in-tree function)
+PACKAGE_WORD = "topological_sort"
+PACKAGE_RULES = {
+    "exact": f'[[rule]]\nid = "k"\nfiles = ["**/*.py"]\nforbid = ["{PACKAGE_WORD}"]\n',
+    "qualified": '[[rule]]\nid = "k"\nfiles = ["**/*.py"]\n'
+    'forbid = ["networkx.algorithms.dag.topological_sort"]\n',
+}
+
+
+@dataclass(frozen=True)
+class Tree:
+    """A tree to check: its heading, what it is, its rules and grep's word."""
+
+    title: str
+    about: str
+    rules: dict[str, str]
+    word: str
 
 
 def _ssh_config_block(alias: str, port: int, key: Path, user: str, known: Path) -> str:
@@ -233,14 +255,13 @@ def _commands_seen(log: Path, before: int) -> int:
         return handle.read().count(b"request exec")
 
 
-def single(args: argparse.Namespace) -> list[str]:
+def single(args: argparse.Namespace, tree_of: Tree, make: Callable[[Path], Path]) -> list[str]:
     """cleantree (exact and qualified, cold and warm) against ``ssh host grep -rn`` on one
-    host: the report's lines."""
+    host, on the tree ``make`` builds (or finds) from a scratch folder: the report's lines."""
     with tempfile.TemporaryDirectory(prefix="cleantree-remote-bench-") as scratch:
         work = Path(scratch)
-        tree = work / "tree"
-        make_tree(tree, args.files)
-        for name, rule in RULES.items():
+        tree = make(work)
+        for name, rule in tree_of.rules.items():
             (work / f"{name}.toml").write_text(rule)
         log = work / "sshd.log"
         with sshd(work, log) as (port, key, host_line, user):
@@ -252,42 +273,22 @@ def single(args: argparse.Namespace) -> list[str]:
             cold = {**os.environ, "CLEANTREE_CACHE_DIR": ""}
             warm = {**os.environ, "CLEANTREE_CACHE_DIR": str(work / "cache")}
             commands: dict[str, tuple[list[str], dict[str, str]]] = {}
-            for name in RULES:
+            for name in tree_of.rules:
                 check = _cleantree(work / f"{name}.toml", [f"bench:{tree}"], config, known)
                 commands[f"cleantree check --host, {name}, cold"] = (check, cold)
                 commands[f"cleantree check --host, {name}, warm"] = (check, warm)
                 subprocess.run(check, capture_output=True, env=warm, check=False)  # the cache
-            grep = f"grep -rn --include=*.py sm120 {tree}"
+            grep = f"grep -rn --include=*.py {tree_of.word} {tree}"
             commands["ssh host grep -rn"] = (["ssh", "-F", str(config), "bench", grep], cold)
-            times: dict[str, list[float]] = {name: [] for name in commands}
-            turns: dict[str, list[int]] = {name: [] for name in commands}
-            execs: dict[str, list[int]] = {name: [] for name in commands}
-            hits: dict[str, int] = {}
-            for _ in range(args.rounds):
-                for name, (command, env) in commands.items():
-                    proxy.reset()
-                    logged = log.stat().st_size
-                    start = time.perf_counter()
-                    done = subprocess.run(command, capture_output=True, text=True, env=env)
-                    times[name].append(time.perf_counter() - start)
-                    turns[name].append(proxy.turns)
-                    time.sleep(0.2)  # sshd's log of the last session
-                    execs[name].append(_commands_seen(log, logged))
-                    if name.startswith("ssh"):
-                        hits[name] = len(done.stdout.splitlines())
-                    else:
-                        hits[name] = _hits(done.stdout)
-                    if done.returncode not in (0, 1):
-                        sys.exit(f"{name} failed ({done.returncode}): {done.stderr.strip()}")
+            times, turns, execs, hits = _measure(commands, proxy, log, args.rounds)
             proxy.close()
     grep_time = statistics.median(times["ssh host grep -rn"])
     lines = [
-        "## One host against grep",
+        f"## {tree_of.title}",
         "",
-        f"{args.files} files through a proxy adding {args.delay_ms:g} ms each way "
-        f"({2 * args.delay_ms:g} ms per round trip), real sshd on 127.0.0.1. Exact: a substring "
-        "rule; qualified: `pkg0.gpu.is_sm120_supported`, imported under an alias by every "
-        "97th module. Cold: no analysis cache; warm: the cache of an earlier run.",
+        f"{tree_of.about} Through a proxy adding {args.delay_ms:g} ms each way "
+        f"({2 * args.delay_ms:g} ms per round trip), real sshd on 127.0.0.1. Cold: no "
+        "analysis cache; warm: the cache of an earlier run.",
         "",
         "| tool | wall time | x grep | round trips (turns seen by the proxy) | remote commands "
         "(sshd's exec requests) | lines found |",
@@ -300,7 +301,74 @@ def single(args: argparse.Namespace) -> list[str]:
             f"{statistics.median(turns[name]):.0f} | {statistics.median(execs[name]):.0f} | "
             f"{hits[name]} |"
         )
+    exact = statistics.median(times["cleantree check --host, exact, warm"])
+    qualified = statistics.median(times["cleantree check --host, qualified, warm"])
+    lines += ["", f"Qualified warm against exact warm: {qualified / exact:.2f}x."]
     return lines
+
+
+def _measure(
+    commands: dict[str, tuple[list[str], dict[str, str]]],
+    proxy: DelayProxy,
+    log: Path,
+    rounds: int,
+) -> tuple[dict[str, list[float]], dict[str, list[int]], dict[str, list[int]], dict[str, int]]:
+    """Each command run ``rounds`` times in turns: its times, round trips, remote commands,
+    and the lines it found."""
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    turns: dict[str, list[int]] = {name: [] for name in commands}
+    execs: dict[str, list[int]] = {name: [] for name in commands}
+    hits: dict[str, int] = {}
+    for _ in range(rounds):
+        for name, (command, env) in commands.items():
+            proxy.reset()
+            logged = log.stat().st_size
+            start = time.perf_counter()
+            done = subprocess.run(command, capture_output=True, text=True, env=env)
+            times[name].append(time.perf_counter() - start)
+            turns[name].append(proxy.turns)
+            time.sleep(0.2)  # sshd's log of the last session
+            execs[name].append(_commands_seen(log, logged))
+            if name.startswith("ssh"):
+                hits[name] = len(done.stdout.splitlines())
+            else:
+                hits[name] = _hits(done.stdout)
+            if done.returncode not in (0, 1):
+                sys.exit(f"{name} failed ({done.returncode}): {done.stderr.strip()}")
+    return times, turns, execs, hits
+
+
+def generated(args: argparse.Namespace) -> list[str]:
+    tree = Tree(
+        "One host against grep: a generated tree",
+        f"{args.files} generated files. Exact: a substring rule; qualified: "
+        "`pkg0.gpu.is_sm120_supported`, imported under an alias by every 97th module.",
+        RULES,
+        "sm120",
+    )
+
+    def make(work: Path) -> Path:
+        make_tree(work / "tree", args.files)
+        return work / "tree"
+
+    return single(args, tree, make)
+
+
+def real_package(args: argparse.Namespace) -> list[str]:
+    """The real package's section: networkx 3.3, pinned, installed with ``pip --target``."""
+    from kinds import PACKAGE, installed  # bench/kinds.py: the same pinned wheel
+
+    folder = installed(PACKAGE)
+    count = sum(1 for _ in folder.rglob("*.py"))
+    tree = Tree(
+        "One host against grep: a real package",
+        f"{' '.join(PACKAGE)} from PyPI, installed with `pip install --target` ({count} "
+        f"Python files). Exact: `{PACKAGE_WORD}` as a substring; qualified: "
+        "`networkx.algorithms.dag.topological_sort`, a function defined in the tree.",
+        PACKAGE_RULES,
+        PACKAGE_WORD,
+    )
+    return single(args, tree, lambda _: folder)
 
 
 def fleet(args: argparse.Namespace) -> list[str]:
@@ -394,7 +462,15 @@ def main() -> None:
     parser.add_argument("--fleet", type=int, default=32, help="hosts in the fleet run (0: none)")
     parser.add_argument("--fleet-files", type=int, default=392)
     parser.add_argument("--out", type=Path, default=HERE / "results-remote.md")
+    parser.add_argument(
+        "--quick", action="store_true", help="one round, no fleet, results not written"
+    )
+    parser.add_argument(
+        "--no-package", action="store_true", help="the generated tree only (no networkx)"
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.rounds, args.fleet, args.out = 1, 0, None
     if shutil.which("ssh") is None or not Path(SSHD).exists():
         sys.exit("needs openssh-server and openssh-client (apt-get install openssh-server)")
     lines = [
@@ -403,16 +479,20 @@ def main() -> None:
         f"`python bench/remote.py --files {args.files} --delay-ms {args.delay_ms:g} "
         f"--rounds {args.rounds} --fleet {args.fleet} --fleet-files {args.fleet_files}`; "
         f"{platform.node() and 'this machine'}, {os.cpu_count()} CPUs (shared with other "
-        f"work while measured: indicative), Python {platform.python_version()}; medians of "
-        f"{args.rounds} interleaved rounds.",
+        f"work while measured: load average {os.getloadavg()[0]:.1f} at the start; "
+        f"indicative), Python {platform.python_version()}; medians of {args.rounds} "
+        "interleaved rounds.",
         "",
-        *single(args),
+        *generated(args),
     ]
+    if not args.no_package:
+        lines += ["", *real_package(args)]
     if args.fleet:
         lines += ["", *fleet(args)]
     report = "\n".join(lines) + "\n"
     print(report)
-    args.out.write_text(report)
+    if args.out is not None:
+        args.out.write_text(report)
 
 
 if __name__ == "__main__":

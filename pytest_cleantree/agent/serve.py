@@ -8,7 +8,8 @@ import os
 import re
 import sys
 
-from . import enc, lexists, read_one, resolve, walk
+from .read import enc, lexists, read_one
+from .walk import resolve, walk
 from .wire import (
     PROTOCOL,
     Ahead,
@@ -16,6 +17,7 @@ from .wire import (
     Content,
     End,
     Exists,
+    Kept,
     Listed,
     NoRoot,
     Packed,
@@ -32,8 +34,16 @@ if TYPE_CHECKING:
 
     Send = Callable[[Record], None]
 
-#: the agent's modules as the server loads them, in order: (file in this package, its name)
-MODULES = (("wire.py", "wire"), ("__init__.py", ""), ("serve.py", "serve"))
+#: the agent's modules as the server loads them, each after those it imports: (file in this
+#: package, its name); every module of the package is here (a test holds it)
+MODULES = (
+    ("wire.py", "wire"),
+    ("needle.py", "needle"),
+    ("read.py", "read"),
+    ("walk.py", "walk"),
+    ("__init__.py", ""),
+    ("serve.py", "serve"),
+)
 
 
 def serve_expand(request: "Dict[str, Any]", root: str, send: "Send") -> None:
@@ -67,7 +77,8 @@ def read_ahead(
 ) -> None:
     """The files the entries name, read with their needles right after the listing (one
     request, not two): :class:`~.wire.Ahead` then its read record (content :class:`~.wire.Packed`
-    when asked and zlib is there), up to a budget of bytes read."""
+    when asked and zlib is there), up to a budget of bytes read; :class:`~.wire.Kept` for a
+    file whose content has the digest the request names for it (``known``)."""
     ahead = request["ahead"]
     try:
         import zlib
@@ -85,6 +96,7 @@ def read_ahead(
         for path in paths:
             chosen.setdefault(path, set()).add(index)
     budget: int = ahead["budget"]
+    known: Dict[str, str] = ahead.get("known") or {}
     folders: Dict[bytes, bytes] = {}
     for path in sorted(chosen, key=enc):
         if budget <= 0:
@@ -93,12 +105,22 @@ def read_ahead(
         needles = [pair for index in indices for pair in sets[index]]
         send(Ahead(path, indices))
         result = read_one(os.path.join(enc(root), enc(path)), real_root, folders, needles)
+        if isinstance(result, Content) and path in known and digest(result.data) == known[path]:
+            send(Kept())  # the client holds this very content: no budget spent on it
+            continue
         budget -= sum(map(len, result.values()))
         send(
             Packed(zlib.compress(result.data, 1))
             if pack and isinstance(result, Content)
             else result
         )
+
+
+def digest(data: bytes) -> str:
+    """A content's digest, as the client's stores key content (BLAKE2b, 16 bytes, hex)."""
+    import hashlib
+
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 def needle_sets(request: "Dict[str, Any]") -> "List[List[Tuple[bytes, str]]]":

@@ -231,6 +231,13 @@ class Packed(Record):
         self.data = data
 
 
+class Kept(Record):
+    """A file read ahead whose content has the digest the client named for it (it holds that
+    content already): not sent.  Only ever an answer to a request that named digests."""
+
+    TAG = b"G"
+
+
 class Spared(Record):
     """Read with needles, the file can spell none: its content was not sent."""
 
@@ -289,7 +296,8 @@ WALKS = (Listed, Other, Unlisted, LinkOut)
 LITERALS = (Exists, Absent, Unknown)
 #: every record type, by its tag
 RECORDS: "Dict[bytes, Type[Record]]" = {
-    kind.TAG: kind for kind in (Root, NoRoot, End, Base, Ahead, Packed, *LITERALS, *WALKS, *READS)
+    kind.TAG: kind
+    for kind in (Root, NoRoot, End, Base, Ahead, Packed, Kept, *LITERALS, *WALKS, *READS)
 }
 
 

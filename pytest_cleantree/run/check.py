@@ -46,7 +46,7 @@ def check_all(
     """
     cache = cache or AnalysisCache()
     try:
-        plan = plan_checks(checks, source)
+        plan = plan_checks(checks, source, cache.store)
         plan, spelt = spell(checks, plan, source, import_roots, cache.store, graph_budget)
         analyses = read_and_analyse(plan, spelt, source, cache)
         analyses = rewrite_findings(analyses, plan.wanted, spelt)

@@ -3,13 +3,15 @@
 A warm qualified run reads no file the graph has seen unchanged: the stat index
 (:meth:`.cache.AnalysisStore.known_digests`) gives each file's content digest
 without reading it, and the digest gives the file's import summary and, for a
-module the graph admitted, what its imports bind.  Only a source whose stats are
-trusted (the local one) is asked; a remote file is read and summarised again.
+module the graph admitted, what its imports bind.  A source whose stats are trusted (the
+local one) is asked by stat; a source that holds the content already (the SSH source, for
+the files it read ahead) gives the digests of what it holds.  A remote tree's Python files
+are kept in the same store by the same digest (:class:`.kept.KeptContent`): a warm run
+names them to the server's agent, which sends only those whose content has another digest.
 """
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -17,6 +19,7 @@ from typing import Any
 from pytest_cleantree.names.exports import Binding, BindingKind, ModuleExports
 from pytest_cleantree.names.imports import ImportSummary
 from pytest_cleantree.run.analyses import FindingStore
+from pytest_cleantree.run.kept import digest as content_digest
 from pytest_cleantree.sources.base import FileStat, Source, StatsMany
 
 __all__ = ["StoredGraph"]
@@ -37,11 +40,15 @@ class StoredGraph:
         self._since = 0
 
     def summaries(self, source: Source, paths: Sequence[str]) -> dict[str, ImportSummary]:
-        if not isinstance(source, StatsMany) or not paths:
+        digests = getattr(source, "digests", None)  # a source that holds the content already
+        if not paths or not (isinstance(source, StatsMany) or callable(digests)):
             return {}
-        self._since = time.time_ns()  # before the stat: what is read after it is as new
-        self._stats = dict(source.stat_many(paths))
-        known = self._store.known_digests(source.root, self._stats)
+        if isinstance(source, StatsMany):
+            self._since = time.time_ns()  # before the stat: what is read after it is as new
+            self._stats = dict(source.stat_many(paths))
+            known = self._store.known_digests(source.root, self._stats)
+        else:  # the SSH source: the digests of the files read ahead, computed from them
+            known = dict(digests(paths))  # type: ignore[misc]
         found: dict[str, ImportSummary] = {}
         for path, digest in known.items():
             summary = _summary(self._store.get_graph(f"{_VERSION}:s:{path}"), digest)
@@ -86,7 +93,7 @@ class StoredGraph:
 
 
 def _digest(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
+    return content_digest(data)
 
 
 def _entry(digest: str, exports: ModuleExports) -> list[Any]:

@@ -14,6 +14,7 @@ import json
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from pytest_cleantree.config.exclusions import Scope, scope_of, scope_paths
 from pytest_cleantree.core.checks import Check
@@ -26,6 +27,15 @@ READ_BATCH_FILES = 2000
 #: above this many needles for one file, a remote source is asked for the file whatever it
 #: holds: testing each needle on the server would cost more than sending the file
 REMOTE_NEEDLES_MAX = 64
+
+
+class GraphEntries(Protocol):
+    """The analyses' store as the kept content uses it (:class:`.analyses.FindingStore`, not
+    imported: the analyses import this module)."""
+
+    def get_graph(self, key: str) -> Any: ...
+
+    def put_graph(self, key: str, entry: Any) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -91,11 +101,12 @@ class Plan:
         return {path: self.needles.of(self.wanted[path][0]) for path in paths}
 
 
-def plan_checks(checks: Sequence[Check], source: Source) -> Plan:
+def plan_checks(checks: Sequence[Check], source: Source, store: GraphEntries | None = None) -> Plan:
     """Expand the checks' entries (in two requests) and give each file its patterns.
 
-    Raises :class:`~pytest_cleantree.core.errors.SourceError` when the tree cannot be
-    reached at all.
+    ``store``: where a remote source keeps the Python files it sent whole, by digest (a
+    warm run is sent only what changed).  Raises
+    :class:`~pytest_cleantree.core.errors.SourceError` when the tree cannot be reached at all.
     """
     needles = RemoteNeedles() if isinstance(source, FiltersNeedles) else None
     entries = sorted({c.entry for c in checks if not c.absent})
@@ -105,12 +116,18 @@ def plan_checks(checks: Sequence[Check], source: Source) -> Plan:
         ahead = {e: n for e, n in entry_needles(checks, needles).items() if n is not None}
         asked = entries
         if any(p.tier is PatternTier.QUALIFIED for c in checks for p in c.rule.patterns):
-            # the symbol graph reads the tree's Python files: all of them, whole, now (the
-            # names package imported here: a run without a qualified pattern never loads it)
-            from pytest_cleantree.names.modules import TREE_PYTHON
+            # the symbol graph reads the tree's Python files and its packaging settings: all
+            # of them, whole, now (its lookups of files are then answered by this listing;
+            # the names package imported here: a run without a qualified pattern never loads it)
+            from pytest_cleantree.names.modules import PYPROJECT, TREE_PYTHON
 
-            ahead[TREE_PYTHON] = (WHOLE,)
-            asked = sorted({*entries, TREE_PYTHON})
+            ahead[TREE_PYTHON] = ahead[PYPROJECT] = (WHOLE,)
+            asked = sorted({*entries, TREE_PYTHON, PYPROJECT})
+        keep_content = getattr(source, "keep_content", None)
+        if store is not None and keep_content is not None:  # what was sent before is kept
+            from pytest_cleantree.run.kept import KeptContent
+
+            keep_content(KeptContent(store))
         named = dict(source.expand(asked, read_ahead=ahead))
         named = {entry: named[entry] for entry in entries}
     gone = sorted({check.entry for check in checks if check.absent})

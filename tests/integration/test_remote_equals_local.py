@@ -6,8 +6,8 @@ local run is the oracle.  Trees mix encodings with and without a BOM, NUL bytes,
 links (inside, dangling, out of the root), odd names, empty and largish files; the rules
 are a substring one on every file, alone (every file needle-tested on the server) or with a
 qualified one on the Python files (which reads them whole with the first listing, for the
-symbol graph).  A few dozen
-trees in the default suite, hundreds in the slow tier.
+symbol graph), each checked cold and then twice with a store (the second run is sent only
+what changed: nothing).  A few dozen trees in the default suite, hundreds in the slow tier.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from pytest_cleantree.config.hosts import parse_host_spec
 from pytest_cleantree.config.manifest import parse_manifest
 from pytest_cleantree.core.checks import iter_checks
 from pytest_cleantree.run.analyses import AnalysisCache
+from pytest_cleantree.run.cache import AnalysisStore
 from pytest_cleantree.run.check import check_all
 from pytest_cleantree.sources import RemoteOptions
 from pytest_cleantree.sources.local import LocalSource
@@ -150,6 +151,13 @@ def held_to_local(tree: dict[str, Any], setup: Any) -> None:
         with SSHSource(parse_host_spec(setup.alias), str(root), options) as source:
             remote = check_all(checks, source, AnalysisCache())
         assert _answers(remote) == _answers(local)
+        # with a store: the Python files sent whole are kept, and a second run is answered
+        # from what was kept (the agent's Kept) and from the analyses stored
+        store = AnalysisStore(Path(folder) / "cache")
+        for _ in range(2):
+            with SSHSource(parse_host_spec(setup.alias), str(root), options) as source:
+                remote = check_all(checks, source, AnalysisCache(store))
+            assert _answers(remote) == _answers(local)
 
 
 @settings(

@@ -231,6 +231,7 @@ GRAPHED = {
     "pkg1/star_use.py": "from pkg1.stars import is_sm120_supported as s\ns()\n",
     "pkg1/clean.py": "import os\nx = os.sep\n",
     "pkg1/hidden.py": "from pkg1 import use\nuse.supported()\n",
+    "pyproject.toml": "[project]\nname = 'graphed'\n",
 }
 
 
@@ -239,8 +240,9 @@ def test_a_qualified_check_reads_the_python_files_whole_with_the_listing(
     tmp_path: Path, make_ssh_source: SourceFactory
 ) -> None:
     """The symbol graph's reads and the analysis' are answered by the files read ahead
-    (packed) with the first listing: three requests to one agent (the listing, then the
-    package layout's and the chains' literal paths), the local run's findings exactly."""
+    (packed) with the first listing, and its lookups of files (the package layout's, the
+    chains' candidates, ``pyproject.toml``) by that listing: one request to one agent, the
+    local run's findings exactly."""
     for name, text in GRAPHED.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
@@ -251,7 +253,7 @@ def test_a_qualified_check_reads_the_python_files_whole_with_the_listing(
     source = make_ssh_source(tmp_path)
     remote = check_all(checks, source, AnalysisCache())
     local = check_all(checks, LocalSource(tmp_path), AnalysisCache())
-    assert source.commands == (1, 3)
+    assert source.commands == (1, 1)
     assert {c: (r.hits, r.missing, r.problems) for c, r in remote.items()} == {
         c: (r.hits, r.missing, r.problems) for c, r in local.items()
     }

@@ -31,6 +31,7 @@ def test_each_record_type_has_its_tag_and_fields() -> None:
         b"E": ("NoRoot", (("why", "t"),)),
         b"END": ("End", ()),
         b"F": ("Content", (("data", "b"),)),
+        b"G": ("Kept", ()),
         b"H": ("Spared", ()),
         b"K": ("LinkOut", (("path", "t"), ("real", "t"))),
         b"L": ("Listed", (("path", "t"),)),

@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pytest_cleantree import agent
+from pytest_cleantree.agent import needle as agent_needle
 from pytest_cleantree.analysis import analyze, analyze_fast, analyze_words, fast, text
 from pytest_cleantree.analysis.decoding import DECODE_ERRORS, decode_python
 from pytest_cleantree.core.model import Pattern
@@ -156,7 +157,7 @@ def test_many_needles_skip_the_byte_test() -> None:
 
 def alternation(needle: str) -> re.Pattern[str]:
     """The head search as it was written before it was nested: one branch per cut."""
-    step = agent._EDGE + agent._JUNK
+    step = agent_needle._EDGE + agent_needle._JUNK
     cuts = range(1, len(needle))
     return re.compile("|".join(re.escape(needle[:k]) + step + re.escape(needle[k]) for k in cuts))
 
@@ -170,14 +171,14 @@ BREAK_TEXT = st.text(st.sampled_from("ab\"'{} \t\r\n\\#rf"), max_size=40)
 @example("aab", "aa'\\\n'b")
 def test_the_nested_head_search_is_the_alternation(needle: str, between: str) -> None:
     """Nested as a trie, the head search reads the same language as the cuts' alternation."""
-    nested = re.compile(agent._heads(needle))
+    nested = re.compile(agent_needle._heads(needle))
     for haystack in (between, needle[:1] + between + needle[1:], needle[:-1] + between + needle):
         assert (nested.search(haystack) is None) == (alternation(needle).search(haystack) is None)
 
 
 def test_a_long_needle_keeps_the_alternation() -> None:
     needle = "a" * (agent.NESTED_HEAD_MAX + 1)
-    assert agent._heads(needle) == alternation(needle).pattern
+    assert agent_needle._heads(needle) == alternation(needle).pattern
     assert agent.spelt_across_breaks("a" * 40 + "' '" + "a" * 25, needle)
 
 

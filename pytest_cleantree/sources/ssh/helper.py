@@ -46,9 +46,9 @@ class AgentReader:
         #: why commands cannot run on this host ("" while they can, or before trying)
         self.failure = ""
 
-    def close(self) -> None:
-        """End the agent's session (the source closes)."""
-        self.session.close()
+    def close(self, *, quietly: bool = False) -> None:
+        """End the agent's session (the source closes; ``quietly``: its connection next)."""
+        self.session.close(quietly=quietly)
 
     def resolve(self, client: paramiko.SSHClient) -> bool:
         """Resolve the root (one command); False when the agent cannot run."""

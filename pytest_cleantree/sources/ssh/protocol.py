@@ -184,7 +184,8 @@ def parse_ahead(
 ) -> dict[str, Ahead]:
     """The files read ahead with a listing: each :class:`~pytest_cleantree.agent.wire.Ahead`
     (the path, and the needle lists it was read with), then the file's read record (its
-    content :class:`~pytest_cleantree.agent.wire.Packed`: unpacked here)."""
+    content :class:`~pytest_cleantree.agent.wire.Packed`: unpacked here; or
+    :class:`~pytest_cleantree.agent.wire.Kept`, for the source to take from what it keeps)."""
     needles = ahead.get("needles") if ahead is not None else None
     if not isinstance(needles, list):
         raise SourceError(f"{host}: the remote helper read ahead unasked")
@@ -199,7 +200,7 @@ def parse_ahead(
                 raise SourceError(
                     f"{host}: the remote helper's {named!r} is garbled: {exc}"
                 ) from None
-        if not isinstance(named, wire.Ahead) or not isinstance(result, wire.READS):
+        if not isinstance(named, wire.Ahead) or not isinstance(result, (*wire.READS, wire.Kept)):
             raise SourceError(f"{host}: the remote helper's listing is garbled")
         try:
             used = frozenset(n for i in named.needle_lists for n in needles[i])

@@ -28,6 +28,11 @@ from pytest_cleantree.sources.ssh.protocol import Completed, agent_modules
 
 #: how much of the agent's stderr is kept (its last words, if it dies)
 _STDERR_KEEP = 16 * 1024
+#: the session's receive window: the agent may send this much before the client says it read
+#: it.  paramiko's 2 MB window is topped up after each tenth read, each top-up a message up
+#: the link in the middle of the answer (a tree's Python files, packed, are megabytes): with
+#: 64 MB, an answer of up to 6 MB flows without one
+_WINDOW = 64 * 2**20
 
 
 class AgentSession:
@@ -72,15 +77,17 @@ class AgentSession:
                 )
             return completed
 
-    def close(self) -> None:
-        """End the agent (its stdin closes: it returns) and forget the channel."""
+    def close(self, *, quietly: bool = False) -> None:
+        """End the agent (its stdin closes: it returns) and forget the channel; ``quietly``
+        when the connection closes next: the channel ends with it, without a message the
+        server would answer (a trip nobody waits for)."""
         with self._lock:
-            self._close()
+            self._close(quietly=quietly)
 
-    def _close(self) -> None:
+    def _close(self, *, quietly: bool = False) -> None:
         channel, self._channel, self._client = self._channel, None, None
         self._rest, self._err = b"", bytearray()
-        if channel is not None:
+        if channel is not None and not quietly:
             # closing sends a message: on a connection dying under it, paramiko raises
             with contextlib.suppress(paramiko.SSHException, EOFError, OSError):
                 channel.close()
@@ -89,7 +96,9 @@ class AgentSession:
         """Start the agent and send its modules; a refusal as the reader reads one."""
         transport = _transport(client)
         try:
-            channel = transport.open_session(timeout=self._connection.connect_timeout)
+            channel = transport.open_session(
+                window_size=_WINDOW, timeout=self._connection.connect_timeout
+            )
         except (paramiko.SSHException, EOFError, OSError) as exc:
             if not transport.is_active():
                 raise ConnectionLost(f"cannot open a channel: {exc}") from None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
 from typing import TypeVar
@@ -26,8 +27,16 @@ from pytest_cleantree.sources.ssh.connection import Connection, ConnectionLost
 from pytest_cleantree.sources.ssh.helper import AgentReader
 from pytest_cleantree.sources.ssh.protocol import Ahead, _ahead_fields
 from pytest_cleantree.sources.ssh.sftp import SFTPReader, Where
+from pytest_cleantree.sources.ssh.snapshot import KeptStore, WalkSnapshot
 
 _T = TypeVar("_T")
+
+
+def content_digest(data: bytes) -> str:
+    """A content's digest, as the stores key content (the agent's ``serve.digest``)."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
 _DEFAULT_OPTIONS = RemoteOptions()
 
 
@@ -67,6 +76,14 @@ class SSHSource:
         #: the globs that listing expanded, kept as long (the graph lists the tree's Python
         #: files again: one snapshot of the tree per run, one request)
         self._listed: dict[str, Expansion] = {}
+        #: what the planned listing met and scanned, kept as long: the graph's lookups of
+        #: files (``__init__.py``, a module's candidates) answered without a request
+        self._snapshot = WalkSnapshot()
+        #: where the Python files sent whole are kept by digest (a warm run is sent only what
+        #: changed); the paths whose content crossed the link in the last listing
+        self._kept: KeptStore | None = None
+        self._kept_where = f"{spec.label}\0{root}"
+        self.transferred: list[str] = []
 
     # -- the Source protocol -------------------------------------------------------
 
@@ -78,17 +95,24 @@ class SSHSource:
         read_ahead: Mapping[str, Sequence[str]] | None = None,
     ) -> Mapping[str, Expansion]:
         planned = read_ahead is not None  # a run's plan: a new snapshot of the tree starts
-        if not planned and not any_kind and entries and set(entries) <= self._listed.keys():
-            return {entry: self._listed[entry] for entry in entries}
-        literals = [entry for entry in entries if not is_path_glob(entry)]
-        globs = [entry for entry in entries if is_path_glob(entry)]
-        bases = sorted({glob_base(entry) for entry in globs})
-        ahead = _ahead_fields(read_ahead) if read_ahead else None
+        found: dict[str, Expansion] = {}
         if planned:  # even with nothing to read ahead: what an earlier run kept is stale
             self._ahead.clear()
             self._listed.clear()
-        states, listings = self._run(lambda: self._expand_once(literals, bases, ahead))
-        found: dict[str, Expansion] = {}
+            self._snapshot.clear()
+        else:
+            found = self._known(entries, any_kind=any_kind)
+            if len(found) == len(set(entries)):
+                return {entry: found[entry] for entry in entries}
+        literals = [entry for entry in entries if not is_path_glob(entry) and entry not in found]
+        globs = [entry for entry in entries if is_path_glob(entry) and entry not in found]
+        bases = sorted({glob_base(entry) for entry in globs})
+        ahead = _ahead_fields(read_ahead) if read_ahead else None
+        if ahead is not None and self._kept is not None:  # what this tree sent before
+            ahead["ahead"]["known"] = self._kept.offered(self._kept_where)  # type: ignore[index]
+        states, listings = self._run(lambda: self._expand_once(literals, bases, ahead, planned))
+        if planned:
+            self._keep_whole(ahead)
         for entry, state in zip(literals, states, strict=True):
             found[entry] = literal_answer(entry, state)
         for entry in globs:
@@ -96,6 +120,36 @@ class SSHSource:
             if planned and not any_kind:
                 self._listed[entry] = found[entry]
         return {entry: found[entry] for entry in entries}
+
+    def digests(self, paths: Sequence[str]) -> dict[str, str]:
+        """The content digest of each path this run read ahead (the others left out): the
+        graph's parts kept by digest are found without parsing the files again."""
+        found: dict[str, str] = {}
+        for path in paths:
+            ahead = self._ahead.get(path)
+            if ahead is not None and isinstance(ahead[0], wire.Content):
+                found[path] = content_digest(ahead[0].data)
+        return found
+
+    def keep_content(self, kept: KeptStore) -> None:
+        """Keep the Python files read whole in ``kept``, by digest, and offer them to the agent
+        from now on: it sends a file whose content has another digest, and
+        :class:`~pytest_cleantree.agent.wire.Kept` for the others."""
+        self._kept = kept
+
+    def _known(self, entries: Sequence[str], *, any_kind: bool) -> dict[str, Expansion]:
+        """The entries this run's planned listing answers: its globs, and the literals in a
+        folder it scanned (:class:`WalkSnapshot`)."""
+        found: dict[str, Expansion] = {}
+        for entry in entries:
+            if is_path_glob(entry):
+                if not any_kind and entry in self._listed:
+                    found[entry] = self._listed[entry]
+            else:
+                known = self._snapshot.lookup(entry)
+                if known is not None:
+                    found[entry] = known
+        return found
 
     #: the helper tests needles on the server: files that cannot matter never cross the link
     filters_needles = True
@@ -125,7 +179,8 @@ class SSHSource:
     def close(self) -> None:
         self._ahead.clear()
         self._listed.clear()
-        self._agent.close()
+        self._snapshot.clear()
+        self._agent.close(quietly=True)  # the connection's end ends the agent's channel
         self._connection.disconnect()
 
     # -- extras --------------------------------------------------------------------
@@ -195,16 +250,59 @@ class SSHSource:
             self._sftp_reader().resolve(client)
 
     def _expand_once(
-        self, literals: list[str], bases: list[str], ahead: dict[str, object] | None = None
+        self,
+        literals: list[str],
+        bases: list[str],
+        ahead: dict[str, object] | None = None,
+        planned: bool = False,
     ) -> tuple[list[wire.Record], dict[str, Listing]]:
         client = self._connection.connect()
         answer = None if self._agent.failure else self._agent.expand(client, literals, bases, ahead)
         if answer is not None:
             states, listings, read = answer
-            self._ahead.update(read)
+            self.transferred = [p for p, (r, _) in read.items() if isinstance(r, wire.Content)]
+            self._ahead.update(self._unkept(read, ahead))
+            if planned:  # the agent's walk (the SFTP reader's is not the snapshot's model)
+                for listing in listings.values():
+                    self._snapshot.add(listing)
             return states, listings
         states, walks = self._sftp_reader().expand(client, literals, bases)
         return states, {base: listing_of(walk) for base, walk in walks.items()}
+
+    def _keep_whole(self, ahead: dict[str, object] | None) -> None:
+        """Keep what this listing sent (whole files, whatever their needles), and the digests
+        offered for files still listed but not sent this time, for the next run."""
+        if self._kept is None:
+            return
+        fields = ahead.get("ahead") if ahead is not None else None
+        offered = fields.get("known") if isinstance(fields, dict) else None
+        files = {
+            path: record.data
+            for path, (record, _) in self._ahead.items()
+            if isinstance(record, wire.Content)
+        }
+        others = {
+            path: digest
+            for path, digest in (offered if isinstance(offered, dict) else {}).items()
+            if path not in files and self._snapshot.lists(path)
+        }
+        self._kept.keep(self._kept_where, files, others)
+
+    def _unkept(self, read: dict[str, Ahead], ahead: dict[str, object] | None) -> dict[str, Ahead]:
+        """The files read ahead, each :class:`~pytest_cleantree.agent.wire.Kept` one with the
+        content kept for the digest offered (one not found is left out: read when asked)."""
+        fields = ahead.get("ahead") if ahead is not None else None
+        offered = fields.get("known") if isinstance(fields, dict) else None
+        found: dict[str, Ahead] = {}
+        for path, (record, used) in read.items():
+            if isinstance(record, wire.Kept):
+                digest = offered.get(path) if isinstance(offered, dict) else None
+                data = self._kept.content(digest) if self._kept and digest else None
+                if data is None:
+                    continue
+                record = wire.Content(data)
+            found[path] = (record, used)
+        return found
 
     def _read_once(
         self, paths: list[str], needles: Needles | None = None
