@@ -32,7 +32,10 @@ ROOT = str(Path(__file__).parents[3])
 #: all that a warm answer found under the typed command line may import of the package
 WARM_PATH = {
     "pytest_cleantree",
-    "pytest_cleantree.agent",
+    "pytest_cleantree.agent",  # the walk, with the read and the needle test it re-exports
+    "pytest_cleantree.agent.needle",
+    "pytest_cleantree.agent.read",
+    "pytest_cleantree.agent.walk",
     "pytest_cleantree.agent.wire",
     "pytest_cleantree.core",
     "pytest_cleantree.core.errors",
