@@ -29,7 +29,15 @@ ONE_LETTER_ESCAPES = {
     "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v",
     "/": "/",  # JSON's (a JSON file's strings are decoded by its view: ``\/`` spells ``/``)
 }  # fmt: skip
-_ONE_LETTER = re.compile(r"\\([\\'\"abfnrtv/])")
+#: YAML's one-letter escapes in a double-quoted scalar (YAML 1.2, 5.7), and what each spells:
+#: a YAML file's view decodes them (the client's), and the needle test counts them as made
+YAML_LETTERS = {
+    "0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f",
+    "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85",
+    "_": "\xa0", "L": "\u2028", "P": "\u2029",
+}  # fmt: skip
+ONE_LETTER_ESCAPES.update(YAML_LETTERS)
+_ONE_LETTER = re.compile(r"\\([\\'\"abfnrtv/0e \tN_LP])")
 #: the first half of a surrogate pair written as an escape (JSON joins the pair)
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abAB]")
 #: doubled braces in an f-string spell one

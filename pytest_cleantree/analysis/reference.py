@@ -38,7 +38,7 @@ from .text import (
     split_lines,
     too_large_to_parse,
 )
-from .textfiles import decode_text, json_views, text_comments
+from .textfiles import decode_text, string_views, text_comments
 
 #: what ``ast.parse`` raises for text it cannot turn into a tree
 PARSE_ERRORS = (SyntaxError, ValueError, RecursionError, MemoryError)
@@ -70,7 +70,7 @@ def analyze_text(path: str, data: bytes, patterns: Sequence[Pattern]) -> FileAna
     decoded, allows counted in its comments only."""
     text, problem = decode_text(data, patterns)
     lines = split_lines(text)
-    findings = tuple(text_findings(lines, patterns, json_views(path, lines)))
+    findings = tuple(text_findings(lines, patterns, string_views(path, lines)))
     comments = text_comments(path, lines if ALLOW_MARK in text else ())  # none: none to read
     allows = None if comments is None else tuple(c for c in comments if ALLOW_MARK in c[1])
     return FileAnalysis(path, lines, findings, problem, allows=allows)

@@ -22,7 +22,7 @@ import posixpath
 import re
 from collections.abc import Sequence
 
-from pytest_cleantree.agent import refused_as_text
+from pytest_cleantree.agent import YAML_LETTERS, refused_as_text
 from pytest_cleantree.core.model import Pattern
 from pytest_cleantree.core.patterns import text_words
 
@@ -32,7 +32,7 @@ from .text import split_lines
 
 __all__ = [
     "decode_text",
-    "json_views",
+    "string_views",
     "text_comments",
     "text_language",
     "text_names",
@@ -74,6 +74,10 @@ _UNREAD_SUFFIXES = frozenset({
     ".ptx", ".triton", ".mlir", ".td", ".pyx", ".pxd", ".pxi", ".jinja", ".j2",
 })  # fmt: skip
 _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_YAML_SUFFIXES = frozenset({".yaml", ".yml"})
+_YAML_DOUBLE = _JSON_STRING
+_YAML_SINGLE = re.compile(r"'(?:[^']|'')*'")
+_YAML_ESCAPE = re.compile(r"\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|(.))", re.S)
 
 
 def decode_text(data: bytes, patterns: Sequence[Pattern] = ()) -> tuple[str, str | None]:
@@ -118,11 +122,31 @@ def _beyond_ascii(body: str) -> bool:
     return any(ord(char) > 127 and not 0xDC80 <= ord(char) <= 0xDCFF for char in body)
 
 
-def json_views(path: str, lines: tuple[str, ...]) -> tuple[str, ...] | None:
-    """For a JSON file, each line with its string literals decoded (``None``: not JSON)."""
-    if posixpath.splitext(path.lower())[1] not in _JSON_SUFFIXES:
-        return None
-    return tuple(_JSON_STRING.sub(_decoded, line) if "\\" in line else line for line in lines)
+def string_views(path: str, lines: tuple[str, ...]) -> tuple[str, ...] | None:
+    """For a JSON or YAML file, each line with its quoted strings decoded as the language
+    reads them (``None``: neither): ``"\\x73m120"`` is ``sm120`` to YAML's reader.  A YAML
+    string folded over lines is read line by line (its escapes decoded on each)."""
+    suffix = posixpath.splitext(path.lower())[1]
+    if suffix in _JSON_SUFFIXES:
+        return tuple(_JSON_STRING.sub(_decoded, line) if "\\" in line else line for line in lines)
+    if suffix in _YAML_SUFFIXES:
+        return tuple(_yaml_view(line) if "\\" in line or "''" in line else line for line in lines)
+    return None
+
+
+def _yaml_view(line: str) -> str:
+    """The line with its double-quoted scalars' escapes decoded and single-quoted ``''`` one
+    quote (YAML 1.2, 5.7 and 7.3.2); an escape YAML does not know is kept as written."""
+    line = _YAML_DOUBLE.sub(lambda m: _YAML_ESCAPE.sub(_yaml_unescape, m.group(0)), line)
+    return _YAML_SINGLE.sub(lambda m: m.group(0).replace("''", "'"), line)
+
+
+def _yaml_unescape(match: re.Match[str]) -> str:
+    hex2, hex4, hex8, letter = match.groups()
+    if letter is not None:
+        return YAML_LETTERS.get(letter, match.group(0))
+    code = int(hex2 or hex4 or hex8, 16)
+    return chr(code) if code <= 0x10FFFF else match.group(0)
 
 
 def _decoded(match: re.Match[str]) -> str:
@@ -165,6 +189,6 @@ def text_names(path: str, data: bytes) -> set[str]:
     text, _ = decode_text(data)
     lines = split_lines(text)
     names: set[str] = set()
-    for line in (*lines, *(json_views(path, lines) or ())):
+    for line in (*lines, *(string_views(path, lines) or ())):
         names |= text_words(line)
     return names

@@ -9,7 +9,7 @@ import pytest
 from pytest_cleantree.analysis.comments import comments_of
 from pytest_cleantree.analysis.textfiles import (
     decode_text,
-    json_views,
+    string_views,
     text_comments,
     text_language,
     text_names,
@@ -62,10 +62,10 @@ def test_a_shell_lines_comment(line: str, comment: str | None) -> None:
     assert comments_of("shell", (line,)) == (((1, comment),) if comment is not None else ())
 
 
-def test_json_views_decode_strings_and_keep_lines() -> None:
+def test_string_views_decode_strings_and_keep_lines() -> None:
     lines = ('{"a": ["\\tx()\\n",', ' "\\u0079"]}', "plain")
-    assert json_views("n.ipynb", lines) == ('{"a": ["\tx()\n",', ' "y"]}', "plain")
-    assert json_views("a.yaml", lines) is None
+    assert string_views("n.ipynb", lines) == ('{"a": ["\tx()\n",', ' "y"]}', "plain")
+    assert string_views("a.txt", lines) is None
 
 
 def test_text_comments_by_file_type() -> None:
@@ -162,18 +162,24 @@ def test_a_kept_byte_in_a_pattern_is_no_character_beyond_ascii(body: str, unsure
 
 @pytest.mark.parametrize("path", ["a.json", "dir/A.JSON", "n.ipynb", "N.IPYNB"])
 def test_json_files_by_suffix_any_case(path: str) -> None:
-    assert json_views(path, ('"\\u0079"',)) == ('"y"',)
+    assert string_views(path, ('"\\u0079"',)) == ('"y"',)
 
 
-@pytest.mark.parametrize("path", ["a.json5", "json", "a.js", "a.yaml"])
-def test_other_files_are_no_json(path: str) -> None:
-    assert json_views(path, ('"\\u0079"',)) is None
+@pytest.mark.parametrize("path", ["a.json5", "json", "a.js", "a.toml"])
+def test_other_files_have_no_string_view(path: str) -> None:
+    assert string_views(path, ('"\\u0079"',)) is None
+
+
+def test_a_yaml_view_decodes_double_quoted_escapes_and_doubled_single_quotes() -> None:
+    lines = ('run: "\\x73m\\u0031\\U00000032\\x30 \\q"', "note: 'it''s'", "plain: \\x41")
+
+    assert string_views("ci.YML", lines) == ('run: "sm120 \\q"', "note: 'it's'", "plain: \\x41")
 
 
 def test_a_json_string_that_does_not_decode_is_kept_as_written() -> None:
     lines = ('"\\x41" "\\u0041"', '"\\ud800"')
 
-    assert json_views("a.json", lines) == ('"\\x41" "A"', '"\ud800"')
+    assert string_views("a.json", lines) == ('"\\x41" "A"', '"\ud800"')
 
 
 @pytest.mark.parametrize(
@@ -251,7 +257,7 @@ def test_shell_comments_words_quotes_and_escapes(line: str, comment: str | None)
     assert comments_of("shell", (line,)) == (((1, comment),) if comment is not None else ())
 
 
-def test_text_names_hold_every_lines_words_and_the_json_views() -> None:
+def test_text_names_hold_every_lines_words_and_the_string_views() -> None:
     assert text_names("a.txt", b"alpha beta\ngamma\n") == {"alpha", "beta", "gamma"}
     assert "delta" in text_names("a.json", b'{"k": "\\u0064elta"}\n')
     assert "delta" not in text_names("a.txt", b'{"k": "\\u0064elta"}\n')
