@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from pytest_cleantree.core.findings import FileAnalysis
-from pytest_cleantree.run.parallel import _Work, analyze_all
+from pytest_cleantree.run.parallel import FileWork, analyze_all
 from pytest_cleantree.run.plan import Asked, PatternList
 from pytest_cleantree.sources.base import FileStat, Source, StatsMany
 
@@ -159,7 +159,7 @@ class AnalysisCache:
         return found, stats
 
     def analyze_many(
-        self, work: Sequence[_Work], stats: Stats | None = None
+        self, work: Sequence[FileWork], stats: Stats | None = None
     ) -> dict[str, FileAnalysis]:
         """Analyses of many files: from memory, from the store, else computed (in parallel).
 
@@ -167,16 +167,16 @@ class AnalysisCache:
         with the digest of what was read, for the next run to trust.
         """
         done: dict[str, FileAnalysis] = {}
-        todo: list[_Work] = []
+        todo: list[FileWork] = []
         stored_as: list[tuple[str, str, str]] = []  # key, pack, digest: one per todo
         seen: dict[str, tuple[FileStat, str]] = {}
         for item in work:
-            path, data, patterns, comments, module, stars = item
-            content = hashlib.blake2b(data, digest_size=16).hexdigest()
+            path = item.path
+            content = hashlib.blake2b(item.data, digest_size=16).hexdigest()
             if stats is not None and path in stats.files:
                 seen[path] = (stats.files[path], content)
-            digest = _named(content, module, stars)
-            pack = _pack(patterns, comments)
+            digest = _named(content, item.module, item.stars)
+            pack = _pack(item.patterns, item.comments)
             key = _key(path, digest, pack)
             if key in self._memory:
                 done[path] = self._memory[key]

@@ -20,7 +20,7 @@ from pytest_cleantree.core.findings import FileAnalysis
 from pytest_cleantree.core.model import Problem, Result
 from pytest_cleantree.run.analyses import AnalysisCache
 from pytest_cleantree.run.judge import Modes, failed, judge_all
-from pytest_cleantree.run.parallel import _Work
+from pytest_cleantree.run.parallel import FileWork
 from pytest_cleantree.run.plan import READ_BATCH_FILES, Plan, plan_checks
 from pytest_cleantree.run.rewrite import Analyses, Spelt, rewrite_findings, spell
 from pytest_cleantree.sources.base import NoNeedle, ReadsModes, Source
@@ -114,9 +114,9 @@ def _to_analyse(
     plan: Plan,
     spelt: Spelt,
     analyses: Analyses,
-) -> list[_Work]:
+) -> list[FileWork]:
     """What was read, as work for the analysis; what has no analysis goes to ``analyses``."""
-    work: list[_Work] = []
+    work: list[FileWork] = []
     for path in batch:
         data = contents.get(path, SourceError(f"{path}: the source returned nothing"))
         if isinstance(data, SourceError):
@@ -127,5 +127,7 @@ def _to_analyse(
             # only a file that holds a ``*`` can star-import
             stars = spelt.binds if b"*" in data else None
             spelt.charge(path, plan.wanted[path])  # the run's budget covers the analysis too
-            work.append((path, data, *plan.wanted[path], spelt.modules.get(path), stars or None))
+            patterns, comments = plan.wanted[path]
+            module = spelt.modules.get(path)
+            work.append(FileWork(path, data, patterns, comments, module, stars or None))
     return work

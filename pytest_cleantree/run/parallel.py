@@ -11,6 +11,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 
 from pytest_cleantree.core.findings import FileAnalysis
 from pytest_cleantree.run.plan import PatternList
@@ -27,13 +28,25 @@ _GUESS_MAX_NEEDLES = 8
 #: pool's own choice: for tests, which must drive each
 START_METHOD_ENV = "CLEANTREE_TEST_START_METHOD"
 
-#: path, bytes, patterns, comments wanted, module name from the layout (``None``: from the
-#: path), what star imports of the tree's modules bind (see ``Spellings.binds``)
-_Work = tuple[str, bytes, PatternList, bool, "str | None", "Mapping[str, frozenset[str]] | None"]
+
+@dataclass(frozen=True)
+class FileWork:
+    """One file to analyse, as it crosses to a worker process: a new fact the analysis needs
+    of a file is one field here, its producer (``run.check``) and its reader (:func:`_analyze`)."""
+
+    path: str
+    data: bytes
+    patterns: PatternList
+    #: whether a rule naming the file looks at comments
+    comments: bool
+    #: its module name from the tree's layout (``None``: from the path)
+    module: str | None = None
+    #: what star imports of the tree's modules bind (see ``Spellings.binds``)
+    stars: Mapping[str, frozenset[str]] | None = None
 
 
 def analyze_all(
-    work: Sequence[_Work], jobs: int, progress: Callable[[int], None] | None = None
+    work: Sequence[FileWork], jobs: int, progress: Callable[[int], None] | None = None
 ) -> list[FileAnalysis]:
     """Each file's compact analysis, in order: in ``jobs`` processes if that pays.
     ``progress`` is told of each file as it is done (a progress line counts them)."""
@@ -50,7 +63,7 @@ def analyze_all(
     return done
 
 
-def _parallel_pays(work: Sequence[_Work], jobs: int) -> bool:
+def _parallel_pays(work: Sequence[FileWork], jobs: int) -> bool:
     """Is there enough to parse that worker processes pay for their start?
 
     A guess, only for scheduling (each file is analysed in full either way):
@@ -62,7 +75,8 @@ def _parallel_pays(work: Sequence[_Work], jobs: int) -> bool:
 
     size = 0
     needles_of: dict[PatternList, tuple[bytes, ...] | None] = {}
-    for _, data, patterns, *_ in work:
+    for item in work:
+        data, patterns = item.data, item.patterns
         if patterns not in needles_of:
             listed = [n for _, n, _ in compile_patterns(patterns.patterns).needles]
             few = None not in listed and len(listed) <= _GUESS_MAX_NEEDLES
@@ -75,14 +89,20 @@ def _parallel_pays(work: Sequence[_Work], jobs: int) -> bool:
     return False
 
 
-def _analyze(item: _Work) -> FileAnalysis:
+def _analyze(item: FileWork) -> FileAnalysis:
     from pytest_cleantree.analysis import analyze
 
-    path, data, patterns, comments, module, stars = item
-    return analyze(path, data, patterns.patterns, comments=comments, module=module, stars=stars)
+    return analyze(
+        item.path,
+        item.data,
+        item.patterns.patterns,
+        comments=item.comments,
+        module=item.module,
+        stars=item.stars,
+    )
 
 
-def _parallel(items: list[_Work], jobs: int) -> Iterator[FileAnalysis]:
+def _parallel(items: list[FileWork], jobs: int) -> Iterator[FileAnalysis]:
     """Analyse in worker processes.
 
     ``fork`` when this process runs no other thread (it is the cheapest start,
@@ -162,7 +182,7 @@ def end_with_parent(run: int) -> None:
     threading.Thread(target=watch, name="cleantree-parent-watch", daemon=True).start()
 
 
-def _analyze_compact(item: _Work) -> FileAnalysis:
+def _analyze_compact(item: FileWork) -> FileAnalysis:
     """In a worker: only the lines that findings point at travel back."""
     return _analyze(item).compact()
 

@@ -81,7 +81,7 @@ def test_parallel_analysis_agrees_with_serial(
     batches: list[int] = []
     real = engine._parallel
 
-    def recorded(items: list[engine._Work], jobs: int) -> list[engine.FileAnalysis]:
+    def recorded(items: list[engine.FileWork], jobs: int) -> list[engine.FileAnalysis]:
         batches.append(len(items))
         return real(items, jobs)
 
