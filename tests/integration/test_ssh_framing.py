@@ -7,7 +7,12 @@ import pytest
 from pytest_cleantree.agent import wire
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.sources.base import read_answer
-from pytest_cleantree.sources.ssh.protocol import _parse_records, _StreamError, parse_ahead
+from pytest_cleantree.sources.ssh.protocol import (
+    ReadAhead,
+    _parse_records,
+    _StreamError,
+    parse_ahead,
+)
 
 NONCE = "00ff00ff00ff00ff"
 MARK = b"\0CLEANTREE%d " % wire.PROTOCOL + NONCE.encode() + b"\n"
@@ -111,8 +116,8 @@ def test_each_file_read_ahead_is_its_ahead_record_then_its_read_record() -> None
         wire.Content(b"sm120"),
     ]
     assert parse_ahead(records, AHEAD, "gpu-a") == {
-        "a.py": (wire.Spared(), frozenset({"sm120"})),
-        "b\nc.py": (wire.Content(b"sm120"), frozenset({"sm120", "sm90"})),
+        "a.py": ReadAhead(wire.Spared(), frozenset({"sm120"})),
+        "b\nc.py": ReadAhead(wire.Content(b"sm120"), frozenset({"sm120", "sm90"})),
     }
 
 

@@ -17,7 +17,7 @@ from pytest_cleantree.sources.ssh.connection import (
     paramiko,
 )
 from pytest_cleantree.sources.ssh.protocol import (
-    Ahead,
+    ReadAhead,
     _needle_fields,
     _parse_records,
     _StreamError,
@@ -60,7 +60,7 @@ class AgentReader:
         literals: list[str],
         bases: list[str],
         ahead: dict[str, object] | None,
-    ) -> tuple[list[wire.Record], dict[str, Listing], dict[str, Ahead]] | None:
+    ) -> tuple[list[wire.Record], dict[str, Listing], dict[str, ReadAhead]] | None:
         """A literal record per literal, each base's listing, and the files read ahead."""
         fields = {"literals": literals, "bases": bases, "outside": self._allow_outside_root}
         fields.update(ahead or {})

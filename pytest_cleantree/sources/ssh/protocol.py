@@ -175,13 +175,18 @@ def parse_listing(
     return states, listings
 
 
-#: a file read ahead: its read record, and the needles it was read with
-Ahead = tuple[wire.Record, frozenset[str]]
+@dataclass(frozen=True)
+class ReadAhead:
+    """A file read ahead with a listing: its read record (content, why none, spared, or
+    kept by digest), and the needles it was read with (a spared file holds none of them)."""
+
+    record: wire.Record
+    needles: frozenset[str]
 
 
 def parse_ahead(
     records: list[wire.Record], ahead: Mapping[str, object] | None, host: str
-) -> dict[str, Ahead]:
+) -> dict[str, ReadAhead]:
     """The files read ahead with a listing: each :class:`~pytest_cleantree.agent.wire.Ahead`
     (the path, and the needle lists it was read with), then the file's read record (its
     content :class:`~pytest_cleantree.agent.wire.Packed`: unpacked here; or
@@ -189,7 +194,7 @@ def parse_ahead(
     needles = ahead.get("needles") if ahead is not None else None
     if not isinstance(needles, list):
         raise SourceError(f"{host}: the remote helper read ahead unasked")
-    found: dict[str, Ahead] = {}
+    found: dict[str, ReadAhead] = {}
     stream = iter(records)
     for named in stream:
         result = next(stream, None)
@@ -206,5 +211,5 @@ def parse_ahead(
             used = frozenset(n for i in named.needle_lists for n in needles[i])
         except IndexError:  # not that many needle lists were sent
             raise SourceError(f"{host}: the remote helper's listing is garbled") from None
-        found[named.path] = (result, used)
+        found[named.path] = ReadAhead(result, used)
     return found

@@ -25,7 +25,7 @@ from pytest_cleantree.sources.base import (
 )
 from pytest_cleantree.sources.ssh.connection import Connection, ConnectionLost
 from pytest_cleantree.sources.ssh.helper import AgentReader
-from pytest_cleantree.sources.ssh.protocol import Ahead, _ahead_fields
+from pytest_cleantree.sources.ssh.protocol import ReadAhead, _ahead_fields
 from pytest_cleantree.sources.ssh.sftp import SFTPReader, Where
 from pytest_cleantree.sources.ssh.snapshot import KeptStore, WalkSnapshot
 
@@ -72,7 +72,7 @@ class SSHSource:
         #: files read ahead with a listing: path -> (read record, needles used), kept until the
         #: next listing that reads ahead (a qualified check's graph and its analysis read the
         #: same files: the second read is not a second request)
-        self._ahead: dict[str, Ahead] = {}
+        self._ahead: dict[str, ReadAhead] = {}
         #: the globs that listing expanded, kept as long (the graph lists the tree's Python
         #: files again: one snapshot of the tree per run, one request)
         self._listed: dict[str, Expansion] = {}
@@ -127,8 +127,8 @@ class SSHSource:
         found: dict[str, str] = {}
         for path in paths:
             ahead = self._ahead.get(path)
-            if ahead is not None and isinstance(ahead[0], wire.Content):
-                found[path] = content_digest(ahead[0].data)
+            if ahead is not None and isinstance(ahead.record, wire.Content):
+                found[path] = content_digest(ahead.record.data)
         return found
 
     def keep_content(self, kept: KeptStore) -> None:
@@ -166,9 +166,9 @@ class SSHSource:
             chosen = needles.get(path) if isinstance(needles, Mapping) else needles
             if ahead is None:
                 rest.append(path)
-            elif not isinstance(ahead[0], wire.Spared):  # content, or why none: any needles
-                found[path] = read_answer(path, ahead[0])
-            elif chosen is not None and set(chosen) <= ahead[1]:  # none of more needles
+            elif not isinstance(ahead.record, wire.Spared):  # content, or why none: any needles
+                found[path] = read_answer(path, ahead.record)
+            elif chosen is not None and set(chosen) <= ahead.needles:  # none of more needles
                 found[path] = NO_NEEDLE
             else:
                 rest.append(path)
@@ -260,7 +260,7 @@ class SSHSource:
         answer = None if self._agent.failure else self._agent.expand(client, literals, bases, ahead)
         if answer is not None:
             states, listings, read = answer
-            self.transferred = [p for p, (r, _) in read.items() if isinstance(r, wire.Content)]
+            self.transferred = [p for p, r in read.items() if isinstance(r.record, wire.Content)]
             self._ahead.update(self._unkept(read, ahead))
             if planned:  # the agent's walk (the SFTP reader's is not the snapshot's model)
                 for listing in listings.values():
@@ -277,9 +277,9 @@ class SSHSource:
         fields = ahead.get("ahead") if ahead is not None else None
         offered = fields.get("known") if isinstance(fields, dict) else None
         files = {
-            path: record.data
-            for path, (record, _) in self._ahead.items()
-            if isinstance(record, wire.Content)
+            path: read.record.data
+            for path, read in self._ahead.items()
+            if isinstance(read.record, wire.Content)
         }
         others = {
             path: digest
@@ -288,20 +288,22 @@ class SSHSource:
         }
         self._kept.keep(self._kept_where, files, others)
 
-    def _unkept(self, read: dict[str, Ahead], ahead: dict[str, object] | None) -> dict[str, Ahead]:
+    def _unkept(
+        self, read: dict[str, ReadAhead], ahead: dict[str, object] | None
+    ) -> dict[str, ReadAhead]:
         """The files read ahead, each :class:`~pytest_cleantree.agent.wire.Kept` one with the
         content kept for the digest offered (one not found is left out: read when asked)."""
         fields = ahead.get("ahead") if ahead is not None else None
         offered = fields.get("known") if isinstance(fields, dict) else None
-        found: dict[str, Ahead] = {}
-        for path, (record, used) in read.items():
-            if isinstance(record, wire.Kept):
+        found: dict[str, ReadAhead] = {}
+        for path, one in read.items():
+            if isinstance(one.record, wire.Kept):
                 digest = offered.get(path) if isinstance(offered, dict) else None
                 data = self._kept.content(digest) if self._kept and digest else None
                 if data is None:
                     continue
-                record = wire.Content(data)
-            found[path] = (record, used)
+                one = ReadAhead(wire.Content(data), one.needles)
+            found[path] = one
         return found
 
     def _read_once(
