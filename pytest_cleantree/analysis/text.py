@@ -14,7 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pytest_cleantree.core.model import Pattern, PatternTier
-from pytest_cleantree.core.patterns import IDENTIFIER, NameIndex, prefilter_needles, written
+from pytest_cleantree.core.patterns import (
+    IDENTIFIER,
+    NameIndex,
+    prefilter_needles,
+    written,
+)
 
 from .positions import (
     NEWLINE,
@@ -152,36 +157,52 @@ def present_patterns(
     a needle (a regex) is always kept.  The derived views are asked only when
     :meth:`TextViews.derived_may_spell` cannot rule them out (``together``: the
     patterns are a list many files share, see there).
+
+    Each pattern of the list is asked in turn: the oracle of :func:`present_asked`, which
+    asks each needle once and each way (see there) only when the file spells its name.
     """
-    derived = views.derived_may_spell(patterns.needle_strings, together=together)
-    words: set[str] | None = None
-    every_word: set[str] | None = None
+    presence = Presence(views, patterns, together=together)
     kept: dict[Pattern, None] = {}  # (a pattern with several needles is kept once)
-    #: each needle searched once: the ways to a target share its last names as needles
-    spelt: dict[str, bool] = {}
     for pattern, needle, whole_word in patterns.needles:
-        if pattern in kept:
-            continue
-        if needle is None:
+        if pattern not in kept and presence.holds(needle, whole_word):
             kept[pattern] = None
-        elif whole_word:
-            if words is None:
-                words = views.words(derived=derived)
-            if needle not in words and not derived and views.decoded_chars and views.spells(needle):
-                # a decoded escape beside a longer word (``\x00name``) can leave it alone
-                if every_word is None:
-                    every_word = views.words()
-                if needle in every_word:
-                    kept[pattern] = None
-            elif needle in words or (derived and views.spelt_across_breaks(needle)):
-                kept[pattern] = None
-        else:
-            found = spelt.get(needle)
-            if found is None:
-                found = spelt[needle] = _spelt(views, needle, derived)
-            if found:
-                kept[pattern] = None
     return list(kept)
+
+
+class Presence:
+    """Which needles one file's text may spell, each asked once (see :func:`present_patterns`)."""
+
+    def __init__(self, views: TextViews, patterns: PatternSet, *, together: bool) -> None:
+        self.views = views
+        self.derived = views.derived_may_spell(patterns.needle_strings, together=together)
+        self._words: set[str] | None = None
+        self._every_word: set[str] | None = None
+        #: each needle searched once: the ways to a target share its last names as needles
+        self._spelt: dict[str, bool] = {}
+
+    def holds(self, needle: str | None, whole_word: bool) -> bool:
+        """May a pattern with this needle match here?"""
+        if needle is None:
+            return True
+        views, derived = self.views, self.derived
+        if whole_word:
+            if self._words is None:
+                self._words = views.words(derived=derived)
+            if (
+                needle not in self._words
+                and not derived
+                and views.decoded_chars
+                and views.spells(needle)
+            ):
+                # a decoded escape beside a longer word (``\x00name``) can leave it alone
+                if self._every_word is None:
+                    self._every_word = views.words()
+                return needle in self._every_word
+            return needle in self._words or (derived and views.spelt_across_breaks(needle))
+        found = self._spelt.get(needle)
+        if found is None:
+            found = self._spelt[needle] = _spelt(views, needle, derived)
+        return found
 
 
 def _spelt(views: TextViews, needle: str, derived: bool) -> bool:

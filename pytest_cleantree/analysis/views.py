@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from pytest_cleantree.agent import STRING_ESCAPE, made_chars, unescape
 from pytest_cleantree.core.patterns import IDENTIFIER
 
-from .breaks import breaks_search
+from .breaks import _BREAK, breaks_search
 from .positions import NEWLINE_BYTES, line_starts, lines_at
 
 #: escapes that can spell a character inside a string literal, and a backslash-newline: the
@@ -46,6 +46,10 @@ _ADJACENT = re.compile(
     r"""(?:[ \t\f\r\n]|\\(?:\r\n|\r|\n)|\#[^\r\n]*(?=[\r\n]))+(?:[rRbBuUfF]{1,2})?["']{1,3}"""
     r"""|(?<=[^"']["'])(?:[rRbBuUfF]{1,2})?["'](?!["']))"""
 )
+
+
+#: what :mod:`.breaks` searches across, as text: every match taken out joins what it parted
+_BREAKS = re.compile(_BREAK.decode("ascii"))
 
 
 class TextViews:
@@ -173,6 +177,32 @@ class TextViews:
             found.update(IDENTIFIER.findall(self.text))
         for view in self._derived() if derived else ():
             found.update(IDENTIFIER.findall(view))
+        return found
+
+    @functools.cached_property
+    def made_word_chars(self) -> frozenset[str]:
+        """The word characters (and their NFKC forms' characters) among :attr:`made_chars`:
+        an identifier holding one may be spelt where no view spells it."""
+        made = {char for char in self.made_chars if ("a" + char).isidentifier()}
+        return frozenset(made | {c for char in made for c in unicodedata.normalize("NFKC", char)})
+
+    def identifiers(self) -> set[str]:
+        """Every identifier a view spells as a whole word, NFKC-normalised as Python reads
+        a name: the views' words (:meth:`words`), and those of the text and its decoding with
+        every break taken out (a value joined across breaks, :meth:`spelt_across_breaks`).
+        What the tokenizer makes where no view decodes it is not here (see
+        :attr:`made_word_chars`)."""
+        sources = [self.text, self._unescaped()] if self.escapes else [self.text]
+        broken = [
+            joined for joined in (_BREAKS.sub("", s) for s in sources) if joined not in sources
+        ]
+        found = self.words()
+        for view in broken:
+            found.update(IDENTIFIER.findall(view))
+        if not self.ascii:
+            for view in (*self._derived(), *broken):
+                if not view.isascii():
+                    found.update(IDENTIFIER.findall(unicodedata.normalize("NFKC", view)))
         return found
 
     def _derived(self) -> tuple[str, ...]:

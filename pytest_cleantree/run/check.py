@@ -126,6 +126,6 @@ def _to_analyse(
         else:
             # only a file that holds a ``*`` can star-import
             stars = spelt.binds if b"*" in data else None
-            spelt.charge(path, plan.wanted[path])  # the run's budget covers the analysis too
+            spelt.charge(path, plan.wanted[path], data)  # the run's budget covers the analysis too
             work.append((path, data, *plan.wanted[path], spelt.modules.get(path), stars or None))
     return work
