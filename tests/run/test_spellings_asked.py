@@ -216,3 +216,44 @@ def test_the_oracle_asks_every_way_of_every_file(
     code, _ = check(tmp_path, "every-spelling")
     assert code == 1
     assert min(seen) > 80  # eighty modules, a way or more each, asked of every file
+
+
+#: real code: packages of the standard library, copied as a tree of their own, with names
+#: they import and re-export (``email.message.Message``, ``json.decoder.JSONDecodeError``)
+#: and names from outside them (``os.path.join``, ``typing.Optional``)
+STDLIB = Path(os.__file__).parent
+REAL_PATTERNS = [
+    "os.path.join",
+    "typing.Optional",
+    "email.utils.formataddr",
+    "email.message.Message",
+    "json.decoder.JSONDecodeError",
+    "importlib.util.find_spec",
+]
+
+
+def _stdlib_tree(top: Path, packages: list[str]) -> None:
+    import shutil
+
+    for package in packages:
+        shutil.copytree(
+            STDLIB / package,
+            top / package,
+            ignore=shutil.ignore_patterns("__pycache__", "test", "tests"),
+        )
+    (top / "cleantree.toml").write_text(MANIFEST.format(patterns=REAL_PATTERNS))
+
+
+def test_real_code_the_report_is_the_oracles(tmp_path: Path) -> None:
+    _stdlib_tree(tmp_path, ["json", "email"])
+    narrowed = check(tmp_path)
+    assert narrowed[0] == 1, narrowed[1]  # something is found: the comparison is not empty
+    assert narrowed == check(tmp_path, "every-spelling")
+
+
+@pytest.mark.slow
+def test_real_code_more_packages_the_report_is_the_oracles(tmp_path: Path) -> None:
+    _stdlib_tree(tmp_path, ["json", "email", "importlib", "logging", "unittest", "concurrent"])
+    narrowed = check(tmp_path)
+    assert narrowed[0] == 1, narrowed[1]
+    assert narrowed == check(tmp_path, "every-spelling")
