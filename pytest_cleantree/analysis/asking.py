@@ -127,7 +127,7 @@ class _Reach:
         return [key for key in ways if self.may(key)] if self.made else ways.keys() & self.spelt
 
     def groups(self, key: str) -> Iterable[tuple[int, ...]]:
-        """The ways ending with ``key`` that may be reached: by a spelt first name, or a
+        """The ways ending with ``key`` that may be reached: by their rarest name spelt, or a
         relative one's first; with made characters (rare: a raw or bytes literal with
         escapes) every one."""
         if self.made:
@@ -175,7 +175,9 @@ class Asking:
     #: per way's position, its parts, and each run of its last parts after the first with
     #: that run's first part (see :func:`_ways_asked`)
     way_parts: dict[int, tuple[frozenset[str], tuple[tuple[str, frozenset[str]], ...]]]
-    #: per last name, the positions of its ways by their first name, and by each other name
+    #: per last name, the positions of its ways by the name of theirs fewest of its ways
+    #: hold (each of a way's names must be spelt for an absolute name to reach it), and by
+    #: each name after their first (a relative name's first, see :class:`_Reach`)
     by_first: dict[str, dict[str, tuple[int, ...]]]
     by_inner: dict[str, dict[str, tuple[int, ...]]]
 
@@ -199,13 +201,19 @@ class Asking:
         way_parts = {}
         by_first: dict[str, dict[str, list[int]]] = {}
         by_inner: dict[str, dict[str, list[int]]] = {}
+        held_by: dict[tuple[str, str], int] = {}  # (last name, name): how many ways hold it
         for position in way_needles:
             names = [as_name(part) for part in patterns.patterns[position].body.split(".")]
             suffixes = tuple((names[i], frozenset(names[i:])) for i in range(1, len(names)))
             way_parts[position] = (frozenset(names), suffixes)
-            by_first.setdefault(names[-1], {}).setdefault(names[0], []).append(position)
+            for name in set(names):
+                held_by[names[-1], name] = held_by.get((names[-1], name), 0) + 1
             for name in set(names[1:]):
                 by_inner.setdefault(names[-1], {}).setdefault(name, []).append(position)
+        for position, (whole, _) in way_parts.items():
+            last = as_name(patterns.patterns[position].body.rsplit(".", 1)[-1])
+            pivot = min(sorted(whole), key=lambda name: held_by[last, name])
+            by_first.setdefault(last, {}).setdefault(pivot, []).append(position)
         return cls(
             tuple((n, w, tuple(p)) for (n, w), p in grouped.items()),
             {key: tuple(p) for key, p in ways.items()},
