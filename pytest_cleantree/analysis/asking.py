@@ -19,6 +19,10 @@ from pytest_cleantree.core.patterns import as_name
 
 from .text import PatternSet, Presence, TextViews, present_patterns
 
+#: up to this many ways in a list, each is asked of every file that may spell its needle
+#: (splitting a file into the identifiers every view spells costs more than asking them)
+FEW_WAYS = 64
+
 
 def present_asked(
     views: TextViews,
@@ -47,8 +51,14 @@ def present_asked(
     for needle, whole_word, positions in asking.needles:
         if presence.holds(needle, whole_word):
             kept.update(positions)
-    if asking.ways:
+    if len(asking.way_parts) > FEW_WAYS:
         kept |= _ways_asked(asking, views, presence, module, is_package=is_package)
+    else:  # few: each asked, as the oracle does (the file's identifiers cost more)
+        kept.update(
+            i
+            for i, needles in asking.way_needles.items()
+            if any(presence.holds(needle, whole) for needle, whole in needles)
+        )
     every = patterns.patterns
     return [every[i] for i in sorted(kept)]
 

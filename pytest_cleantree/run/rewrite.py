@@ -84,11 +84,15 @@ class _Cost:
     #: :mod:`pytest_cleantree.analysis.asking`)
     ways: Mapping[bytes, tuple[Mapping[bytes, int], Mapping[bytes, int]]]
     way_needles: tuple[bytes, ...]
+    way_count: int
+    #: up to this many ways, each is asked of a file that spells its needle
+    few: int
     #: the pattern as written with the most spellings (named when the budget is passed)
     named: str
 
     @classmethod
     def of(cls, patterns: Sequence[Pattern], spellings: Spellings) -> _Cost:
+        from pytest_cleantree.analysis.asking import FEW_WAYS
         from pytest_cleantree.core.patterns import prefilter_needles
 
         grouped: dict[tuple[bytes, ...], int] = defaultdict(int)
@@ -118,6 +122,8 @@ class _Cost:
             tuple(grouped.items()),
             ways,
             tuple(sorted(way_needles)),
+            sum(sum(firsts.values()) for firsts, _ in ways.values()),
+            FEW_WAYS,
             named,
         )
 
@@ -129,6 +135,8 @@ class _Cost:
         steps = sum(count for needles, count in self.needles if any(n in data for n in needles))
         if not self.ways or not any(n in data for n in self.way_needles):
             return steps
+        if self.way_count <= self.few:  # each asked (see ``asking.present_asked``)
+            return steps + self.way_count
         words = set(_WORD.findall(data))
         parts = [p.encode("utf-8", "surrogatepass") for p in module.split(".")] if module else []
         words.update(parts)

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from pytest_cleantree.analysis import analyze_fast
+from pytest_cleantree.analysis import analyze_fast, asking
 from pytest_cleantree.core.findings import FileAnalysis
 from pytest_cleantree.core.model import Pattern, PatternTier
 from pytest_cleantree.core.patterns import parse_pattern
@@ -89,6 +89,7 @@ def both(
 ) -> tuple[tuple[object, ...], tuple[object, ...]]:
     data = source.encode()
     texts = {p.text for p in patterns if p.needles}
+    monkeypatch.setattr(asking, "FEW_WAYS", 0)  # narrow however few
     monkeypatch.delenv("CLEANTREE_ENGINE", raising=False)
     narrowed = analyze_fast(path, data, patterns, module=module, stars=stars)
     monkeypatch.setenv("CLEANTREE_ENGINE", "every-spelling")
