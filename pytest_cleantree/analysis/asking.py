@@ -19,9 +19,11 @@ from pytest_cleantree.core.patterns import as_name
 
 from .text import PatternSet, Presence, TextViews, present_patterns
 
-#: up to this many ways in a list, each is asked of every file that may spell its needle
-#: (splitting a file into the identifiers every view spells costs more than asking them)
-FEW_WAYS = 64
+#: up to this many ways in a list, each is asked of every file that may spell its needle, as
+#: the oracle does: a narrowed part costs its own tables per file (``resolve.covering_of``
+#: is built per part), which on networkx's widely imported class (1,544 ways) cost twice the
+#: run; a site-packages tree's ``os.path.join`` makes 15,022, where asking each was the run
+FEW_WAYS = 4096
 
 
 def present_asked(
@@ -51,9 +53,13 @@ def present_asked(
     for needle, whole_word, positions in asking.needles:
         if presence.holds(needle, whole_word):
             kept.update(positions)
-    if len(asking.way_parts) > FEW_WAYS:
+    most = len(patterns.patterns) / 2
+    if len(asking.way_parts) > FEW_WAYS and len(kept) < most:
         kept |= _ways_asked(asking, views, presence, module, is_package=is_package)
-    else:  # few: each asked, as the oracle does (the file's identifiers cost more)
+    if len(asking.way_parts) <= FEW_WAYS or len(kept) >= most:
+        # few ways: each asked, as the oracle does (the file's identifiers cost more); or
+        # most of the list asked anyway: then the oracle's part, often the whole list, whose
+        # tables (``resolve.covering_of``...) are built once, not once for this file
         kept.update(
             i
             for i, needles in asking.way_needles.items()
@@ -116,7 +122,11 @@ class _Reach:
         self, asking: Asking, views: TextViews, module: str | None, *, is_package: bool
     ) -> None:
         self.asking = asking
-        self.words = views.identifiers()
+        # the views a value is derived in (decoded, joined, across breaks) are split into
+        # words only when they may spell a name of a way the text does not (rare): the
+        # break search answers for all of them at once, its expression compiled once a list
+        derived = views.derived_may_spell(asking.names, together=True)
+        self.words = views.identifiers() if derived else views.words(derived=False)
         parts = [as_name(part) for part in module.split(".")] if module else []
         self.spelt = self.words | set(parts)
         self.above = _above_the_top(views.norm, parts, is_package)
@@ -184,12 +194,14 @@ class Asking:
     way_needles: dict[int, tuple[tuple[str | None, bool], ...]]
     #: per way's position, its parts, and each run of its last parts after the first with
     #: that run's first part (see :func:`_ways_asked`)
-    way_parts: dict[int, tuple[frozenset[str], tuple[tuple[str, frozenset[str]], ...]]]
+    way_parts: _Parts
     #: per last name, the positions of its ways by the name of theirs fewest of its ways
     #: hold (each of a way's names must be spelt for an absolute name to reach it), and by
     #: each name after their first (a relative name's first, see :class:`_Reach`)
-    by_first: dict[str, dict[str, tuple[int, ...]]]
-    by_inner: dict[str, dict[str, tuple[int, ...]]]
+    by_first: _ByName
+    by_inner: _ByName
+    #: every name of every way
+    names: frozenset[str]
 
     @classmethod
     def of(cls, patterns: PatternSet) -> Asking | None:
@@ -208,30 +220,46 @@ class Asking:
                 way_needles.setdefault(position, []).append((needle, whole_word))
             else:
                 grouped.setdefault((needle, whole_word), []).append(position)
-        way_parts = {}
-        by_first: dict[str, dict[str, list[int]]] = {}
-        by_inner: dict[str, dict[str, list[int]]] = {}
-        held_by: dict[tuple[str, str], int] = {}  # (last name, name): how many ways hold it
-        for position in way_needles:
-            names = [as_name(part) for part in patterns.patterns[position].body.split(".")]
-            suffixes = tuple((names[i], frozenset(names[i:])) for i in range(1, len(names)))
-            way_parts[position] = (frozenset(names), suffixes)
-            for name in set(names):
-                held_by[names[-1], name] = held_by.get((names[-1], name), 0) + 1
-            for name in set(names[1:]):
-                by_inner.setdefault(names[-1], {}).setdefault(name, []).append(position)
-        for position, (whole, _) in way_parts.items():
-            last = as_name(patterns.patterns[position].body.rsplit(".", 1)[-1])
-            pivot = min(sorted(whole), key=lambda name: held_by[last, name])
-            by_first.setdefault(last, {}).setdefault(pivot, []).append(position)
+        way_parts, by_first, by_inner = _ways_indexed(patterns, way_needles)
         return cls(
             tuple((n, w, tuple(p)) for (n, w), p in grouped.items()),
             {key: tuple(p) for key, p in ways.items()},
             {position: tuple(n) for position, n in way_needles.items()},
             way_parts,
-            {k: {f: tuple(p) for f, p in v.items()} for k, v in by_first.items()},
-            {k: {f: tuple(p) for f, p in v.items()} for k, v in by_inner.items()},
+            by_first,
+            by_inner,
+            frozenset(name for whole, _ in way_parts.values() for name in whole),
         )
+
+
+_Parts = dict[int, tuple[frozenset[str], tuple[tuple[str, frozenset[str]], ...]]]
+_ByName = dict[str, dict[str, tuple[int, ...]]]
+
+
+def _ways_indexed(patterns: PatternSet, ways: Iterable[int]) -> tuple[_Parts, _ByName, _ByName]:
+    """Each way's parts and runs of last parts; the ways by last name and rarest name, and
+    by last name and each name after their first (see :class:`Asking`)."""
+    way_parts: _Parts = {}
+    by_inner: dict[str, dict[str, list[int]]] = {}
+    held_by: dict[tuple[str, str], int] = {}  # (last name, name): how many ways hold it
+    for position in ways:
+        names = [as_name(part) for part in patterns.patterns[position].body.split(".")]
+        suffixes = tuple((names[i], frozenset(names[i:])) for i in range(1, len(names)))
+        way_parts[position] = (frozenset(names), suffixes)
+        for name in set(names):
+            held_by[names[-1], name] = held_by.get((names[-1], name), 0) + 1
+        for name in set(names[1:]):
+            by_inner.setdefault(names[-1], {}).setdefault(name, []).append(position)
+    by_first: dict[str, dict[str, list[int]]] = {}
+    for position, (whole, _) in way_parts.items():
+        last = as_name(patterns.patterns[position].body.rsplit(".", 1)[-1])
+        pivot = min(sorted(whole), key=lambda name: held_by[last, name])
+        by_first.setdefault(last, {}).setdefault(pivot, []).append(position)
+    return (
+        way_parts,
+        {k: {f: tuple(p) for f, p in v.items()} for k, v in by_first.items()},
+        {k: {f: tuple(p) for f, p in v.items()} for k, v in by_inner.items()},
+    )
 
 
 def asking_of(patterns: PatternSet) -> Asking | None:
