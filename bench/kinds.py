@@ -11,7 +11,8 @@ registry with ``pip install --target`` under ``bench/.work/`` (gitignored) and t
   beside a plain ``join`` (issue 44: it did not finish in 10 minutes).
 
 Prints a Markdown table (median seconds, the ratio to the substring of the same name, and
-the lines found); ``bench/results.md`` is left alone.
+the lines found); ``bench/run.py`` puts the real package's rows among the extras of
+``bench/results.md`` (:func:`extras`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from measure import Sample, median, run_measured
+from report import Extra
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
@@ -103,22 +105,62 @@ def lines(sample: Sample) -> str:
     return str(sum(1 for line in sample.stdout.splitlines() if _HIT.match(line)))
 
 
-def table(root: Path, questions: Sequence[tuple[str, Sequence[str], str]], rounds: int) -> str:
-    """Each question ``(label, patterns, baseline label)`` timed in interleaved rounds."""
+Questions = Sequence[tuple[str, Sequence[str], str]]
+
+
+def measure(root: Path, questions: Questions, rounds: int) -> dict[str, tuple[float, str, str]]:
+    """Each question ``(label, patterns, baseline label)`` timed in interleaved rounds: per
+    label, the median seconds, the ratio to its baseline's ("" without one), the lines."""
     samples: dict[str, list[Sample]] = {label: [] for label, _, _ in questions}
     with tempfile.TemporaryDirectory() as folder:
         for _ in range(rounds):
             for label, patterns, _ in questions:
                 samples[label].append(run_once(root, patterns, Path(folder)))
     seconds = {label: median([s.wall for s in runs]) for label, runs in samples.items()}
-    out = ["| question | patterns | seconds | x its substring | lines |", "|---|---|---|---|---|"]
-    for label, patterns, baseline in questions:
-        ratio = f"{seconds[label] / seconds[baseline]:.2f}" if baseline else ""
-        found = lines(samples[label][-1])
-        out.append(
-            f"| {label} | {', '.join(patterns)} | {seconds[label]:.2f} | {ratio} | {found} |"
+    return {
+        label: (
+            seconds[label],
+            f"{seconds[label] / seconds[baseline]:.2f}" if baseline else "",
+            lines(samples[label][-1]),
         )
+        for label, _, baseline in questions
+    }
+
+
+def table(root: Path, questions: Questions, rounds: int) -> str:
+    """The questions' :func:`measure` as a Markdown table."""
+    measured = measure(root, questions, rounds)
+    out = ["| question | patterns | seconds | x its substring | lines |", "|---|---|---|---|---|"]
+    for label, patterns, _ in questions:
+        seconds, ratio, found = measured[label]
+        out.append(f"| {label} | {', '.join(patterns)} | {seconds:.2f} | {ratio} | {found} |")
     return "\n".join(out)
+
+
+def package_questions() -> list[tuple[str, Sequence[str], str]]:
+    """The real package's questions: the substrings together, then each kind beside its
+    substring."""
+    questions: list[tuple[str, Sequence[str], str]] = [
+        ("substrings together", [s for _, _, s in KINDS], "")
+    ]
+    for label, qualified, substring in KINDS:
+        questions.append((f"substring: {label}", [substring], ""))
+        questions.append((f"qualified: {label}", [qualified], f"substring: {label}"))
+    return questions
+
+
+def extras(rounds: int) -> list[Extra]:
+    """The real package's rows for ``bench/results.md`` (``bench/run.py``'s extras): each
+    question's median seconds, with its ratio to the same name as a substring."""
+    try:
+        root = installed(PACKAGE)
+    except (OSError, subprocess.CalledProcessError) as exc:
+        return [Extra("networkx 3.3: qualified by kind", None, "", f"not installed ({exc})")]
+    rows = []
+    for label, (seconds, ratio, found) in measure(root, package_questions(), rounds).items():
+        note = f"{found} lines" if not ratio else f"{ratio}x its substring; {found} lines"
+        rows.append(Extra(f"networkx 3.3, {label}", seconds, "s", note))
+    return rows
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -127,14 +169,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--site-packages", action="store_true")
     args = parser.parse_args(argv)
     root = installed(PACKAGE)
-    questions: list[tuple[str, Sequence[str], str]] = [
-        ("substrings together", [s for _, _, s in KINDS], "")
-    ]
-    for label, qualified, substring in KINDS:
-        questions.append((f"substring: {label}", [substring], ""))
-        questions.append((f"qualified: {label}", [qualified], f"substring: {label}"))
     print(f"networkx 3.3 ({root}), {args.rounds} interleaved rounds, no cache\n")
-    print(table(root, questions, args.rounds))
+    print(table(root, package_questions(), args.rounds))
     if args.site_packages:
         big = installed(SITE_PACKAGES)
         print(f"\nnumpy, scipy, pandas, networkx ({big}), 1 round, {TIMEOUT:g} s limit\n")

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import corpora
+import kinds
 from manifests import KINDS, SIZES, Question, question
 from measure import Sample, evict_from_page_cache, median, run_measured, warm_page_cache
 from report import Cell, Extra, render_results
@@ -357,6 +358,7 @@ def _extras(
     extras += _pytest_overhead_example(env, rounds)
     extras += _import_cost(env, rounds)
     extras += _startup(env, rounds)
+    extras += kinds.extras(rounds)  # qualified patterns by kind on a real package (issue 44)
     return extras
 
 

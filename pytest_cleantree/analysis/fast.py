@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 from collections.abc import Mapping, Sequence
 
 from pytest_cleantree.agent import could_spell, enc
@@ -20,6 +21,7 @@ from pytest_cleantree.core.findings import FileAnalysis
 from pytest_cleantree.core.model import Pattern
 
 from .aliases import AliasBinders
+from .asking import present_asked
 from .constructs import needs_resolution
 from .decoding import DECODE_ERRORS, decode_python
 from .deep import deep_enough
@@ -48,6 +50,11 @@ from .text import (
     split_lines,
     too_large_to_parse,
 )
+
+#: the engine variable (see :mod:`pytest_cleantree.analysis`): ``every-spelling`` asks every
+#: pattern of a file's list of it (:func:`.text.present_patterns`, the oracle of
+#: :func:`.text.present_asked`, which asks only what the file may spell)
+ENGINE_ENV = "CLEANTREE_ENGINE"
 
 #: above this many needles in a list, the byte test is not tried: the word split (one pass,
 #: one set lookup per needle) costs less than a search per needle
@@ -134,13 +141,17 @@ def _analyze_words(
     views = TextViews(text, lines)
     # one search for the whole list: it is shared by many files, its expression compiled once
     compiled = compile_patterns(patterns)
-    present = present_patterns(views, compiled, together=True)
+    module, is_package = module_of(path, module)
+    present = (
+        present_patterns(views, compiled, together=True)
+        if os.environ.get(ENGINE_ENV) == "every-spelling"
+        else present_asked(views, compiled, module, is_package=is_package, together=True)
+    )
     if not present:  # each file is scanned only for what it can spell
         return FileAnalysis(path, lines, ())
     if too_large_to_parse(len(data)):
         return too_large(path, len(data), text, lines, present)
     spelt = part_of(compiled, present)
-    module, is_package = module_of(path, module)
     resolving = needs_resolution(text, views.norm, spelt)
     binders = AliasBinders(spelt, module, is_package=is_package) if resolving else None
     # a ``from M import *`` that binds a spelling's last name spells the spelling's first

@@ -2,14 +2,16 @@
 
 A run's list is shared by every file its rules name and compiled once
 (:func:`.text.compile_patterns`); a file is scanned only for the patterns its text may spell
-(:func:`.text.present_patterns`).  Compiling that part afresh for each file cost as much as
+(:func:`.text.present_asked`).  Compiling that part afresh for each file cost as much as
 the list is long (a qualified pattern's spellings run to thousands on a real package); the
-part is a view of the whole instead: the same needles, the same name table, narrowed.
+part is a view of the whole instead: the same needles, the same name table, narrowed, in
+time that grows with the part, not with the list.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pytest_cleantree.core.model import Pattern
@@ -28,32 +30,37 @@ def part_of(compiled: PatternSet, present: Sequence[Pattern]) -> PatternSet:
         return PatternSet.of(present)
     if len(present) == len(compiled.patterns):
         return compiled
-    keep = frozenset(positions[p] for p in present)
-    needles, qualified, plain = _placed(compiled)
-    part = PatternSet(
-        tuple(present),
-        tuple(n for n, i in needles if i in keep),
-        tuple(p for p, i in qualified if i in keep),
-        tuple(p for p, i in plain if i in keep),
-    )
-    part.__dict__["index"] = whole.within(keep)  # the cached property, filled: a view
+    keep = sorted({positions[p] for p in present})
+    placed = _placed(compiled)
+    needles = tuple(needle for i in keep for needle in placed.needles[i])
+    qualified = tuple(compiled.patterns[i] for i in keep if placed.qualified[i])
+    plain = tuple(compiled.patterns[i] for i in keep if not placed.qualified[i])
+    part = PatternSet(tuple(present), needles, qualified, plain)
+    part.__dict__["index"] = whole.within(frozenset(keep))  # the cached property: a view
     return part
 
 
-_Placed = tuple[tuple[Any, int], ...]
+@dataclass(frozen=True)
+class _Placed:
+    """Per position of a compiled list, its pattern's needles (in the list's order), and
+    whether it is qualified: a file's part is gathered by position, not filtered."""
+
+    needles: tuple[tuple[Any, ...], ...]
+    qualified: tuple[bool, ...]
 
 
-def _placed(compiled: PatternSet) -> tuple[_Placed, _Placed, _Placed]:
-    """The compiled set's needles, qualified and plain patterns, each with its pattern's
-    position: a file's part is then filtered by number, not by hashing patterns."""
+def _placed(compiled: PatternSet) -> _Placed:
     known = _PLACED.get(id(compiled))
     if known is not None and known[0] is compiled:
         return known[1]
     positions = compiled.index.positions or {}
-    placed = (
-        tuple((n, positions[n[0]]) for n in compiled.needles),
-        tuple((p, positions[p]) for p in compiled.qualified),
-        tuple((p, positions[p]) for p in compiled.plain),
+    needles: list[list[Any]] = [[] for _ in compiled.patterns]
+    for needle in compiled.needles:
+        needles[positions[needle[0]]].append(needle)
+    qualified = {positions[p] for p in compiled.qualified}
+    placed = _Placed(
+        tuple(tuple(n) for n in needles),
+        tuple(i in qualified for i in range(len(compiled.patterns))),
     )
     if len(_PLACED) > 64:
         _PLACED.clear()
@@ -61,5 +68,5 @@ def _placed(compiled: PatternSet) -> tuple[_Placed, _Placed, _Placed]:
     return placed
 
 
-#: per compiled set (held, so that its id is not reused), its parts placed
-_PLACED: dict[int, tuple[PatternSet, tuple[_Placed, _Placed, _Placed]]] = {}
+#: per compiled set (held, so that its id is not reused), its needles placed
+_PLACED: dict[int, tuple[PatternSet, _Placed]] = {}

@@ -126,7 +126,7 @@ def _to_analyse(
         else:
             # only a file that holds a ``*`` can star-import
             stars = spelt.binds if b"*" in data else None
-            spelt.charge(path, plan.wanted[path])  # the run's budget covers the analysis too
+            spelt.charge(path, plan.wanted[path], data)  # the run's budget covers the analysis too
             patterns, comments = plan.wanted[path]
             module = spelt.modules.get(path)
             work.append(FileWork(path, data, patterns, comments, module, stars or None))

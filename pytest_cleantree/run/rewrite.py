@@ -8,6 +8,7 @@ qualified patterns loads no part of the names layer.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -41,31 +42,109 @@ class Spelt:
     #: found through it is one of theirs only if it resolves there (see ``Spellings.ways``)
     ways: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
-    #: per list of patterns, the analysis steps its qualified patterns cause in a file, and
-    #: the pattern as written with the most spellings (named when the budget is passed)
-    _costs: dict[Asked, tuple[int, str]] = field(default_factory=dict, compare=False, repr=False)
+    #: per list of patterns, what its qualified patterns cost a file (see :class:`_Cost`)
+    _costs: dict[Asked, _Cost] = field(default_factory=dict, compare=False, repr=False)
 
-    def charge(self, path: str, asked: Asked) -> None:
-        """Count the analysis of ``path`` for the qualified patterns of its list against the
-        run's budget (the graph's meter): one step per spelling asked of it.  Raises
-        :class:`~pytest_cleantree.names.budget.GraphBudgetError` past it (exit 2)."""
+    def charge(self, path: str, asked: Asked, data: bytes = b"") -> None:
+        """Count the analysis of ``path`` (its bytes ``data``) for the qualified patterns of
+        its list against the run's budget (the graph's meter): one step per spelling the file
+        is asked (:func:`~pytest_cleantree.analysis.asking.present_asked`: those whose needle
+        its bytes hold, and of the ways, those whose last name they hold as a word), not per
+        spelling of the list.  Raises :class:`~pytest_cleantree.names.budget.GraphBudgetError`
+        past it (exit 2), naming the pattern as written with the most spellings."""
         spellings = self.spellings
         if spellings is None or spellings.emap is None:
             return
         cost = self._costs.get(asked)
         if cost is None:
-            patterns = asked[0].patterns
-            steps = sum(1 for p in patterns if p.tier is PatternTier.QUALIFIED)
-            written = [p.text for p in patterns if p.text in spellings.names]
-            spelt = {p: len(spellings.names[p]) + len(spellings.ways.get(p, ())) for p in written}
-            cost = self._costs[asked] = (steps, max(spelt, key=spelt.__getitem__, default=""))
-        if cost[0]:
-            spellings.emap.meter.spend_on(cost[1], path, cost[0])
+            cost = self._costs[asked] = _Cost.of(asked[0].patterns, spellings)
+        steps = cost.steps(data, self.modules.get(path))
+        if steps:
+            spellings.emap.meter.spend_on(cost.named, path, steps)
 
     @property
     def binds(self) -> Mapping[str, frozenset[str]]:
         """What star imports of the tree's modules bind (see ``Spellings.binds``)."""
         return self.spellings.binds if self.spellings is not None else {}
+
+
+#: a word of a file's bytes, as a way's last name is looked up among them
+_WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass(frozen=True)
+class _Cost:
+    """What a list's qualified patterns cost a file: the patterns that are not ways, per
+    needle; the ways, per last name, and their needles."""
+
+    #: (needles as bytes, how many patterns have them)
+    needles: tuple[tuple[tuple[bytes, ...], int], ...]
+    #: per last name of a way, how many of the ways that end with it start with each first
+    #: name, and how many hold each other name after their first (see ``_ways_asked`` in
+    #: :mod:`pytest_cleantree.analysis.asking`)
+    ways: Mapping[bytes, tuple[Mapping[bytes, int], Mapping[bytes, int]]]
+    way_needles: tuple[bytes, ...]
+    way_count: int
+    #: up to this many ways, each is asked of a file that spells its needle
+    few: int
+    #: the pattern as written with the most spellings (named when the budget is passed)
+    named: str
+
+    @classmethod
+    def of(cls, patterns: Sequence[Pattern], spellings: Spellings) -> _Cost:
+        from pytest_cleantree.analysis.asking import FEW_WAYS
+        from pytest_cleantree.core.patterns import prefilter_needles
+
+        grouped: dict[tuple[bytes, ...], int] = defaultdict(int)
+        ways: dict[bytes, tuple[dict[bytes, int], dict[bytes, int]]] = {}
+        way_needles: set[bytes] = set()
+        for pattern in patterns:
+            if pattern.tier is not PatternTier.QUALIFIED:
+                continue
+            needles = tuple(
+                sorted(
+                    {n.encode("utf-8", "surrogatepass") for n in prefilter_needles(pattern) if n}
+                )
+            )
+            if pattern.needles:
+                parts = [p.encode("utf-8", "surrogatepass") for p in pattern.body.split(".")]
+                firsts, inner = ways.setdefault(parts[-1], ({}, {}))
+                firsts[parts[0]] = firsts.get(parts[0], 0) + 1
+                for part in set(parts[1:]):
+                    inner[part] = inner.get(part, 0) + 1
+                way_needles.update(needles)
+            else:
+                grouped[needles] += 1
+        written = [p.text for p in patterns if p.text in spellings.names]
+        spelt = {p: len(spellings.names[p]) + len(spellings.ways.get(p, ())) for p in written}
+        named = max(spelt, key=spelt.__getitem__, default="")
+        return cls(
+            tuple(grouped.items()),
+            ways,
+            tuple(sorted(way_needles)),
+            sum(sum(firsts.values()) for firsts, _ in ways.values()),
+            FEW_WAYS,
+            named,
+        )
+
+    def steps(self, data: bytes, module: str | None) -> int:
+        """The steps a file costs: its patterns asked, estimated from its bytes (a way is
+        counted when the file's words hold its last and first names, or its last and the
+        module's first after its own first; what only escapes or joined strings spell is
+        asked uncharged), in time that grows with the file's words, not with the ways."""
+        steps = sum(count for needles, count in self.needles if any(n in data for n in needles))
+        if not self.ways or not any(n in data for n in self.way_needles):
+            return steps
+        if self.way_count <= self.few:  # each asked (see ``asking.present_asked``)
+            return steps + self.way_count
+        words = set(_WORD.findall(data))
+        parts = [p.encode("utf-8", "surrogatepass") for p in module.split(".")] if module else []
+        words.update(parts)
+        for key in self.ways.keys() & words:
+            firsts, inner = self.ways[key]
+            steps += sum(firsts[first] for first in firsts.keys() & words)
+            steps += inner.get(parts[0], 0) if parts else 0
+        return steps
 
 
 def spell(

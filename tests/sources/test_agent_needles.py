@@ -20,12 +20,8 @@ import pytest
 from pytest_cleantree import agent
 from pytest_cleantree.agent import STRING_ESCAPE
 from pytest_cleantree.analysis.decoding import decode_python
-from pytest_cleantree.analysis.text import (
-    _ADJACENT,
-    IDENTIFIER,
-    TextViews,
-    split_lines,
-)
+from pytest_cleantree.analysis.text import split_lines
+from pytest_cleantree.analysis.views import _ADJACENT, IDENTIFIER, TextViews
 
 Spell = Callable[[bytes, list[str]], bool]
 

@@ -28,13 +28,8 @@ from test_differential import placed
 from pytest_cleantree.agent import unescape as _unescape
 from pytest_cleantree.analysis import analyze_fast, analyze_reference, breaks
 from pytest_cleantree.analysis.decoding import DECODE_ERRORS, decode_python
-from pytest_cleantree.analysis.text import (
-    _ADJACENT,
-    _ESCAPE,
-    IDENTIFIER,
-    TextViews,
-    split_lines,
-)
+from pytest_cleantree.analysis.text import split_lines
+from pytest_cleantree.analysis.views import _ADJACENT, _ESCAPE, IDENTIFIER, TextViews
 from pytest_cleantree.core.patterns import parse_pattern
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
