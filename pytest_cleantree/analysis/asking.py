@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pytest_cleantree.core.model import Pattern, PatternTier
 from pytest_cleantree.core.patterns import as_name
 
-from .text import PatternSet, Presence, TextViews, present_patterns
+from .text import ByIdentity, PatternSet, Presence, TextViews, present_patterns
 
 #: up to this many ways in a list, each is asked of every file that may spell its needle, as
 #: the oracle does: a narrowed part costs its own tables per file (``resolve.covering_of``
@@ -262,17 +262,5 @@ def _ways_indexed(patterns: PatternSet, ways: Iterable[int]) -> tuple[_Parts, _B
     )
 
 
-def asking_of(patterns: PatternSet) -> Asking | None:
-    """The :class:`Asking` of a compiled list, built once per list."""
-    known = _ASKING.get(id(patterns))
-    if known is not None and known[0] is patterns:
-        return known[1]
-    asking = Asking.of(patterns)
-    if len(_ASKING) > 64:
-        _ASKING.clear()
-    _ASKING[id(patterns)] = (patterns, asking)
-    return asking
-
-
-#: per compiled list (held, so that its id is not reused), its table
-_ASKING: dict[int, tuple[PatternSet, Asking | None]] = {}
+#: the :class:`Asking` of a compiled list, built once per list
+asking_of: ByIdentity[PatternSet, Asking | None] = ByIdentity(Asking.of)

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from pytest_cleantree.core.model import PYTHON_SUFFIXES, Pattern, PatternTier, is_python_path
 from pytest_cleantree.core.patterns import (
@@ -56,6 +57,9 @@ __all__ = [
 
 #: larger Python files are matched as text: ``ast`` needs ~100x the file's size in memory
 MAX_PARSE_BYTES = 8 * 2**20
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 def too_large_to_parse(size: int) -> bool:
@@ -126,19 +130,27 @@ class PatternSet:
         )
 
 
-def compile_patterns(patterns: Sequence[Pattern]) -> PatternSet:
-    """The :class:`PatternSet` of a list shared by many files: the same list, the same set."""
-    cached = _COMPILED.get(id(patterns))
-    if cached is not None and cached[0] is patterns:
-        return cached[1]
-    compiled = PatternSet.of(patterns)
-    if len(_COMPILED) > 64:
-        _COMPILED.clear()
-    _COMPILED[id(patterns)] = (patterns, compiled)
-    return compiled
+class ByIdentity(Generic[K, V]):
+    """What is built once per object shared by many files (a run's pattern list): keyed by
+    its identity, and holding it, so that its id is not reused; at most 64 kept."""
+
+    def __init__(self, build: Callable[[K], V]) -> None:
+        self._build = build
+        self._kept: dict[int, tuple[K, V]] = {}
+
+    def __call__(self, key: K) -> V:
+        known = self._kept.get(id(key))
+        if known is not None and known[0] is key:
+            return known[1]
+        value = self._build(key)
+        if len(self._kept) > 64:
+            self._kept.clear()
+        self._kept[id(key)] = (key, value)
+        return value
 
 
-_COMPILED: dict[int, tuple[Sequence[Pattern], PatternSet]] = {}
+#: the :class:`PatternSet` of a list shared by many files: the same list, the same set
+compile_patterns: ByIdentity[Sequence[Pattern], PatternSet] = ByIdentity(PatternSet.of)
 
 
 def present_patterns(
