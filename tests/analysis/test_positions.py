@@ -30,11 +30,13 @@ def test_char_col_of_a_line_past_either_end_is_the_byte_column() -> None:
     assert char_col(LINES, 6, 5) == 5
     assert char_col(["é"], 1, 2) == 1
     assert char_col(["é"], 2, 2) == 2
+    assert char_col(["a", "éé"], 0, 2) == 2  # not the last line's
 
 
 def test_locate_finds_the_first_name_token_at_or_after_a_place() -> None:
     assert locate(LINES, "sm120", (1, 0)) == (1, 10)
     assert locate(LINES, "sm120.x", (1, 3)) == (1, 10)  # a dotted name: its first part
+    assert locate(LINES, "sm120.x.y", (1, 3)) == (1, 10)
     assert locate(LINES, "b", (3, 0)) == (3, 12)
     assert locate(LINES, "a", (3, 8)) == (4, 2)  # "as" is no "a", nor is the "a" before 8
     assert locate(LINES, "abc", (1, 0)) == (2, 0)
@@ -61,6 +63,7 @@ def test_after_as_is_the_place_after_the_keyword() -> None:
     assert after_as(LINES, (3, 0), (3, 0)) == (3, 11)
     assert after_as(LINES, (4, 0), (5, 0)) == (4, 6)
     assert after_as(["a as b", "c as d"], (1, 5), (2, 0)) == (2, 4)
+    assert after_as(["a", "as b"], (1, 0), (2, 0)) == (2, 2)  # from the next line's start
     # no 'as' up to the end line: the start itself
     assert after_as(LINES, (3, 10), (3, 0)) == (3, 10)
     assert after_as(LINES, (4, 5), (5, 0)) == (4, 5)

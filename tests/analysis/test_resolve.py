@@ -13,6 +13,7 @@ import pytest
 
 from pytest_cleantree.analysis.reader import Key
 from pytest_cleantree.analysis.resolve import (
+    _NameBindings,
     covering_of,
     covers_any,
     import_bound_names,
@@ -57,6 +58,8 @@ def resolved(
         ("a/b/__init__.py", "a.b"),
         ("a//b/c.py", "a.b.c"),
         ("a/b/c.pyi", "a.b.c"),
+        ("a.b/c.py", "a.b.c"),
+        ("a/b.c.py", "a.b.c"),
         ("a/__init__/b.py", "a.__init__.b"),
         ("__init__.py", ""),
         ("README", "README"),
@@ -278,3 +281,65 @@ def test_covering_of_tables_a_tuple_once_and_answers_for_each() -> None:
     tables = [covering_of(w) for w in many]
     assert [t.covers_any(f"m{i}.f") for i, t in enumerate(tables)] == [True] * 40
     assert [covering_of(w).covers_any("m0.f") for w in many[:2]] == [True, False]
+
+
+def test_which_names_are_resolved_depends_on_the_module_and_whether_it_is_a_package() -> None:
+    # ``from . import x`` is ``.pkg.x`` in the module pkg.mod, ``.pkg.mod.x`` in the package
+    source = "from . import x\nx.y()\n"
+    assert resolved(source, "pkg.y") == [
+        (("Attribute", 2, 0, 2, 3), (".pkg.x.y",)),
+        (("Name", 2, 0, 2, 1), (".pkg.x",)),
+    ]
+    assert resolved(source, "mod.y", is_package=True) == [
+        (("Attribute", 2, 0, 2, 3), (".pkg.mod.x.y",)),
+        (("Name", 2, 0, 2, 1), (".pkg.mod.x",)),
+    ]
+    assert resolved(source, "mod.y") == []
+    tree = ast.parse(source)
+    assert sorted(
+        resolve_reference(source, tree, "pkg.mod", _patterns("mod.y"), is_package=True).items()
+    ) == [
+        (("Attribute", 2, 0, 2, 3), (".pkg.mod.x.y",)),
+        (("Name", 2, 0, 2, 1), (".pkg.mod.x",)),
+    ]
+    assert resolve_reference(source, tree, "pkg.mod", _patterns("mod.y"), is_package=False) == {}
+    assert sorted(
+        resolve_reference(source, tree, "pkg.mod", _patterns("pkg.y"), is_package=False).items()
+    ) == [
+        (("Attribute", 2, 0, 2, 3), (".pkg.x.y",)),
+        (("Name", 2, 0, 2, 1), (".pkg.x",)),
+    ]
+
+
+def test_a_rebound_name_is_resolved_by_astroid_from_the_module_and_the_package() -> None:
+    source = "from . import x\nx()\nx = 1\n"
+    assert resolved(source, "pkg.x") == [(("Name", 2, 0, 2, 1), (".pkg.x",))]
+    assert resolved(source, "mod.x", is_package=True) == [(("Name", 2, 0, 2, 1), (".pkg.mod.x",))]
+
+
+@pytest.mark.parametrize(
+    ("source", "names", "simple"),
+    [
+        ("import a\na = 1\nimport os\n", {"a", "os"}, {"os"}),  # each binding is noted
+        ("class C:\n    import os\n", {"os"}, set()),  # a class body's import: astroid's
+        ("def f():\n    import os\n", {"os"}, {"os"}),
+    ],
+)
+def test_the_simple_names_are_those_only_imports_bind_outside_classes(
+    source: str, names: set[str], simple: set[str]
+) -> None:
+    bindings = _NameBindings(names, "m", list(range(1, 10)), is_package=False)
+    bindings.visit(ast.parse(source))
+    assert bindings.simple == simple
+
+
+def test_import_bound_names_of_a_package_s_relative_import() -> None:
+    tree = ast.parse("from .x import y as z\n")
+    wanted = ("p.q.x.y",)
+    assert import_bound_names(
+        tree, module="p.q", is_package=True, wanted=wanted, covering=True
+    ) == {"z"}
+    assert (
+        import_bound_names(tree, module="p.q", is_package=False, wanted=wanted, covering=True)
+        == set()
+    )
