@@ -77,6 +77,8 @@ def test_refers_to_is_what_resolution_answered_for_a_name_or_a_chain() -> None:
         ("m", 0, None, False, ""),
         ("a.b.c", 1, "x", False, ".a.b.x"),
         ("a.b.c", 2, "x", False, ".a.x"),
+        ("a.b.c.d.e", 2, "x", False, ".a.b.c.x"),
+        ("a.b.c.d", 3, "x", True, ".a.b.x"),
         ("a.b.c", 3, None, False, "."),
         ("a.b.c", 5, "x", False, ".x"),
         ("a.b", 1, None, True, ".a.b"),
@@ -100,7 +102,7 @@ def test_from_target_and_own_name() -> None:
 def test_import_targets_of_each_import_form() -> None:
     tree = ast.parse(
         "import a.b\nimport a.b as c, d\nfrom .m import x as y, z\nfrom .. import *\n"
-        "from k import w\n"
+        "from k import w\nimport e.f.g\n"
     )
     got = [list(import_targets(stmt, "p.q", is_package=False)) for stmt in tree.body]  # type: ignore[arg-type]
     assert got == [
@@ -109,6 +111,7 @@ def test_import_targets_of_each_import_form() -> None:
         [("y", ".p.m.x"), ("z", ".p.m.z")],
         [],
         [("w", "k.w")],
+        [("e", "e")],
     ]
     relative = ast.parse("from . import s\n").body[0]
     assert list(import_targets(relative, "p.q", is_package=True)) == [("s", ".p.q.s")]  # type: ignore[arg-type]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from pytest_cleantree.analysis import reference
 from pytest_cleantree.analysis import text as text_module
 from pytest_cleantree.analysis.reference import analyze_reference, unparsed
 from pytest_cleantree.core.findings import FileAnalysis, Finding
@@ -112,7 +113,7 @@ def test_the_stars_given_are_what_a_star_import_binds() -> None:
 def test_aliases_are_followed_and_comments_read_unless_told_not_to() -> None:
     data = b"import os\nj = os.path.join\nj() # sm120\n"
     analysis = _analyze("a/b.py", data, "os.path.join", "sm120")
-    assert analysis.problem is None
+    assert (analysis.path, analysis.problem) == ("a/b.py", None)
     assert _found(analysis) == [
         ("os.path.join", 2, 12, "reference", "join", ("os.path.join",)),
         ("os.path.join", 3, 0, "call", "j", ("os.path.join",)),
@@ -127,3 +128,35 @@ def test_aliases_are_followed_and_comments_read_unless_told_not_to() -> None:
 def test_a_syntax_error_without_a_line_has_problem_line_zero() -> None:
     analysis = unparsed("m.py", ("sm120",), [parse_pattern("sm120")], SyntaxError("no line"))
     assert analysis.problem_line == 0
+
+
+def test_a_file_python_refuses_after_its_bom_is_read_as_its_cookie_says() -> None:
+    data = b"\xef\xbb\xbf# coding: latin-1\nx = sm120\n"
+    assert _analyze("a/m.py", data, "sm120") == FileAnalysis(
+        "a/m.py",
+        ("\ufeff# coding: latin-1", "x = sm120", ""),
+        (Finding("sm120", Occurrence(2, 4, Kind.TEXT, "x = sm120")),),
+        "cannot decode as Python source: encoding problem: utf-8",
+        allows=(),
+    )
+
+
+def test_a_list_of_patterns_is_split_once_and_answers_alike_each_time() -> None:
+    patterns = [parse_pattern("sm120"), parse_pattern("line:x = sm120")]
+    first = analyze_reference("m.py", b"x = sm120\n", patterns)
+    again = analyze_reference("m.py", b"x = sm120\n", patterns)
+    assert first == again
+    assert [f.pattern for f in again.findings] == ["sm120", "line:x = sm120"]
+
+
+def test_a_resolution_that_fails_is_the_file_s_problem(monkeypatch: pytest.MonkeyPatch) -> None:
+    def failing(*_: object, **__: object) -> dict[object, object]:
+        raise RuntimeError("astroid gave up")
+
+    monkeypatch.setattr(reference, "resolve_reference", failing)
+    analysis = _analyze("a/b.py", b"from os import sep\nsep\n", "os.sep")
+    assert analysis.problem == (
+        "qualified names could not be resolved through imports (RuntimeError('astroid gave up'))"
+    )
+    # what needs no resolution is still found: the import, not the use
+    assert _found(analysis) == [("os.sep", 1, 15, "import", "sep", ("os.sep",))]
