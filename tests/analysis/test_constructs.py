@@ -11,6 +11,8 @@ from pytest_cleantree.analysis.constructs import (
     SPELLS_FIRST,
     TEXT_TESTS,
     USE_SPELLS_LAST,
+    Construct,
+    _refuse_untested,
     _relative_import,
     _Text,
     needs_resolution,
@@ -86,6 +88,7 @@ def test_needs_resolution_asks_each_qualified_pattern_s_first_and_last_parts() -
     assert _needs("import os\nos.path.join\n", "sys.exit", "os.path.join")
     assert not _needs("import os\npath\n", "os.path.join")  # the last part, not the middle
     assert _needs("import os\njoin\n", "os.path.join")
+    assert _needs("import os\njoin\n", "os.a.path.join")  # the last part alone
     assert _needs("import os\nos.sep\n", "os.sep")
     assert not _needs("import osx\nos_sep\n", "os.sep")
     assert _needs("from . import sep\n", "os.sep")
@@ -98,3 +101,15 @@ def test_needs_resolution_reads_the_normalised_text() -> None:
     wide = "import \uff4fs\n\uff4fs.sep\n"  # a fullwidth o: NFKC reads os
     assert needs_resolution(wide, "import os\nos.sep\n", patterns)
     assert not needs_resolution("import os\nos.sep\n", "import x\n", patterns)
+
+
+class _Reading:
+    """A callable without a ``__name__``: no function of the reader."""
+
+    def __call__(self) -> None: ...
+
+
+def test_a_reading_without_a_name_is_no_reading_of_the_reader() -> None:
+    nameless = Construct("nameless", _Reading(), CONSTRUCTS[0].text, True, "")
+    with pytest.raises(ImportError, match="no reading in the one reader"):
+        _refuse_untested([nameless])

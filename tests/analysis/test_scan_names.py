@@ -244,3 +244,8 @@ def test_a_scanner_is_of_a_module_unless_told_it_is_a_package() -> None:
     scanner = Scanner(["from . import sm120"], patterns, "pkg.mod", {}, None)
     scanner.scan(ast.parse("from . import sm120\n"))
     assert [f.occurrence.qualified for f in scanner.findings] == [(".pkg.sm120",)]
+
+
+def test_each_segment_is_searched_after_the_one_before_it() -> None:
+    # from before ``abc``, the tail ``sm`` of ``zzsm`` would be read as the name ``sm``
+    assert scanned("import zzsm.abc.sm\n", "=sm") == [("=sm", 1, 16, "import", "sm", ())]

@@ -79,6 +79,8 @@ def test_comments_are_read_only_when_a_candidate_line_holds_a_hash() -> None:
     assert comments("x = 1\ny = 2 # sm120\n", [2], "sm120") == [
         ("sm120", 2, 6, "comment", "# sm120")
     ]
+    # the last line of a text without a final newline is a candidate too
+    assert comments("x = 1\ny = 2 # sm120", [2], "sm120") == [("sm120", 2, 6, "comment", "# sm120")]
 
 
 def test_a_source_the_tokenizer_gives_up_on_keeps_the_comments_before() -> None:
