@@ -160,3 +160,15 @@ def test_a_resolution_that_fails_is_the_file_s_problem(monkeypatch: pytest.Monke
     )
     # what needs no resolution is still found: the import, not the use
     assert _found(analysis) == [("os.sep", 1, 15, "import", "sep", ("os.sep",))]
+
+
+def test_a_coding_python_refuses_gives_the_text_its_cookie_decodes_and_python_s_verdict() -> None:
+    analysis = _analyze("a/m.py", b"# coding: latin-1\nx = (\ny = 'caf\xe9 sm120'\n", "sm120")
+    assert (analysis.path, analysis.lines) == (
+        "a/m.py",
+        ("# coding: latin-1", "x = (", "y = 'café sm120'", ""),
+    )
+    assert _found(analysis) == [("sm120", 3, 10, "text", "y = 'café sm120'", ())]
+    assert analysis.problem is not None
+    assert "'(' was never closed at line 2" in analysis.problem
+    assert analysis.problem_line == 2
