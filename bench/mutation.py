@@ -64,6 +64,12 @@ class Target:
 
 _MANIFEST_TESTS = ("tests/config/test_manifest.py", "tests/config/test_manifest_schema.py")
 _REPORT_TESTS = ("tests/report",)
+#: the scan and the modules it reports through (names, strings, positions): driven directly
+_SCAN_TESTS = (
+    "tests/analysis/test_scan.py",
+    "tests/analysis/test_scan_names.py",
+    "tests/analysis/test_analysis.py",
+)
 _ENGINE_TESTS = ("tests/analysis/test_analysis.py", "tests/analysis/test_soundness.py")
 #: a module no fast test calls directly: its row says so, and it is stale until one does
 NO_TESTS: tuple[str, ...] = ()
@@ -109,21 +115,37 @@ TARGETS = (
         "tests/analysis/test_soundness.py",
     ),
     _t("records", "analysis/records.py", "tests/analysis/test_records.py"),
-    _t("reference", "analysis/reference.py", "tests/analysis/test_reference.py"),
-    _t("resolve", "analysis/resolve.py", "tests/analysis/test_resolution.py"),
+    _t(
+        "reference",
+        "analysis/reference.py",
+        "tests/analysis/test_reference.py",
+        "tests/analysis/test_reference_engine.py",
+    ),
+    _t(
+        "resolve",
+        "analysis/resolve.py",
+        "tests/analysis/test_resolve.py",
+        "tests/analysis/test_resolution.py",
+    ),
     _t(
         "reader",
         "analysis/reader.py",
+        "tests/analysis/test_reader_parts.py",
         "tests/analysis/test_reader.py",
         "tests/analysis/test_resolution.py",
         "tests/analysis/test_aliases.py",
     ),
-    _t("constructs", "analysis/constructs.py", "tests/analysis/test_reader.py"),
+    _t(
+        "constructs",
+        "analysis/constructs.py",
+        "tests/analysis/test_constructs.py",
+        "tests/analysis/test_reader.py",
+    ),
     _t("astroid_names", "analysis/astroid_names.py", "tests/analysis/test_resolution.py"),
-    _t("scan", "analysis/scan.py", "tests/analysis/test_analysis.py"),
-    _t("positions", "analysis/positions.py", "tests/analysis/test_analysis.py"),
-    _t("strings", "analysis/strings.py", "tests/analysis/test_analysis.py"),
-    _t("emit", "analysis/emit.py", "tests/analysis/test_analysis.py"),
+    _t("scan", "analysis/scan.py", *_SCAN_TESTS),
+    _t("positions", "analysis/positions.py", "tests/analysis/test_positions.py", *_SCAN_TESTS),
+    _t("strings", "analysis/strings.py", "tests/analysis/test_strings.py", *_SCAN_TESTS),
+    _t("emit", "analysis/emit.py", *_SCAN_TESTS),
     _t(
         "analysis.text",
         "analysis/text.py",

@@ -298,8 +298,10 @@ class Scanner(NameReporter):
         self.visit(node.value, condition=condition)
 
     def visit_Global(self, node: ast.Global | ast.Nonlocal, **_: bool) -> None:
+        # after the keyword: ``nonlocal al`` holds an ``al`` before its name
+        after = node.col_offset + len("global" if isinstance(node, ast.Global) else "nonlocal")
         for name in node.names:
-            self._emit_located(name, Kind.REFERENCE, (node.lineno, node.col_offset + 6))
+            self._emit_located(name, Kind.REFERENCE, (node.lineno, after))
 
     visit_Nonlocal = visit_Global
 
