@@ -114,6 +114,42 @@ def test_kinds_the_rule_does_not_look_at_are_no_hit_but_text_always_is() -> None
     assert [(hit.line, hit.kinds) for hit in result.hits] == [(2, (Kind.CALL,)), (4, (Kind.TEXT,))]
 
 
+def _code_text_hits(rule: Rule, path: str = "a.py", **kw: object) -> list[int]:
+    """The lines reported of a file whose code line 1 holds ``g(a)``, a substring no name
+    holds (found as grep finds it, kind text: see ``analysis.codetext``), beside a plain
+    text line 2 and a string line 3 that hold it too."""
+    analysis = _analysis(
+        path,
+        ("g(a)", "g(a)", "s = 'g(a)'"),
+        _at("g(a)", 1, Kind.TEXT),
+        _at("line:g(a)", 2, Kind.TEXT),
+        _at("g(a)", 3, Kind.STRING),
+        **kw,
+    )
+    found = Found({path: analysis}, {(path, ()): (path,)})
+    return [hit.line for hit in judge(Check(rule, path), SOURCE, (path,), found).hits]
+
+
+def test_a_code_line_a_pattern_no_name_holds_stands_on_counts_where_the_rule_sees_code() -> None:
+    grep = parse_pattern("g(a)")
+    line = parse_pattern("line:g(a)")
+    code = frozenset({Kind.CALL})
+    strings = frozenset({Kind.STRING})
+
+    assert _code_text_hits(Rule("r", ("a.py",), forbid=(grep, line), kinds=code)) == [1, 2]
+    # a rule that looks only at strings is shown its string, and the whole-line pattern
+    assert _code_text_hits(Rule("r", ("a.py",), forbid=(grep, line), kinds=strings)) == [2, 3]
+    # a file read as text (it did not parse) has every line's text findings, whatever the kinds
+    troubled = Rule("r", ("a.py",), forbid=(grep, line), kinds=strings)
+    assert _code_text_hits(troubled, problem="syntax error") == [1, 2, 3]
+    # not Python: a line of text is always one
+    assert _code_text_hits(Rule("r", ("a.md",), forbid=(grep, line), kinds=strings), "a.md") == [
+        1,
+        2,
+        3,
+    ]
+
+
 def test_a_line_holding_an_unless_pattern_is_not_reported() -> None:
     rule = Rule("r", ("a.py",), forbid=(SM,), unless=(KEEP,))
     analysis = _analysis(
