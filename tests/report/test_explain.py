@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pytest_cleantree.names.existence import Standing
 from pytest_cleantree.names.spellings import Explanation
 from pytest_cleantree.report.explain import render_explanation
 
@@ -54,4 +55,32 @@ def test_an_undefined_name_says_how_far_it_was_followed_and_its_other_targets() 
         "ext.run: not defined in the tree; followed as far as ext.lib.run\n"
         "  or -> ext.a.run  not defined in the tree (another binding may lead there)\n"
         "  or -> ext.b.run  defined at ext/b.py (another binding may lead there)"
+    )
+
+
+def test_the_module_its_standing_and_what_was_read_from_the_environment() -> None:
+    explained = Explanation(
+        "pkg.core.run",
+        "pkg.core.run",
+        ("pkg/core.py", 3),
+        (),
+        (),
+        standing=Standing("outside"),
+        module=("pkg.core", "pkg/core.py", ("src.pkg.core", "pkg.core2")),
+        outside=(("os", "/usr/lib/os.py"), ("posixpath", "/usr/lib/posixpath.py")),
+    )
+    assert render_explanation(explained, root="r") == (
+        "pkg.core.run -> pkg.core.run  defined at r/pkg/core.py:3\n"
+        "  module pkg.core is r/pkg/core.py (also src.pkg.core, pkg.core2)\n"
+        "  pkg is neither in the tree nor installed: pkg.core.run is matched as spelt\n"
+        "  from the environment (not the tree): os, posixpath"
+    )
+
+
+def test_a_module_with_no_other_name_and_an_absolute_path() -> None:
+    explained = Explanation(
+        "pkg.run", "pkg.run", ("/abs/pkg/__init__.py", 0), (), (), module=("pkg", "/abs/x.py", ())
+    )
+    assert render_explanation(explained, root="r") == (
+        "pkg.run -> pkg.run  defined at /abs/pkg/__init__.py\n  module pkg is /abs/x.py"
     )
