@@ -8,6 +8,7 @@ import pytest
 
 from pytest_cleantree.analysis.comments import comments_of
 from pytest_cleantree.analysis.textfiles import (
+    _UNREAD_SUFFIXES,
     decode_text,
     string_views,
     text_comments,
@@ -226,7 +227,10 @@ def test_files_of_no_known_comment_syntax(path: str) -> None:
     assert text_comments(path, ("# c",)) is None
 
 
-@pytest.mark.parametrize("path", ["x.kt", "q.SQL", "p.html", "k.ptx", "m.lua"])
+@pytest.mark.parametrize(
+    "path",
+    ["x.kt", "q.SQL", "p.html", "k.ptx", "m.lua", *(f"f{s}" for s in sorted(_UNREAD_SUFFIXES))],
+)
 def test_a_language_with_strings_and_no_grammar_here_has_no_comment(path: str) -> None:
     """The same text in its strings and its comments cannot be told apart: none counts."""
     assert text_comments(path, ('s = "# c"', "# c", "// c")) == ()
