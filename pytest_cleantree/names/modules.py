@@ -21,7 +21,7 @@ from pytest_cleantree.config.layout import (
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.names.graph import TreeModule
 from pytest_cleantree.names.spellings import import_bases
-from pytest_cleantree.sources.base import Source
+from pytest_cleantree.sources.base import FileRead, Source
 
 __all__ = ["TREE_PYTHON", "Naming", "module_names", "name_tree", "tree_modules"]
 
@@ -84,12 +84,12 @@ def module_names(
 def _pyproject(source: Source) -> str | None:
     """The tree's ``pyproject.toml``; one that cannot be read is an error (the names
     would be a guess), one that is not UTF-8 holds no settings the layout could read."""
-    data = source.read([PYPROJECT]).get(PYPROJECT)
-    if isinstance(data, SourceError):
-        raise data
-    if not isinstance(data, bytes):
+    read = source.read([PYPROJECT]).get(PYPROJECT)
+    if isinstance(read, SourceError):
+        raise read
+    if not isinstance(read, FileRead):
         return None
-    return data.decode("utf-8", errors="replace")
+    return read.data.decode("utf-8", errors="replace")
 
 
 def tree_modules(

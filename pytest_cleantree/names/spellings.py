@@ -40,7 +40,7 @@ from pytest_cleantree.names.graph import (
 )
 from pytest_cleantree.names.imports import import_summary
 from pytest_cleantree.names.symbols import ExportMap, Reached
-from pytest_cleantree.sources.base import Source
+from pytest_cleantree.sources.base import FileRead, Source
 
 __all__ = [
     "Chains",
@@ -493,13 +493,11 @@ def _read_round(
         return
     contents = source.read(sorted({path for path, _ in chosen.values()}))
     for module, (path, is_package) in chosen.items():
-        data = contents.get(path)
-        if isinstance(data, SourceError):
-            problems[path] = str(data)
+        read = contents.get(path)
+        if not isinstance(read, FileRead):  # (read without needles: never NoNeedle)
+            problems[path] = str(read or "listed, but the source returned nothing for it")
             continue
-        if not isinstance(data, bytes):  # (read without needles: never NoNeedle)
-            problems[path] = "listed, but the source returned nothing for it"
-            continue
+        data = read.data
         try:
             text = decode_python(data)
             stored = store.whole(path, data, module, is_package) if store else None

@@ -24,6 +24,7 @@ import pytest
 
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.sources import RemoteOptions
+from pytest_cleantree.sources.base import FileRead
 from pytest_cleantree.sources.local import LocalSource
 from pytest_cleantree.sources.ssh import SSHSource, open_ssh_source
 
@@ -98,7 +99,9 @@ def test_the_connection_opens_on_first_use_and_is_reused(
     assert opened == {"connections": 1, "session": 1}  # one agent answers all three
     assert source.commands == (1, 3)
     source.close()
-    assert source.read(["pkg0/mod_0.py"]) == {"pkg0/mod_0.py": b"value = 13\n"}  # reopened
+    assert source.read(["pkg0/mod_0.py"]) == {
+        "pkg0/mod_0.py": FileRead(b"value = 13\n")
+    }  # reopened
     assert opened == {"connections": 2, "session": 2}
     assert source.commands == (2, 4)
 
@@ -114,7 +117,7 @@ def test_open_ssh_source_takes_the_root_from_the_spec(
         assert opened == {}
         assert source.host == ssh_setup.alias
         assert source.resolve_root() == str(tmp_path)
-        assert source.read(["a.py"]) == {"a.py": b"a = 1\n"}
+        assert source.read(["a.py"]) == {"a.py": FileRead(b"a = 1\n")}
 
 
 def test_open_ssh_source_needs_a_root() -> None:
@@ -129,7 +132,7 @@ def test_the_default_interpreter_is_the_hosts_python3(
 ) -> None:
     (tmp_path / "a.py").write_text("a = 1\n")
     source = make_ssh_source(tmp_path, python="python3")
-    assert source.read(["a.py"]) == {"a.py": b"a = 1\n"}
+    assert source.read(["a.py"]) == {"a.py": FileRead(b"a = 1\n")}
 
 
 # -- host keys ------------------------------------------------------------------------
@@ -206,11 +209,11 @@ def test_accepting_new_host_keys_records_the_key(
     known = tmp_path / "fresh" / "known_hosts"
     with caplog.at_level(logging.WARNING, logger="pytest_cleantree.sources.ssh"):
         first = make_ssh_source(tmp_path, setup, known_hosts=known, accept_new_host_key=True)
-        assert first.read(["a.py"]) == {"a.py": b"a = 1\n"}
+        assert first.read(["a.py"]) == {"a.py": FileRead(b"a = 1\n")}
     assert known.read_text() == sshd.known_hosts_line
     assert "accepted the new host key" in caplog.text
     second = make_ssh_source(tmp_path, setup, known_hosts=known)  # refusing unknown keys
-    assert second.read(["a.py"]) == {"a.py": b"a = 1\n"}
+    assert second.read(["a.py"]) == {"a.py": FileRead(b"a = 1\n")}
     assert known.read_text() == sshd.known_hosts_line
 
 
@@ -336,7 +339,7 @@ def test_a_killed_server_is_an_error_never_an_empty_answer(
 ) -> None:
     (tmp_path / "a.py").write_text("a = 1\n")
     source = make_ssh_source(tmp_path, disposable_setup)
-    assert source.read(["a.py"]) == {"a.py": b"a = 1\n"}
+    assert source.read(["a.py"]) == {"a.py": FileRead(b"a = 1\n")}
     process = disposable_setup.server.process
     doomed = [process.pid, *descendants(process.pid)]
     _kill(doomed)
@@ -355,12 +358,12 @@ def test_a_dead_connection_is_reopened_once(
 ) -> None:
     (tmp_path / "a.py").write_text("a = 1\n")
     source = make_ssh_source(tmp_path)
-    assert source.read(["a.py"]) == {"a.py": b"a = 1\n"}
+    assert source.read(["a.py"]) == {"a.py": FileRead(b"a = 1\n")}
     sessions = descendants(sshd.process.pid)  # this test's connection is the only one open
     assert sessions
     _kill(sessions)
     _wait_gone(sessions)
-    assert source.read(["a.py"]) == {"a.py": b"a = 1\n"}
+    assert source.read(["a.py"]) == {"a.py": FileRead(b"a = 1\n")}
     assert opened["connections"] == 2
 
 
@@ -373,13 +376,13 @@ def test_an_agent_that_died_between_requests_is_started_again_once(
     pids = tmp_path / "pids"
     python = _interpreter(tmp_path / "logged", f'echo $$ >> {pids}\nexec {sys.executable} "$@"')
     source = make_ssh_source(tmp_path, python=python)
-    assert source.read(["a.py"]) == {"a.py": b"a = 1\n"}
+    assert source.read(["a.py"]) == {"a.py": FileRead(b"a = 1\n")}
     assert list(source.expand(["*.py"])["*.py"]) == ["a.py"]
     assert source.commands == (1, 2)
     (agent,) = map(int, pids.read_text().split())
     _kill([agent])
     _wait_gone([agent])
-    assert source.read(["a.py"]) == {"a.py": b"a = 1\n"}
+    assert source.read(["a.py"]) == {"a.py": FileRead(b"a = 1\n")}
     assert source.commands == (2, 4)  # the request to the dead agent, then to a new one
     assert len(pids.read_text().split()) == 2
 
@@ -393,14 +396,14 @@ def test_what_a_run_kept_is_forgotten_when_the_next_run_plans(
     (tmp_path / "a.py").write_text("sm120 = 1\n")
     source = make_ssh_source(tmp_path)
     assert list(source.expand(["*.py"], read_ahead={"*.py": ["sm120"]})["*.py"]) == ["a.py"]
-    assert source.read(["a.py"]) == {"a.py": b"sm120 = 1\n"}
-    assert source.read(["a.py"]) == {"a.py": b"sm120 = 1\n"}
+    assert source.read(["a.py"]) == {"a.py": FileRead(b"sm120 = 1\n", ahead=True)}
+    assert source.read(["a.py"]) == {"a.py": FileRead(b"sm120 = 1\n", ahead=True)}
     assert list(source.expand(["*.py"])["*.py"]) == ["a.py"]
     assert source.commands == (1, 1)  # the run's reads and listing again: no request
     (tmp_path / "a.py").write_text("x = 2\n")
     (tmp_path / "b.py").write_text("y = 3\n")
     assert list(source.expand(["*.py"], read_ahead={})["*.py"]) == ["a.py", "b.py"]
-    assert source.read(["a.py"]) == {"a.py": b"x = 2\n"}
+    assert source.read(["a.py"]) == {"a.py": FileRead(b"x = 2\n")}  # read now, not ahead
     assert source.commands == (1, 3)
 
 
@@ -423,7 +426,7 @@ def test_a_connection_dropped_mid_transfer_is_retried_once(
 ) -> None:
     (tmp_path / "big.py").write_bytes(b"x = 1\n" * 1000)
     source = make_ssh_source(tmp_path, python=_dropping_interpreter(tmp_path, 1))
-    assert source.read(["big.py"]) == {"big.py": b"x = 1\n" * 1000}
+    assert source.read(["big.py"]) == {"big.py": FileRead(b"x = 1\n" * 1000)}
     assert opened == {"connections": 2, "session": 2}
 
 
@@ -525,7 +528,7 @@ def test_a_hostile_interpreter_is_one_quoted_word(
     (tmp_path / "a.py").write_text("a = 1\n")
     source = make_ssh_source(tmp_path, python=f"python3; touch {canary}")
     with caplog.at_level(logging.INFO, logger="pytest_cleantree.sources.ssh"):
-        assert source.read(["a.py"]) == {"a.py": b"a = 1\n"}  # through SFTP
+        assert source.read(["a.py"]) == {"a.py": FileRead(b"a = 1\n")}  # through SFTP
     assert "not found" in caplog.text
     assert not canary.exists()
 
@@ -630,7 +633,7 @@ def test_a_proxy_jump_is_followed(
         f"    IdentitiesOnly yes\n"
     )
     source = make_ssh_source(tmp_path, make_client_setup(extra=jump))
-    assert source.read(["a.py"]) == {"a.py": b"a = 1\n"}
+    assert source.read(["a.py"]) == {"a.py": FileRead(b"a = 1\n")}
     assert opened == {"connections": 2, "direct-tcpip": 1, "session": 1}
 
 

@@ -22,7 +22,7 @@ from pytest_cleantree.names.graph import (
 )
 from pytest_cleantree.names.imports import UNKNOWN_STAR, ImportSummary, import_summary
 from pytest_cleantree.names.symbols import ExportMap, build_export_map
-from pytest_cleantree.sources.base import NO_NEEDLE, Needles, NoNeedle, Source
+from pytest_cleantree.sources.base import NO_NEEDLE, FileRead, Needles, ReadAnswer, Source
 
 # ------------------------------------------------------------------ Reach
 
@@ -127,17 +127,17 @@ class Tree:
 
     def read(
         self, paths: Sequence[str], needles: Needles | None = None
-    ) -> Mapping[str, bytes | SourceError | NoNeedle]:
+    ) -> Mapping[str, ReadAnswer]:
         asked = None if needles is None else list(needles)
         self.reads.append((list(paths), asked))
-        answers: dict[str, bytes | SourceError | NoNeedle] = {}
+        answers: dict[str, ReadAnswer] = {}
         for path in paths:
             if path in self.errors:
                 answers[path] = self.errors[path]
             elif self.server and asked is not None and not _needle_in(self.files[path], asked):
                 answers[path] = NO_NEEDLE
             else:
-                answers[path] = self.files[path]
+                answers[path] = FileRead(self.files[path])
         return answers
 
     def close(self) -> None:

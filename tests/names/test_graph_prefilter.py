@@ -23,7 +23,7 @@ from pytest_cleantree.names.graph import STAR_NEEDLE
 from pytest_cleantree.names.imports import import_summary, parsed_summary
 from pytest_cleantree.names.modules import name_tree
 from pytest_cleantree.names.spellings import pattern_spellings
-from pytest_cleantree.sources.base import NO_NEEDLE, Needles, NoNeedle, SourceError
+from pytest_cleantree.sources.base import NO_NEEDLE, FileRead, Needles, ReadAnswer
 from pytest_cleantree.sources.local import LocalSource
 from tests.names.test_import_spellings import covered, engine
 
@@ -121,12 +121,12 @@ class ServerLike(LocalSource):
 
     def read(
         self, paths: Sequence[str], needles: Needles | None = None
-    ) -> Mapping[str, bytes | SourceError | NoNeedle]:
-        found: dict[str, bytes | SourceError | NoNeedle] = dict(super().read(paths))
+    ) -> Mapping[str, ReadAnswer]:
+        found: dict[str, ReadAnswer] = dict(super().read(paths))
         if needles is None or isinstance(needles, Mapping):
             return found
         for path, data in found.items():
-            if isinstance(data, bytes) and server_keeps_back(data, list(needles)):
+            if isinstance(data, FileRead) and server_keeps_back(data.data, list(needles)):
                 found[path] = NO_NEEDLE
                 self.kept.append(path)
         return found

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
 from typing import TypeVar
@@ -16,8 +15,9 @@ from pytest_cleantree.sources.base import (
     Expansion,
     Listing,
     Needles,
-    NoNeedle,
+    ReadAnswer,
     RemoteOptions,
+    content_digest,
     listing_of,
     literal_answer,
     match_listing,
@@ -30,11 +30,6 @@ from pytest_cleantree.sources.ssh.sftp import SFTPReader, Where
 from pytest_cleantree.sources.ssh.snapshot import KeptStore, WalkSnapshot
 
 _T = TypeVar("_T")
-
-
-def content_digest(data: bytes) -> str:
-    """A content's digest, as the stores key content (the agent's ``serve.digest``)."""
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 _DEFAULT_OPTIONS = RemoteOptions()
@@ -73,6 +68,8 @@ class SSHSource:
         #: next listing that reads ahead (a qualified check's graph and its analysis read the
         #: same files: the second read is not a second request)
         self._ahead: dict[str, ReadAhead] = {}
+        #: of those, the ones not sent (:class:`~pytest_cleantree.agent.wire.Kept`): their digest
+        self._kept_digests: dict[str, str] = {}
         #: the globs that listing expanded, kept as long (the graph lists the tree's Python
         #: files again: one snapshot of the tree per run, one request)
         self._listed: dict[str, Expansion] = {}
@@ -98,6 +95,7 @@ class SSHSource:
         found: dict[str, Expansion] = {}
         if planned:  # even with nothing to read ahead: what an earlier run kept is stale
             self._ahead.clear()
+            self._kept_digests.clear()
             self._listed.clear()
             self._snapshot.clear()
         else:
@@ -156,10 +154,10 @@ class SSHSource:
 
     def read(
         self, paths: Sequence[str], needles: Needles | None = None
-    ) -> Mapping[str, bytes | SourceError | NoNeedle]:
+    ) -> Mapping[str, ReadAnswer]:
         if isinstance(needles, str):
             raise TypeError("needles: a list of strings, or a mapping of path to one, not a str")
-        found: dict[str, bytes | SourceError | NoNeedle] = {}
+        found: dict[str, ReadAnswer] = {}
         rest: list[str] = []
         for path in paths:
             ahead = self._ahead.get(path)
@@ -167,7 +165,8 @@ class SSHSource:
             if ahead is None:
                 rest.append(path)
             elif not isinstance(ahead.record, wire.Spared):  # content, or why none: any needles
-                found[path] = read_answer(path, ahead.record)
+                digest = self._kept_digests.get(path)
+                found[path] = read_answer(path, ahead.record, digest=digest, ahead=True)
             elif chosen is not None and set(chosen) <= ahead.needles:  # none of more needles
                 found[path] = NO_NEEDLE
             else:
@@ -178,6 +177,7 @@ class SSHSource:
 
     def close(self) -> None:
         self._ahead.clear()
+        self._kept_digests.clear()
         self._listed.clear()
         self._snapshot.clear()
         self._agent.close(quietly=True)  # the connection's end ends the agent's channel
@@ -297,18 +297,20 @@ class SSHSource:
         offered = fields.get("known") if isinstance(fields, dict) else None
         found: dict[str, ReadAhead] = {}
         for path, one in read.items():
+            self._kept_digests.pop(path, None)  # (what this listing says of it counts)
             if isinstance(one.record, wire.Kept):
                 digest = offered.get(path) if isinstance(offered, dict) else None
                 data = self._kept.content(digest) if self._kept and digest else None
                 if data is None:
                     continue
                 one = ReadAhead(wire.Content(data), one.needles)
+                self._kept_digests[path] = str(digest)  # (checked: the content has it)
             found[path] = one
         return found
 
     def _read_once(
         self, paths: list[str], needles: Needles | None = None
-    ) -> Mapping[str, bytes | SourceError | NoNeedle]:
+    ) -> Mapping[str, ReadAnswer]:
         client = self._connection.connect()
         records = None if self._agent.failure else self._agent.read(client, paths, needles)
         if records is None:
