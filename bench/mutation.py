@@ -169,7 +169,7 @@ TARGETS = (
         "tests/names/test_exports.py",
         "tests/names/test_module_exports.py",
     ),
-    _t("graph", "names/graph.py", "tests/names/test_graph.py"),
+    _t("modules_to_read", "names/modules_to_read.py", "tests/names/test_modules_to_read.py"),
     _t("imports", "names/imports.py", "tests/names/test_imports.py"),
     _t("budget", "names/budget.py", "tests/names/test_budget.py"),
     _t("modules", "names/modules.py", "tests/names/test_modules.py"),
@@ -181,10 +181,16 @@ TARGETS = (
         "tests/names/test_pattern_spellings.py",
     ),
     _t(
-        "symbols",
-        "names/symbols.py",
+        "symbol_graph",
+        "names/symbol_graph.py",
         "tests/names/test_exports.py",
-        "tests/names/test_symbols.py",
+        "tests/names/test_symbol_graph.py",
+    ),
+    _t(
+        "reverse_walk",
+        "names/reverse_walk.py",
+        "tests/names/test_symbol_graph.py",
+        "tests/names/test_exports.py",
     ),
     _t(
         "diff",

@@ -8,13 +8,14 @@ defines ``module.name``; imports re-export.  A star import takes the source's
 ``__all__`` as :mod:`.analysis.allnames` bounds it (the names it may hold, and
 every public name when it may be absent, every name when it cannot be read), else
 every public name bound in the source (names imported into it included), as
-Python and mypy do.  The graph over these records is :mod:`.symbols`.
+Python and mypy do.  The graph over these records is :mod:`.symbol_graph`.
 """
 
 from __future__ import annotations
 
 import ast
 import enum
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from pytest_cleantree.analysis import bindings
@@ -79,6 +80,9 @@ class ModuleExports:
     _by_name: dict[str, list[Binding]] = field(default_factory=dict, compare=False, repr=False)
     _stars: list[tuple[int, Binding]] = field(default_factory=list, compare=False, repr=False)
     _order: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
+    _public: list[tuple[frozenset[str], tuple[str, ...]]] = field(
+        default_factory=list, compare=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         for index, binding in enumerate(self.bindings):
@@ -112,6 +116,57 @@ class ModuleExports:
             return [binding for _, binding in self._stars]
         merged = [(self._order[id(b)], b) for b in own] + self._stars
         return [binding for _, binding in sorted(merged, key=lambda pair: pair[0])]
+
+    def public(self) -> tuple[frozenset[str], tuple[str, ...]]:
+        """The module's public names and the modules it star-imports (read once)."""
+        if not self._public:
+            self._public.append(
+                (
+                    frozenset(b.name for b in self.bindings if taken_by_star(b)),
+                    tuple(b.module for b in self.bindings if b.kind is BindingKind.STAR),
+                )
+            )
+        return self._public[0]
+
+    def star_takes(self) -> tuple[Collection[str], Sequence[str]] | None:
+        """What a star import takes of the module's own names, and the modules it goes on to.
+
+        Without ``__all__``: every public name, then its star imports.  With one: the
+        names it may hold and its splices' modules, and besides (``all_open``) every
+        public name or every name, then its star imports.  ``None``: a splice
+        (``other.__all__``) is not plainly a module's.
+        """
+        if self.all_names is None:
+            return self.public()
+        stars = [b.module for b in self.bindings if b.kind is BindingKind.STAR]
+        names = set(self.all_names)
+        more: list[str] = []
+        for bound in self.all_from:
+            other = self.module_bound(bound)
+            if other is None:
+                return None
+            more.append(other)
+        if self.all_open == "public":
+            names.update(b.name for b in self.bindings if taken_by_star(b))
+        elif self.all_open:
+            names.update(self.every_name())
+        return names, (more + stars if self.all_open else more)
+
+    def module_bound(self, name: str) -> str | None:
+        """The module that ``name`` is in this module by its own import that runs last.
+
+        ``import pkg.common as common`` or ``from . import common``: what a spliced
+        ``common.__all__`` names.  Only the module's own binding is read (not a star
+        import's, nor a chain of re-exports): the walk over exports never waits on
+        another lookup, so nothing here nests.  ``None``: not plainly a module.
+        """
+        for binding in reversed(self.bound(name)):
+            if binding.kind is BindingKind.MODULE:
+                return binding.module
+            if binding.kind is BindingKind.FROM:  # a sub-module, if it is one (read if not yet)
+                return f"{binding.module}.{binding.attr}"
+            return None
+        return None
 
 
 @dataclass(frozen=True, order=True)

@@ -13,7 +13,7 @@ from pytest_cleantree.names.exports import (
     resolve_relative,
 )
 from pytest_cleantree.names.spellings import modules_to_read, next_reads
-from pytest_cleantree.names.symbols import ExportMap, build_export_map
+from pytest_cleantree.names.symbol_graph import ExportMap, build_export_map
 
 
 def tree_map(files: dict[str, str], **options: object) -> ExportMap:

@@ -1,5 +1,5 @@
-"""The symbol graph (``names/symbols.py``) on small module sets held in memory: where a spelling
-leads, which modules following it needs, the names that reach a target, the work each walk
+"""The symbol graph (``names/symbol_graph.py``) on small module sets held in memory: where a
+spelling leads, which modules following it needs, the names that reach a target, the work each walk
 counts against the run's budget (``test_budget.py`` states the budget itself), and the memo that
 keeps a web of modules as cheap as its nodes."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from pytest_cleantree.names.budget import Budget, GraphBudgetError
-from pytest_cleantree.names.symbols import ExportMap, Reached, build_export_map
+from pytest_cleantree.names.symbol_graph import ExportMap, Reached, build_export_map
 
 
 def emap_of(
