@@ -28,7 +28,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator, Mapping, Sequence
 
-from .bindings import Importation, ImportationFrom, ScopeBindings
+from .bindings import Importation, ImportationFrom, ScopeBindings, StarImportation
 
 __all__ = [
     "ALIAS_VIAS",
@@ -40,6 +40,7 @@ __all__ = [
     "attribute_chain",
     "binding_target",
     "from_target",
+    "import_source",
     "import_targets",
     "iter_imports",
     "key_at",
@@ -48,6 +49,7 @@ __all__ = [
     "own_name",
     "parameter_defaults",
     "refers_to",
+    "resolve_relative",
     "star_bindings",
     "value_chain",
 ]
@@ -133,6 +135,35 @@ def absolute_module(module: str, level: int, target: str | None, *, is_package: 
     base = ".".join(parts)
     tail = ".".join(x for x in (base, target or "") if x)
     return "." + tail
+
+
+def resolve_relative(module: str, is_package: bool, level: int, target: str | None) -> str | None:
+    """The absolute module of ``from {'.' * level}{target} import ...`` inside ``module``.
+
+    ``None`` when the dots climb above the top package (Python raises ImportError).
+    """
+    if level == 0:
+        return target or None
+    parts = module.split(".") if module else []
+    if not is_package:
+        parts = parts[:-1]
+    climb = level - 1
+    if climb > len(parts) or (climb == len(parts) and not target):
+        return None
+    base = parts[: len(parts) - climb]
+    return ".".join([*base, *([target] if target else [])]) or None
+
+
+def import_source(
+    binding: ImportationFrom | StarImportation, module: str, *, is_package: bool
+) -> str | None:
+    """The module a ``from`` import of the binding model names, inside the module ``module``.
+
+    For a reading that knows the module's whole name (the symbol graph's records): the
+    absolute module (:func:`resolve_relative`), ``None`` when the dots climb above the
+    top package.  :func:`binding_target` is the same for a file whose root is unknown.
+    """
+    return resolve_relative(module, is_package, binding.level, binding.module or None)
 
 
 def from_target(base: str, attr: str) -> str:

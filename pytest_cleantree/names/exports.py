@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pytest_cleantree.analysis import bindings
 from pytest_cleantree.analysis.allnames import read_all
 from pytest_cleantree.analysis.bindings import scope_bindings
+from pytest_cleantree.analysis.reader import import_source
 
 __all__ = [
     "Binding",
@@ -29,7 +30,6 @@ __all__ = [
     "Spelling",
     "exports_of_tree",
     "parse_module_exports",
-    "resolve_relative",
     "taken_by_star",
 ]
 
@@ -178,23 +178,6 @@ class Spelling:
     line: int
 
 
-def resolve_relative(module: str, is_package: bool, level: int, target: str | None) -> str | None:
-    """The absolute module of ``from {'.' * level}{target} import ...`` inside ``module``.
-
-    ``None`` when the dots climb above the top package (Python raises ImportError).
-    """
-    if level == 0:
-        return target or None
-    parts = module.split(".") if module else []
-    if not is_package:
-        parts = parts[:-1]
-    climb = level - 1
-    if climb > len(parts) or (climb == len(parts) and not target):
-        return None
-    base = parts[: len(parts) - climb]
-    return ".".join([*base, *([target] if target else [])]) or None
-
-
 def parse_module_exports(name: str, text: str, *, is_package: bool) -> ModuleExports:
     """Read a module's top-level bindings; raises ``SyntaxError``/``ValueError`` on bad source.
 
@@ -254,7 +237,7 @@ def _binding(binding: bindings.Binding, module: str, is_package: bool) -> Bindin
         return Binding(binding.name, BindingKind.MODULE, binding.line, binding.module)
     if not isinstance(binding, bindings.ImportationFrom | bindings.StarImportation):
         return None
-    source = resolve_relative(module, is_package, binding.level, binding.module or None)
+    source = import_source(binding, module, is_package=is_package)
     if source is None:
         return None
     if isinstance(binding, bindings.StarImportation):
