@@ -113,6 +113,7 @@ TARGETS = (
         "tests/analysis/test_pieces.py",
         "tests/analysis/test_partial_parse.py",
         "tests/analysis/test_soundness.py",
+        "tests/analysis/test_getattr_alias.py",
     ),
     _t("records", "analysis/records.py", "tests/analysis/test_records.py"),
     _t(
@@ -134,12 +135,14 @@ TARGETS = (
         "tests/analysis/test_reader.py",
         "tests/analysis/test_resolution.py",
         "tests/analysis/test_aliases.py",
+        "tests/analysis/test_getattr_alias.py",
     ),
     _t(
         "constructs",
         "analysis/constructs.py",
         "tests/analysis/test_constructs.py",
         "tests/analysis/test_reader.py",
+        "tests/analysis/test_getattr_alias.py",
     ),
     _t("astroid_names", "analysis/astroid_names.py", "tests/analysis/test_resolution.py"),
     _t("scan", "analysis/scan.py", *_SCAN_TESTS),

@@ -4,10 +4,11 @@ Each construct through which the fast engine lets a name stand for a qualified
 name is read here, by one function: an import's target (:func:`import_targets`,
 :func:`binding_target`), an attribute chain (:func:`attribute_chain`), the value
 an alias takes (:func:`assignment_values`, :func:`parameter_defaults`,
-:func:`value_chain`), a star import's names (:func:`star_bindings`), a module's
-own binding (:func:`module_bindings`, :func:`own_name`); the answers are keyed by
-:data:`Key` (a node's kind and exact span).  :mod:`.constructs` lists the
-constructs, each with its reading here and the text tests the fast path asks.
+:func:`value_chain`, :func:`getattr_target`), a star import's names
+(:func:`star_bindings`), a module's own binding (:func:`module_bindings`,
+:func:`own_name`); the answers are keyed by :data:`Key` (a node's kind and exact
+span).  :mod:`.constructs` lists the constructs, each with its reading here and the
+text tests the fast path asks.
 
 The scanner (:mod:`.scan`), import resolution (:mod:`.resolve`) and the aliases
 (:mod:`.aliases`) ask this module.  The astroid reading (:mod:`.astroid_names`) is
@@ -17,7 +18,8 @@ the arithmetic of a relative import (:func:`absolute_module`).
 What is read is what the engine models today, no more: ``import``, ``from ...
 import`` (absolute, relative, ``*``), an attribute chain on a resolved name, an
 assignment (``a = b = v``, ``a: T = v``) or a parameter default whose value is a
-resolved name or a chain on one, the same under ``global`` or ``nonlocal``, and a
+resolved name or a chain on one, or ``getattr`` of one with a literal name
+(:func:`getattr_target`), the same under ``global`` or ``nonlocal``, and a
 module's own top-level binding.  Any other binding of a name (:data:`NOT_FOLLOWED`:
 unpacking, walrus, ``for``/``with``/``except`` targets, ...) is no alias: it only
 rebinds, and resolution leaves such a name to astroid's lookup.
@@ -26,6 +28,7 @@ rebinds, and resolution leaves such a name to astroid's lookup.
 from __future__ import annotations
 
 import ast
+import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 
 from .bindings import Importation, ImportationFrom, ScopeBindings, StarImportation
@@ -40,6 +43,7 @@ __all__ = [
     "attribute_chain",
     "binding_target",
     "from_target",
+    "getattr_target",
     "import_source",
     "import_targets",
     "iter_imports",
@@ -96,25 +100,62 @@ def attribute_chain(node: ast.Attribute) -> tuple[ast.expr, str]:
 
 
 def value_chain(value: ast.expr) -> tuple[ast.Name, str] | None:
-    """A value an alias can be: a name, or a chain on one (``os.path``: ``os``, ``".path"``)."""
+    """A value an alias can be: a name, or a chain on one (``os.path``: ``os``, ``".path"``),
+    or :func:`getattr_target` on one (``getattr(os, "path")``: ``os``, ``".path"``)."""
     if isinstance(value, ast.Name):
         return value, ""
     if isinstance(value, ast.Attribute):
         base, suffix = attribute_chain(value)
         if isinstance(base, ast.Name):
             return base, suffix
-    return None
+        return None
+    found = getattr_target(value)
+    if found is None:
+        return None
+    chain = value_chain(found[0])
+    return None if chain is None else (chain[0], chain[1] + found[1])
+
+
+def getattr_target(value: ast.expr) -> tuple[ast.expr, str] | None:
+    """``getattr(obj, "name")``: the object and the attribute it reads (``".name"``).
+
+    The name must be one string literal (escapes and implicit concatenation are the
+    parser's: ``"f\\x75nc"`` is ``func``) spelling an identifier exactly as written:
+    ``getattr`` does not normalise it, so a fullwidth ``"\\uff46unc"`` reads no ``func``.  A third
+    argument (the default) keeps it an alias: where the attribute exists, which is
+    where a check of ``obj.name`` matters, the call returns it (an over-approximation:
+    where it does not, the name holds the default).  Any other call (a name not a
+    literal, keywords, a starred argument, ``builtins.getattr``) is no alias: nothing is
+    guessed.  A module that rebinds ``getattr`` itself is read as if it did not (more
+    findings, never fewer).
+    """
+    if not isinstance(value, ast.Call) or value.keywords or not 2 <= len(value.args) <= 3:
+        return None
+    func, (obj, name, *_) = value.func, value.args
+    if not (isinstance(func, ast.Name) and func.id == "getattr"):
+        return None
+    if any(isinstance(arg, ast.Starred) for arg in value.args):
+        return None
+    if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
+        return None
+    attr = name.value
+    plain = attr.isidentifier() and unicodedata.is_normalized("NFKC", attr)
+    return (obj, "." + attr) if plain else None
 
 
 def refers_to(value: ast.expr, resolved: Mapping[Key, tuple[str, ...]]) -> tuple[str, ...]:
     """What a value an alias can be (:func:`value_chain`) refers to, given what is resolved.
 
-    A name or a chain on one refers to what resolution answered for its node; any
-    other value to nothing.
+    A name or a chain on one refers to what resolution answered for its node, a
+    :func:`getattr_target` to what its object refers to and the attribute; any other
+    value to nothing.
     """
-    if isinstance(value, ast.Name | ast.Attribute) and value_chain(value) is not None:
-        return resolved.get(key_of(value), ())
-    return ()
+    if isinstance(value, ast.Name | ast.Attribute):
+        return resolved.get(key_of(value), ()) if value_chain(value) is not None else ()
+    found = getattr_target(value)
+    if found is None:
+        return ()
+    return tuple(target + found[1] for target in refers_to(found[0], resolved))
 
 
 # --------------------------------------------------------------------------- imports
@@ -284,8 +325,7 @@ def star_bindings(
 #: takes the value whole (``a = b = v``, ``a: T = v``)
 ALIAS_VIAS = frozenset({"assign", "annotated"})
 #: the others, and why no alias is read from them: a name bound so stands for no qualified
-#: name, and where an import binds it too, resolution leaves it to astroid's lookup (a
-#: ``getattr(m, "f")`` value is no name nor chain on one: read as no alias either)
+#: name, and where an import binds it too, resolution leaves it to astroid's lookup
 NOT_FOLLOWED = {
     "augmented": "``a += v`` binds ``a`` to a sum",
     "unpack": "``a, b = v`` binds neither to ``v`` (a tuple's items are not read)",
