@@ -21,19 +21,18 @@ check), memoised per node:
   each with the shortest continuation that gets there (the walk is
   :mod:`.reverse_walk`'s).
 
-What a star import of one module takes of its own names is that module's record's
-answer (:meth:`.exports.ModuleExports.star_takes`); the walk over the modules it
-star-imports in turn is here.
-
-Every walk counts its work against one :class:`~.budget.Meter`: a web that would
-pass the run's :class:`~.budget.Budget` ends the run with
-:class:`~.budget.GraphBudgetError` naming the module where it stopped (exit 2),
-never a hang or a ``RecursionError``.
+What a star import takes of one module's own names is its record's answer
+(:meth:`.exports.ModuleExports.star_takes`); the walk over the modules it star-imports
+is here.  Every walk counts its work against one :class:`~.budget.Meter`: a web that
+would pass the run's :class:`~.budget.Budget` ends the run with
+:class:`~.budget.GraphBudgetError` naming the module where it stopped (exit 2), never a
+hang or a ``RecursionError``.
 
 Out of reach (the spelling is then answered as written): names made at run time
-(``importlib.import_module``, ``getattr(mod, "name")``, ``globals()[...]``, a
-module ``__getattr__``), ``sys.modules`` tricks, an alias made by assignment
-(``fast = slow`` defines ``module.fast``), and modules not given to the map.
+(``importlib.import_module``, ``globals()[...]``, a module ``__getattr__``),
+``sys.modules`` tricks, an alias made by assignment across modules (``fast = slow``
+or ``fast = getattr(m, "slow")`` defines ``module.fast``), and modules not given to
+the map.
 """
 
 from __future__ import annotations
@@ -52,11 +51,7 @@ from pytest_cleantree.names.exports import (
 )
 from pytest_cleantree.names.reverse_walk import Reached, ReverseWalk
 
-__all__ = [
-    "ExportMap",
-    "Reached",
-    "build_export_map",
-]
+__all__ = ["ExportMap", "Reached", "build_export_map"]
 
 
 @dataclass(frozen=True)

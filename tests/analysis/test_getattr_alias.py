@@ -260,3 +260,35 @@ def test_fast_equals_reference_for_every_spelling_of_the_literal_wide(
 ) -> None:
     source, path = module
     assert both(source, path)
+
+
+# ---------------------------------------------------------------- astroid, the outside oracle
+
+
+def _astroid_reads(value: str) -> set[str]:
+    """What astroid's own inference makes of ``g = <value>`` (``os`` imported): qualified
+    names of what it infers; empty when it cannot tell."""
+    import astroid
+
+    node = astroid.extract_node(f"import os\ng = {value}\ng")
+    try:
+        return {x.qname() for x in node.inferred() if hasattr(x, "qname")}
+    except astroid.InferenceError:
+        return set()
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(literals("join"))
+def test_astroid_infers_the_attribute_every_read_literal_names(literal: str) -> None:
+    """Independent of the reader: astroid's inference of the same call lands on ``join``."""
+    value = f"getattr(os.path, {literal})"
+    found = getattr_target(_value(value))
+    assert found is not None
+    assert found[1] == ".join"
+    assert {name.rsplit(".", 1)[-1] for name in _astroid_reads(value)} == {"join"}
+
+
+def test_astroid_agrees_a_fullwidth_literal_names_no_attribute() -> None:
+    value = 'getattr(os.path, "\\uff4aoin")'
+    assert getattr_target(_value(value)) is None
+    assert not {name for name in _astroid_reads(value) if name.endswith(".join")}
