@@ -289,10 +289,10 @@ class Scanner(NameReporter):
     def visit_Call(self, node: ast.Call, *, condition: bool, **_: bool) -> None:
         got = getattr_target(node)  # ``getattr(os.path, "join")``: at the literal, as os.path.join
         qualified = refers_to(node, self.resolved) if got is not None else ()
-        if qualified:
+        if got is not None and qualified:
             literal = node.args[1]
             kind = Kind.CONDITION if condition else Kind.REFERENCE
-            self._emit(got[1][1:], literal.lineno, literal.col_offset, kind, qualified)  # type: ignore[index]
+            self._emit(got[1][1:], literal.lineno, literal.col_offset, kind, qualified)
         self.visit(node.func, condition=condition, callee=True)
         for arg in node.args:
             self.visit(arg, condition=condition)
