@@ -102,18 +102,23 @@ def attribute_chain(node: ast.Attribute) -> tuple[ast.expr, str]:
 def value_chain(value: ast.expr) -> tuple[ast.Name, str] | None:
     """A value an alias can be: a name, or a chain on one (``os.path``: ``os``, ``".path"``),
     or :func:`getattr_target` on one (``getattr(os, "path")``: ``os``, ``".path"``)."""
+    value, suffix = _unwrap_getattr(value)
     if isinstance(value, ast.Name):
-        return value, ""
+        return value, suffix
     if isinstance(value, ast.Attribute):
-        base, suffix = attribute_chain(value)
+        base, chain = attribute_chain(value)
         if isinstance(base, ast.Name):
-            return base, suffix
-        return None
-    found = getattr_target(value)
-    if found is None:
-        return None
-    chain = value_chain(found[0])
-    return None if chain is None else (chain[0], chain[1] + found[1])
+            return base, chain + suffix
+    return None
+
+
+def _unwrap_getattr(value: ast.expr) -> tuple[ast.expr, str]:
+    """The object under nested :func:`getattr_target` calls, and the attributes they read
+    (a loop: the nesting, not the stack, bounds it)."""
+    suffix = ""
+    while (found := getattr_target(value)) is not None:
+        value, suffix = found[0], found[1] + suffix
+    return value, suffix
 
 
 def getattr_target(value: ast.expr) -> tuple[ast.expr, str] | None:
@@ -150,12 +155,10 @@ def refers_to(value: ast.expr, resolved: Mapping[Key, tuple[str, ...]]) -> tuple
     :func:`getattr_target` to what its object refers to and the attribute; any other
     value to nothing.
     """
-    if isinstance(value, ast.Name | ast.Attribute):
-        return resolved.get(key_of(value), ()) if value_chain(value) is not None else ()
-    found = getattr_target(value)
-    if found is None:
+    value, suffix = _unwrap_getattr(value)
+    if not isinstance(value, ast.Name | ast.Attribute) or value_chain(value) is None:
         return ()
-    return tuple(target + found[1] for target in refers_to(found[0], resolved))
+    return tuple(target + suffix for target in resolved.get(key_of(value), ()))
 
 
 # --------------------------------------------------------------------------- imports

@@ -106,6 +106,21 @@ def test_value_chain_and_refers_to_follow_getattr_on_a_name_a_chain_or_another_g
     assert value_chain(_value('getattr(os, "path").join')) is None  # a chain on a call: none
 
 
+def test_nested_getattr_is_read_by_a_loop_not_by_the_stack() -> None:
+    """Finite by construction: a nesting far past the recursion limit (built by hand: the
+    parser refuses such depth) is read, and its depth does not decide the stack's."""
+    value: ast.expr = ast.Name(
+        "os", ast.Load(), lineno=1, col_offset=0, end_lineno=1, end_col_offset=2
+    )
+    key = ("Name", 1, 0, 1, 2)
+    for _ in range(5000):
+        value = ast.Call(ast.Name("getattr", ast.Load()), [value, ast.Constant("a")], [])
+    chain = value_chain(value)
+    assert chain is not None
+    assert chain[1] == ".a" * 5000
+    assert refers_to(value, {key: ("os",)}) == ("os" + ".a" * 5000,)
+
+
 def test_the_partial_parse_keeps_a_piece_assigning_getattr_of_a_followed_name() -> None:
     text = (
         'a = getattr(os, "p")\nb = getattr( getattr(os, "q"), "r")\nc = get(os)\nd = getattrs(os)'
