@@ -593,3 +593,14 @@ def test_a_walk_back_counts_each_star_import_of_a_module_not_read() -> None:
     assert sorted(found) == ["m1", "m1.f", "m2", "m2.f", "unknown", "unknown.f"]
     # a step per name met, and one per star import that may provide unknown.f (two)
     assert emap.meter.steps - before == len(found) + 2
+
+
+def test_a_module_on_the_way_takes_the_continuation_of_its_first_binding() -> None:
+    """``m`` reaches ``s.x`` as ``m.zz`` and as ``m.x``: the binding that comes first in ``m``
+    gives the continuation (the walk meets the edges in the bindings' order, not by name)."""
+    renamed_first = emap_of(
+        {"s": "def x(): ...\n", "m": "from s import x as zz\nfrom s import *\n"}
+    )
+    assert renamed_first.reach(["s.x"])["m"] == Reached("m", "zz", "m", 1)
+    star_first = emap_of({"s": "def x(): ...\n", "m": "from s import *\nfrom s import x as a\n"})
+    assert star_first.reach(["s.x"])["m"] == Reached("m", "x", "m", 1)
