@@ -19,7 +19,7 @@ from pytest_cleantree.config.layout import (
     parse_layout,
 )
 from pytest_cleantree.core.errors import SourceError
-from pytest_cleantree.names.graph import TreeModule
+from pytest_cleantree.names.modules_to_read import TreeModule
 from pytest_cleantree.names.spellings import import_bases
 from pytest_cleantree.sources.base import FileRead, Source
 
@@ -101,7 +101,7 @@ def tree_modules(
     """Every Python file of the tree (and ``paths``) with the module check names it.
 
     The files a re-export can stand in, for the symbol graph
-    (:func:`pytest_cleantree.names.graph.grow_chains`): a folder that cannot be
+    (:func:`pytest_cleantree.names.modules_to_read.grow_chains`): a folder that cannot be
     listed adds nothing (its files are not checked either, and the check says so).
     ``named``: :func:`module_names` of ``paths``, reused when the tree holds no other file.
     """

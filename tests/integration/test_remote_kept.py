@@ -112,7 +112,7 @@ def test_a_warm_run_parses_no_module_for_the_graph(
 ) -> None:
     """The graph's parts kept by digest are found from the digests of what the source holds
     (:meth:`SSHSource.digests`): no file is summarised or parsed again."""
-    from pytest_cleantree.names import graph, spellings
+    from pytest_cleantree.names import modules_to_read, spellings
 
     root, cache = tmp_path / "tree", tmp_path / "cache"
     _write(root, TREE)
@@ -123,8 +123,8 @@ def test_a_warm_run_parses_no_module_for_the_graph(
 
     checks = list(iter_checks(parse_manifest(MANIFEST, str(root / "m.toml")).rules))
     with monkeypatch.context() as patched:
-        patched.setattr(graph, "parse_module_exports", refuse)
-        patched.setattr(graph, "import_summary", refuse)
+        patched.setattr(modules_to_read, "parse_module_exports", refuse)
+        patched.setattr(modules_to_read, "import_summary", refuse)
         patched.setattr(spellings, "parse_module_exports", refuse)
         warm = check_all(checks, make_ssh_source(root), AnalysisCache(AnalysisStore(cache)))
     assert _answers(warm) == cold

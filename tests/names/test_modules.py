@@ -8,8 +8,8 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from pytest_cleantree.core.errors import SourceError
-from pytest_cleantree.names.graph import TreeModule
 from pytest_cleantree.names.modules import module_names, name_tree, tree_modules
+from pytest_cleantree.names.modules_to_read import TreeModule
 from pytest_cleantree.sources.base import Expansion, Needles, ReadAnswer
 
 

@@ -22,7 +22,7 @@ from pytest_cleantree.names.spellings import (
     next_reads,
     pattern_spellings,
 )
-from pytest_cleantree.names.symbols import ExportMap
+from pytest_cleantree.names.symbol_graph import ExportMap
 from pytest_cleantree.sources.base import Expansion, FileRead, Needles, ReadAnswer, Source
 
 

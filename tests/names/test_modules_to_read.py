@@ -1,4 +1,4 @@
-"""The tree's symbol graph grown both ways (``names/graph.py``), on sources held in memory: which
+"""Which modules to read (``names/modules_to_read.py``), on sources held in memory: which
 modules can spell a target, and the rounds that admit them to the export map (what a file's
 import statements take, read from its text, is ``test_imports.py``'s)."""
 
@@ -12,7 +12,8 @@ import pytest
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.names.budget import Budget, GraphBudgetError, Meter
 from pytest_cleantree.names.exports import ModuleExports, parse_module_exports
-from pytest_cleantree.names.graph import (
+from pytest_cleantree.names.imports import UNKNOWN_STAR, ImportSummary, import_summary
+from pytest_cleantree.names.modules_to_read import (
     STAR_NEEDLE,
     Reach,
     TreeModule,
@@ -20,8 +21,7 @@ from pytest_cleantree.names.graph import (
     pattern_targets,
     spelling_words,
 )
-from pytest_cleantree.names.imports import UNKNOWN_STAR, ImportSummary, import_summary
-from pytest_cleantree.names.symbols import ExportMap, build_export_map
+from pytest_cleantree.names.symbol_graph import ExportMap, build_export_map
 from pytest_cleantree.sources.base import NO_NEEDLE, FileRead, Needles, ReadAnswer, Source
 
 # ------------------------------------------------------------------ Reach

@@ -48,7 +48,7 @@ from pytest_cleantree.names.imports import (
     import_summary,
     parsed_summary,
 )
-from pytest_cleantree.names.symbols import ExportMap
+from pytest_cleantree.names.symbol_graph import ExportMap
 from pytest_cleantree.sources.base import FileRead, NoNeedle, ReadAnswer, Source
 
 __all__ = [
