@@ -404,6 +404,29 @@ def test_what_a_run_kept_is_forgotten_when_the_next_run_plans(
     assert source.commands == (1, 3)
 
 
+@pytest.mark.parametrize("needles", [["sm120"], ["sm", "120"], [], ["*"], ["\\x73m120"]])
+def test_content_read_ahead_whole_answers_a_read_as_the_agent_does(
+    needles: list[str], tmp_path: Path, make_ssh_source: SourceFactory
+) -> None:
+    """A file sent whole with the listing, asked for with needles, is answered as the
+    agent answers a read with them (no needle: :data:`NO_NEEDLE`, whatever it was sent
+    for), without a request: the analysis never holds a file the server would have spared."""
+    texts = {
+        "a.py": "x = 'sm120'\n",
+        "b.py": "x = 1\n",
+        "c.py": "s = '\\x73m120'\n",
+        "d.py": "from m import *\n",
+    }
+    for name, body in texts.items():
+        (tmp_path / name).write_text(body)
+    sent = make_ssh_source(tmp_path)
+    sent.expand(["*.py"], read_ahead={"*.py": [""]})  # WHOLE: every file's content
+    ahead = sent.read(sorted(texts), needles)
+    asked = make_ssh_source(tmp_path)
+    assert ahead == asked.read(sorted(texts), needles)
+    assert sent.commands == (1, 1)  # the listing only
+
+
 def _dropping_interpreter(folder: Path, times: int) -> str:
     """A python whose first ``times`` runs kill their SSH session after 200 bytes of output."""
     count = folder / "drops"

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
 from typing import TypeVar
 
-from pytest_cleantree.agent import wire
+from pytest_cleantree.agent import needle_pairs, wire, with_needles
 from pytest_cleantree.config.hosts import HostSpec, parse_host_spec
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.core.patterns import glob_base, is_path_glob
@@ -166,7 +166,9 @@ class SSHSource:
             chosen = needles.get(path) if isinstance(needles, Mapping) else needles
             if ahead is None:
                 rest.append(path)
-            elif not isinstance(ahead.record, wire.Spared):  # content, or why none: any needles
+            elif isinstance(ahead.record, wire.Content):  # as the agent would answer a read
+                found[path] = read_answer(path, _with_needles(ahead.record.data, chosen))
+            elif not isinstance(ahead.record, wire.Spared):  # why no content: any needles
                 found[path] = read_answer(path, ahead.record)
             elif chosen is not None and set(chosen) <= ahead.needles:  # none of more needles
                 found[path] = NO_NEEDLE
@@ -314,6 +316,12 @@ class SSHSource:
         if records is None:
             records = self._sftp_reader().read(client, paths)
         return {path: read_answer(path, record) for path, record in records.items()}
+
+
+def _with_needles(data: bytes, needles: Sequence[str] | None) -> wire.Record:
+    """Content read ahead (whole, or with other needles) as the agent answers a read with
+    ``needles``: the same test (:func:`~pytest_cleantree.agent.with_needles`), here."""
+    return with_needles(data, None if needles is None else needle_pairs(needles))
 
 
 def open_ssh_source(
