@@ -14,8 +14,8 @@ from pytest_cleantree.sources.ssh.connection import (
     ConnectionLost,
     _log,
     alive,
-    paramiko,
 )
+from pytest_cleantree.sources.ssh.loading import paramiko
 from pytest_cleantree.sources.ssh.protocol import (
     ReadAhead,
     _needle_fields,

@@ -22,8 +22,8 @@ from pytest_cleantree.sources.ssh.connection import (
     Connection,
     ConnectionLost,
     _transport,
-    paramiko,
 )
+from pytest_cleantree.sources.ssh.loading import paramiko
 from pytest_cleantree.sources.ssh.protocol import Completed, agent_modules
 
 #: how much of the agent's stderr is kept (its last words, if it dies)
