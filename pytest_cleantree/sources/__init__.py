@@ -90,4 +90,6 @@ def open_remote_source(
     chosen = target.spec.root or root
     if not chosen:
         raise SourceError(f"{target.label}: no root: give host:/path, or a root in the manifest")
-    return SSHSource(target.spec, chosen, options, allow_outside_root=allow_outside_root)
+    source = SSHSource(target.spec, chosen, options, allow_outside_root=allow_outside_root)
+    source.start()  # connected while the run plans: its first request follows at once
+    return source

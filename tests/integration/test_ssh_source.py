@@ -85,6 +85,23 @@ def test_expand_then_read_is_two_requests_to_one_command_whatever_the_file_count
     assert source.commands == (1, 2)
 
 
+def test_a_source_started_ahead_is_connected_before_its_first_request_and_asks_as_many(
+    tmp_path: Path, make_ssh_source: SourceFactory, opened: dict[str, int]
+) -> None:
+    """:meth:`SSHSource.start` connects and starts the agent in the background; the
+    requests then cost what they cost without it: one connection, one command."""
+    names = _files(tmp_path, 4)
+    source = make_ssh_source(tmp_path)
+    source.start()
+    source._started()  # the background's work, waited for
+    assert opened == {"connections": 1, "session": 1}
+    assert source.commands == (1, 0)  # the agent runs, asked nothing yet
+    listed = source.expand(["**/*.py"])
+    assert source.read(listed["**/*.py"]) == LocalSource(tmp_path).read(sorted(names))
+    assert opened == {"connections": 1, "session": 1}
+    assert source.commands == (1, 2)
+
+
 @pytest.mark.slow
 def test_the_connection_opens_on_first_use_and_is_reused(
     tmp_path: Path, make_ssh_source: SourceFactory, opened: dict[str, int]
@@ -145,14 +162,20 @@ def _fingerprint(public_key: Path) -> str:
     return out.split()[1]
 
 
+@pytest.mark.parametrize("started", [False, True], ids=["on-first-use", "started-ahead"])
 def test_an_unknown_host_key_is_refused(
+    started: bool,
     tmp_path: Path,
     make_ssh_source: SourceFactory,
     make_client_setup: Callable[..., Any],
     host_key: Path,
 ) -> None:
+    """Refused alike when the source connects on its first request and when it was started
+    ahead (the error met in the background is the first request's, said once)."""
     setup = make_client_setup(known_hosts_text="")
     source = make_ssh_source(tmp_path, setup)
+    if started:
+        source.start()
     with pytest.raises(SourceError) as caught:
         source.expand(["*.py"])
     message = _one_line(caught.value)
@@ -611,11 +634,18 @@ def test_a_module_root_that_cannot_be_found_says_why(
 # -- SFTP fallback and jumps ----------------------------------------------------------
 
 
+@pytest.mark.parametrize("started", [False, True], ids=["on-first-use", "started-ahead"])
 def test_a_host_without_commands_is_read_over_sftp(
-    tmp_path: Path, make_ssh_source: SourceFactory, sftp_only_setup: Any, opened: dict[str, int]
+    started: bool,
+    tmp_path: Path,
+    make_ssh_source: SourceFactory,
+    sftp_only_setup: Any,
+    opened: dict[str, int],
 ) -> None:
     names = _files(tmp_path, 5)
     source = make_ssh_source(tmp_path, sftp_only_setup)
+    if started:  # the refusal met starting the agent ahead answers the first request
+        source.start()
     assert source.expand(["**/*.py"]) == {"**/*.py": tuple(sorted(names))}
     assert source.read(names) == LocalSource(tmp_path).read(names)
     assert opened == {"connections": 1, "session": 2}  # one refused command, then one SFTP
@@ -627,11 +657,14 @@ def test_a_module_root_needs_commands(make_ssh_source: SourceFactory, sftp_only_
     _one_line(caught.value)
 
 
+@pytest.mark.parametrize("started", [False, True], ids=["on-first-use", "started-ahead"])
 def test_a_missing_interpreter_falls_back_to_sftp(
-    tmp_path: Path, make_ssh_source: SourceFactory
+    started: bool, tmp_path: Path, make_ssh_source: SourceFactory
 ) -> None:
     names = _files(tmp_path, 3)
     source = make_ssh_source(tmp_path, python=str(tmp_path / "no-python"))
+    if started:  # an agent started ahead that ends without a word never answered: not lost
+        source.start()
     assert source.read(names) == LocalSource(tmp_path).read(names)
 
 

@@ -92,6 +92,11 @@ class Connection:
             f"{self.host}: a remote command did not finish within {self.command_timeout:g} s"
         )
 
+    @property
+    def idle(self) -> bool:
+        """No client opened yet (or since the last disconnect)."""
+        return self._client is None
+
     def connect(self) -> paramiko.SSHClient:
         if self._client is not None:
             if alive(self._client):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
 from typing import TypeVar
@@ -84,6 +86,10 @@ class SSHSource:
         self._kept: KeptStore | None = None
         self._kept_where = f"{spec.label}\0{root}"
         self.transferred: list[str] = []
+        #: the connection and the agent started ahead of the first request (:meth:`start`),
+        #: and what went wrong there (raised by that request)
+        self._starting: threading.Thread | None = None
+        self._start_error: BaseException | None = None
 
     # -- the Source protocol -------------------------------------------------------
 
@@ -179,6 +185,8 @@ class SSHSource:
         return {path: found[path] for path in paths}
 
     def close(self) -> None:
+        with contextlib.suppress(Exception):  # said by the request that waits for it, if any
+            self._started()
         self._ahead.clear()
         self._listed.clear()
         self._snapshot.clear()
@@ -186,6 +194,32 @@ class SSHSource:
         self._connection.disconnect()
 
     # -- extras --------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Connect and start the agent now, in the background, while the caller still plans
+        (the handshake and the agent's start are round trips the client would otherwise
+        wait for with nothing to do); the first request waits for them, and raises what
+        went wrong there as it would have raised it connecting itself."""
+        if self._starting is None and self._connection.idle:
+            self._starting = threading.Thread(target=self._start_now, daemon=True)
+            self._starting.start()
+
+    def _start_now(self) -> None:
+        try:
+            client = self._connection.connect()
+            if not self._agent.failure:
+                self._agent.start(client)
+        except BaseException as exc:  # the first request raises it
+            self._start_error = exc
+
+    def _started(self) -> None:
+        """Wait for :meth:`start`'s work; raise what went wrong there (once)."""
+        thread, self._starting = self._starting, None
+        if thread is not None:
+            thread.join()
+            error, self._start_error = self._start_error, None
+            if error is not None:
+                raise error
 
     def resolve_root(self) -> str:
         """Connect, resolve the root (one command) and return it; raise SourceError if absent."""
@@ -220,6 +254,7 @@ class SSHSource:
     def _run(self, request: Callable[[], _T]) -> _T:
         """Run a request; if the connection was lost under it, reconnect and retry once."""
         try:
+            self._started()
             return self._answered(request)
         except ConnectionLost as first:
             self._agent.close()
