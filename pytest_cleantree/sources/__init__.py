@@ -91,5 +91,7 @@ def open_remote_source(
     if not chosen:
         raise SourceError(f"{target.label}: no root: give host:/path, or a root in the manifest")
     source = SSHSource(target.spec, chosen, options, allow_outside_root=allow_outside_root)
-    source.start()  # connected while the run plans: its first request follows at once
+    # connected while the run plans; the analysis (what a check runs next) imported while it
+    # waits for the first answer
+    source.start(then_import=("pytest_cleantree.analysis",))
     return source

@@ -14,6 +14,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -100,6 +101,28 @@ def test_a_source_started_ahead_is_connected_before_its_first_request_and_asks_a
     assert source.read(listed["**/*.py"]) == LocalSource(tmp_path).read(sorted(names))
     assert opened == {"connections": 1, "session": 1}
     assert source.commands == (1, 2)
+
+
+def test_a_source_started_ahead_imports_what_the_run_needs_next_in_the_background(
+    tmp_path: Path,
+    make_ssh_source: SourceFactory,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The modules named are imported in the starting thread once the agent runs (while the
+    client waits for its first answer); closing the source waits for them."""
+    folder = tmp_path / "modules"
+    folder.mkdir()
+    (folder / "cleantree_warmed.py").write_text(
+        "import threading\nIMPORTED_IN = threading.current_thread().name\n"
+    )
+    monkeypatch.syspath_prepend(str(folder))
+    monkeypatch.delitem(sys.modules, "cleantree_warmed", raising=False)
+    source = make_ssh_source(tmp_path)
+    source.start(then_import=["cleantree_warmed", "cleantree_no_such_module"])
+    source.close()
+    warmed = sys.modules["cleantree_warmed"]
+    assert threading.main_thread().name != warmed.IMPORTED_IN
+    assert "cleantree_no_such_module" not in sys.modules
 
 
 @pytest.mark.slow

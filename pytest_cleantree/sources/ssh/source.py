@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
@@ -89,6 +90,7 @@ class SSHSource:
         #: the connection and the agent started ahead of the first request (:meth:`start`),
         #: and what went wrong there (raised by that request)
         self._starting: threading.Thread | None = None
+        self._ready = threading.Event()
         self._start_error: BaseException | None = None
 
     # -- the Source protocol -------------------------------------------------------
@@ -185,8 +187,10 @@ class SSHSource:
         return {path: found[path] for path in paths}
 
     def close(self) -> None:
-        with contextlib.suppress(Exception):  # said by the request that waits for it, if any
-            self._started()
+        thread, self._starting = self._starting, None
+        if thread is not None:  # said by the request that waited for it, if any
+            thread.join()
+            self._start_error = None
         self._ahead.clear()
         self._listed.clear()
         self._snapshot.clear()
@@ -195,39 +199,41 @@ class SSHSource:
 
     # -- extras --------------------------------------------------------------------
 
-    def start(self) -> None:
+    def start(self, then_import: Sequence[str] = ()) -> None:
         """Connect and start the agent now, in the background, while the caller still plans
         (the handshake and the agent's start are round trips the client would otherwise
         wait for with nothing to do); the first request waits for them, and raises what
-        went wrong there as it would have raised it connecting itself."""
+        went wrong there as it would have raised it connecting itself.  Then the modules
+        ``then_import`` are imported in that thread, while the client waits for the first
+        answer (what it runs next, loaded for nothing in its wait: imports are safe across
+        threads, the package having no import cycle); :meth:`close` waits for them."""
         if self._starting is None and self._connection.idle:
-            self._starting = threading.Thread(target=self._start_now, daemon=True)
+            self._ready.clear()
+            self._starting = threading.Thread(
+                target=self._start_now, args=(tuple(then_import),), daemon=True
+            )
             self._starting.start()
 
-    def _start_now(self) -> None:
+    def _start_now(self, then_import: tuple[str, ...]) -> None:
         try:
             client = self._connection.connect()
             if not self._agent.failure:
                 self._agent.start(client)
         except BaseException as exc:  # the first request raises it
             self._start_error = exc
+        finally:
+            self._ready.set()
+        for module in then_import:
+            with contextlib.suppress(Exception):  # the run that imports it again says why
+                importlib.import_module(module)
 
     def _started(self) -> None:
-        """Wait for :meth:`start`'s work; raise what went wrong there (once)."""
-        thread, self._starting = self._starting, None
-        if thread is not None:
-            thread.join()
+        """Wait for :meth:`start`'s connection and agent; raise what went wrong there (once)."""
+        if self._starting is not None:
+            self._ready.wait()
             error, self._start_error = self._start_error, None
             if error is not None:
                 raise error
-
-    def resolve_root(self) -> str:
-        """Connect, resolve the root (one command) and return it; raise SourceError if absent."""
-        if self._where.resolved is None:
-            self._run(self._resolve_once)
-        if self._where.resolved is None:
-            raise SourceError(f"{self.host}: the root {self._where.written!r} was not resolved")
-        return self._where.resolved
 
     @property
     def commands(self) -> tuple[int, int]:
