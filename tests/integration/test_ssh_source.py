@@ -450,7 +450,9 @@ def test_what_a_run_kept_is_forgotten_when_the_next_run_plans(
     assert source.commands == (1, 3)
 
 
-@pytest.mark.parametrize("needles", [["sm120"], ["sm", "120"], [], ["*"], ["\\x73m120"]])
+@pytest.mark.parametrize(
+    "needles", [["sm120"], ["sm", "120"], [], ["*"], ["\\x73m120"], [f"w{i}" for i in range(8)]]
+)
 def test_content_read_ahead_whole_answers_a_read_as_the_agent_does(
     needles: list[str], tmp_path: Path, make_ssh_source: SourceFactory
 ) -> None:
@@ -471,6 +473,18 @@ def test_content_read_ahead_whole_answers_a_read_as_the_agent_does(
     asked = make_ssh_source(tmp_path)
     assert ahead == asked.read(sorted(texts), needles)
     assert sent.commands == (1, 1)  # the listing only
+
+
+def test_content_read_ahead_whole_is_given_as_held_for_a_long_needle_list(
+    tmp_path: Path, make_ssh_source: SourceFactory
+) -> None:
+    """Past a few needles the test costs more than it spares (each needle's break search
+    compiled, then run over every file): the content as held, a sound answer too."""
+    (tmp_path / "b.py").write_text("x = 1\n")
+    sent = make_ssh_source(tmp_path)
+    sent.expand(["*.py"], read_ahead={"*.py": [""]})
+    assert sent.read(["b.py"], [f"w{i}" for i in range(9)]) == {"b.py": b"x = 1\n"}
+    assert sent.commands == (1, 1)
 
 
 def _dropping_interpreter(folder: Path, times: int) -> str:
