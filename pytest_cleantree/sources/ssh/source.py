@@ -235,6 +235,14 @@ class SSHSource:
             if error is not None:
                 raise error
 
+    def resolve_root(self) -> str:
+        """Connect, resolve the root (one command) and return it; raise SourceError if absent."""
+        if self._where.resolved is None:
+            self._run(self._resolve_once)
+        if self._where.resolved is None:
+            raise SourceError(f"{self.host}: the root {self._where.written!r} was not resolved")
+        return self._where.resolved
+
     @property
     def commands(self) -> tuple[int, int]:
         """The remote commands this source started (one per agent session) and the requests
