@@ -306,6 +306,8 @@ OUTSIDE = {
         "I/O: SSH",
         "sources/ssh/__init__.py",
         "sources/ssh/connection.py",
+        "sources/ssh/hostkeys.py",
+        "sources/ssh/loading.py",
         "sources/ssh/helper.py",
         "sources/ssh/protocol.py",
         "sources/ssh/session.py",

@@ -14,6 +14,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -86,6 +87,45 @@ def test_expand_then_read_is_two_requests_to_one_command_whatever_the_file_count
     assert source.commands == (1, 2)
 
 
+def test_a_source_started_ahead_is_connected_before_its_first_request_and_asks_as_many(
+    tmp_path: Path, make_ssh_source: SourceFactory, opened: dict[str, int]
+) -> None:
+    """:meth:`SSHSource.start` connects and starts the agent in the background; the
+    requests then cost what they cost without it: one connection, one command."""
+    names = _files(tmp_path, 4)
+    source = make_ssh_source(tmp_path)
+    source.start()
+    source._started()  # the background's work, waited for
+    assert opened == {"connections": 1, "session": 1}
+    assert source.commands == (1, 0)  # the agent runs, asked nothing yet
+    listed = source.expand(["**/*.py"])
+    assert source.read(listed["**/*.py"]) == LocalSource(tmp_path).read(sorted(names))
+    assert opened == {"connections": 1, "session": 1}
+    assert source.commands == (1, 2)
+
+
+def test_a_source_started_ahead_imports_what_the_run_needs_next_in_the_background(
+    tmp_path: Path,
+    make_ssh_source: SourceFactory,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The modules named are imported in the starting thread once the agent runs (while the
+    client waits for its first answer); closing the source waits for them."""
+    folder = tmp_path / "modules"
+    folder.mkdir()
+    (folder / "cleantree_warmed.py").write_text(
+        "import threading\nIMPORTED_IN = threading.current_thread().name\n"
+    )
+    monkeypatch.syspath_prepend(str(folder))
+    monkeypatch.delitem(sys.modules, "cleantree_warmed", raising=False)
+    source = make_ssh_source(tmp_path)
+    source.start(then_import=["cleantree_warmed", "cleantree_no_such_module"])
+    source.close()
+    warmed = sys.modules["cleantree_warmed"]
+    assert threading.main_thread().name != warmed.IMPORTED_IN
+    assert "cleantree_no_such_module" not in sys.modules
+
+
 @pytest.mark.slow
 def test_the_connection_opens_on_first_use_and_is_reused(
     tmp_path: Path, make_ssh_source: SourceFactory, opened: dict[str, int]
@@ -148,14 +188,20 @@ def _fingerprint(public_key: Path) -> str:
     return out.split()[1]
 
 
+@pytest.mark.parametrize("started", [False, True], ids=["on-first-use", "started-ahead"])
 def test_an_unknown_host_key_is_refused(
+    started: bool,
     tmp_path: Path,
     make_ssh_source: SourceFactory,
     make_client_setup: Callable[..., Any],
     host_key: Path,
 ) -> None:
+    """Refused alike when the source connects on its first request and when it was started
+    ahead (the error met in the background is the first request's, said once)."""
     setup = make_client_setup(known_hosts_text="")
     source = make_ssh_source(tmp_path, setup)
+    if started:
+        source.start()
     with pytest.raises(SourceError) as caught:
         source.expand(["*.py"])
     message = _one_line(caught.value)
@@ -407,6 +453,43 @@ def test_what_a_run_kept_is_forgotten_when_the_next_run_plans(
     assert source.commands == (1, 3)
 
 
+@pytest.mark.parametrize(
+    "needles", [["sm120"], ["sm", "120"], [], ["*"], ["\\x73m120"], [f"w{i}" for i in range(8)]]
+)
+def test_content_read_ahead_whole_answers_a_read_as_the_agent_does(
+    needles: list[str], tmp_path: Path, make_ssh_source: SourceFactory
+) -> None:
+    """A file sent whole with the listing, asked for with needles, is answered as the
+    agent answers a read with them (no needle: :data:`NO_NEEDLE`, whatever it was sent
+    for), without a request: the analysis never holds a file the server would have spared."""
+    texts = {
+        "a.py": "x = 'sm120'\n",
+        "b.py": "x = 1\n",
+        "c.py": "s = '\\x73m120'\n",
+        "d.py": "from m import *\n",
+    }
+    for name, body in texts.items():
+        (tmp_path / name).write_text(body)
+    sent = make_ssh_source(tmp_path)
+    sent.expand(["*.py"], read_ahead={"*.py": [""]})  # WHOLE: every file's content
+    ahead = sent.read(sorted(texts), needles)
+    asked = make_ssh_source(tmp_path)
+    assert ahead == asked.read(sorted(texts), needles)
+    assert sent.commands == (1, 1)  # the listing only
+
+
+def test_content_read_ahead_whole_is_given_as_held_for_a_long_needle_list(
+    tmp_path: Path, make_ssh_source: SourceFactory
+) -> None:
+    """Past a few needles the test costs more than it spares (each needle's break search
+    compiled, then run over every file): the content as held, a sound answer too."""
+    (tmp_path / "b.py").write_text("x = 1\n")
+    sent = make_ssh_source(tmp_path)
+    sent.expand(["*.py"], read_ahead={"*.py": [""]})
+    assert sent.read(["b.py"], [f"w{i}" for i in range(9)]) == {"b.py": b"x = 1\n"}
+    assert sent.commands == (1, 1)
+
+
 def _dropping_interpreter(folder: Path, times: int) -> str:
     """A python whose first ``times`` runs kill their SSH session after 200 bytes of output."""
     count = folder / "drops"
@@ -591,11 +674,18 @@ def test_a_module_root_that_cannot_be_found_says_why(
 # -- SFTP fallback and jumps ----------------------------------------------------------
 
 
+@pytest.mark.parametrize("started", [False, True], ids=["on-first-use", "started-ahead"])
 def test_a_host_without_commands_is_read_over_sftp(
-    tmp_path: Path, make_ssh_source: SourceFactory, sftp_only_setup: Any, opened: dict[str, int]
+    started: bool,
+    tmp_path: Path,
+    make_ssh_source: SourceFactory,
+    sftp_only_setup: Any,
+    opened: dict[str, int],
 ) -> None:
     names = _files(tmp_path, 5)
     source = make_ssh_source(tmp_path, sftp_only_setup)
+    if started:  # the refusal met starting the agent ahead answers the first request
+        source.start()
     assert source.expand(["**/*.py"]) == {"**/*.py": tuple(sorted(names))}
     assert source.read(names) == LocalSource(tmp_path).read(names)
     assert opened == {"connections": 1, "session": 2}  # one refused command, then one SFTP
@@ -607,11 +697,14 @@ def test_a_module_root_needs_commands(make_ssh_source: SourceFactory, sftp_only_
     _one_line(caught.value)
 
 
+@pytest.mark.parametrize("started", [False, True], ids=["on-first-use", "started-ahead"])
 def test_a_missing_interpreter_falls_back_to_sftp(
-    tmp_path: Path, make_ssh_source: SourceFactory
+    started: bool, tmp_path: Path, make_ssh_source: SourceFactory
 ) -> None:
     names = _files(tmp_path, 3)
     source = make_ssh_source(tmp_path, python=str(tmp_path / "no-python"))
+    if started:  # an agent started ahead that ends without a word never answered: not lost
+        source.start()
     assert source.read(names) == LocalSource(tmp_path).read(names)
 
 
