@@ -283,7 +283,14 @@ OUTSIDE = {
         "names/environment.py",
         "names/existence.py",
     ),
-    **_outside("I/O: git", "revert/git.py", "run/changed.py", "run/reverted.py"),
+    **_outside(
+        "I/O: git",
+        "revert/git.py",
+        "revert/gitcmd.py",
+        "revert/blame.py",
+        "run/changed.py",
+        "run/reverted.py",
+    ),
     **_outside(
         "I/O: the analysis store and the kept answers",
         "run/analyses.py",
