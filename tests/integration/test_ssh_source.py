@@ -6,6 +6,7 @@ Nothing here mocks paramiko: channels are counted on the real transport.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import os
 import re
@@ -473,9 +474,15 @@ def test_content_read_ahead_whole_answers_a_read_as_the_agent_does(
     sent = make_ssh_source(tmp_path)
     sent.expand(["*.py"], read_ahead={"*.py": [""]})  # WHOLE: every file's content
     ahead = sent.read(sorted(texts), needles)
-    asked = make_ssh_source(tmp_path)
-    assert ahead == asked.read(sorted(texts), needles)
+    asked = make_ssh_source(tmp_path).read(sorted(texts), needles)
+    assert {path: _as_asked(answer) for path, answer in ahead.items()} == asked
+    assert all(a.ahead for a in ahead.values() if isinstance(a, FileRead))
     assert sent.commands == (1, 1)  # the listing only
+
+
+def _as_asked(answer: object) -> object:
+    """A read-ahead answer as a read asked for would give it (``ahead`` aside)."""
+    return dataclasses.replace(answer, ahead=False) if isinstance(answer, FileRead) else answer
 
 
 def test_content_read_ahead_whole_is_given_as_held_for_a_long_needle_list(
@@ -486,7 +493,9 @@ def test_content_read_ahead_whole_is_given_as_held_for_a_long_needle_list(
     (tmp_path / "b.py").write_text("x = 1\n")
     sent = make_ssh_source(tmp_path)
     sent.expand(["*.py"], read_ahead={"*.py": [""]})
-    assert sent.read(["b.py"], [f"w{i}" for i in range(9)]) == {"b.py": b"x = 1\n"}
+    assert sent.read(["b.py"], [f"w{i}" for i in range(9)]) == {
+        "b.py": FileRead(b"x = 1\n", ahead=True)
+    }
     assert sent.commands == (1, 1)
 
 
