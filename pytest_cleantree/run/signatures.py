@@ -88,6 +88,10 @@ def _name(entry: os.DirEntry[str]) -> str:
     return entry.name
 
 
+def _entered(entry: os.DirEntry[str]) -> bool:
+    return entry.is_dir() and not entry.is_symlink()
+
+
 def _record(lines: list[str], root: str, rel: str, full: str) -> int:
     """Add one entry's stat (and its link's target and the target's stat) to ``lines``;
     its newest mtime or ctime (folders: 0, their listing is recorded instead)."""
@@ -165,17 +169,23 @@ def environment_signature(cwd: str) -> tuple[str, int]:
     return _digest_of(lines), newest
 
 
-def code_signature() -> tuple[str, int]:
-    """The stat of every module of this package (the whole answer depends on all of them)."""
+def code_signature(package: str = "") -> tuple[str, int]:
+    """The stat of every module of this package (the whole answer depends on all of them);
+    ``package``: another package's folder (a test's)."""
     lines: list[str] = []
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    package = package or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     newest = 0
-    for folder, folders, files in os.walk(package):
-        folders[:] = sorted(name for name in folders if name != "__pycache__")
-        for name in sorted(files):
-            if name.endswith((".py", ".json")):
-                full = os.path.join(folder, name)
-                newest = max(newest, _record(lines, package, full, full))
+    folders = [package]
+    while folders:  # as os.walk, top down, each folder's names sorted, its stats its own
+        folder = folders.pop()
+        with contextlib.suppress(OSError), os.scandir(folder) as found:
+            entries = sorted(found, key=_name)
+            # os.walk's: a link to a folder is no file, and is not entered
+            inner = [e.path for e in entries if e.name != "__pycache__" and _entered(e)]
+            folders.extend(reversed(inner))
+            for entry in entries:
+                if entry.name.endswith((".py", ".json")) and not entry.is_dir():
+                    newest = max(newest, _record_entry(lines, entry.path, entry.path, entry)[0])
     return _digest_of(lines), newest
 
 

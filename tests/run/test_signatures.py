@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from pytest_cleantree.agent import inside
-from pytest_cleantree.run.signatures import tree_signature
+from pytest_cleantree.run.signatures import code_signature, tree_signature
 
 
 def _stat_line(info: os.stat_result) -> str:
@@ -137,3 +137,36 @@ def test_a_change_under_a_followed_link_changes_the_signature(linked: Path) -> N
     after = tree_signature(root, [], [""])
     assert before != after
     assert after == oracle(root, [], [""])
+
+
+def code_oracle(package: str) -> tuple[str, int]:
+    """The plain walk of a package's modules: os.walk, each file stat'ed by its path."""
+    digest = hashlib.blake2b(digest_size=16)
+    newest = 0
+    for folder, folders, files in os.walk(package):
+        folders[:] = sorted(name for name in folders if name != "__pycache__")
+        for name in sorted(files):
+            if name.endswith((".py", ".json")):
+                full = os.path.join(folder, name)
+                newest = max(newest, _oracle_entry(digest, full, full)[0])
+    return digest.hexdigest(), newest
+
+
+def test_the_code_signature_is_os_walks(tmp_path: Path) -> None:
+    """The package's own modules, and a package with links (to a folder: not entered; to
+    nowhere, named like a module: recorded), a cache folder and data files."""
+    package = tmp_path / "pkg"
+    (package / "sub" / "__pycache__").mkdir(parents=True)
+    (package / "sub" / "__pycache__" / "m.py").write_text("")
+    (package / "sub" / "m.py").write_text("m = 1\n")
+    (package / "sub" / "data.json").write_text("{}")
+    (package / "sub" / "notes.txt").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "linked").symlink_to(package / "sub")
+    (package / "linked.py").symlink_to(package / "sub")
+    (package / "dangling.py").symlink_to(package / "nowhere.py")
+    for folder in (str(package), str(Path(inside.__code__.co_filename).parents[1])):
+        assert code_signature(folder) == code_oracle(folder)
+    before = code_signature(str(package))
+    (package / "sub" / "m.py").write_text("m = 22\n")
+    assert code_signature(str(package)) != before
