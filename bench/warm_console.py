@@ -94,7 +94,42 @@ def measure(scratch: Path, rounds: int, files: int) -> str:
     if len(typed) != 2:
         raise SystemExit(f"expected two typed answers kept, found {len(typed)}")
     times = interleaved(runs, rounds, env, timeout=300)
-    return render(rounds, files, {label: median(values) for label, values in times.items()})
+    text = render(rounds, files, {label: median(values) for label, values in times.items()})
+    return text + render_imports(imports_of(bin_folder, trees["clean"], env, check[1:]))
+
+
+def imports_of(bin_folder: Path, cwd: Path, env: dict[str, str], args: list[str]) -> list[str]:
+    """``-X importtime`` of the console script on its kept answer: one line per module."""
+    argv = [str(bin_folder / "python"), "-X", "importtime", str(bin_folder / "cleantree"), *args]
+    done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, check=False)
+    return [line for line in done.stderr.splitlines() if line.startswith("import time:")]
+
+
+def render_imports(lines: list[str], top: int = 12) -> str:
+    """The package modules the kept answer imported, and its costliest top-level imports."""
+    rows = []
+    for line in lines[1:]:  # the first line is the header
+        _, _own, cumulative, name = line.replace(":", "|", 1).split("|")
+        top_level = name.startswith(" ") and not name.startswith("  ")  # one space: top level
+        rows.append((name.strip(), int(cumulative), top_level))
+    ours = sorted({name for name, _, _ in rows if name.startswith("pytest_cleantree")})
+    session = "**yes**" if "pytest_cleantree.run.session" in ours else "no"
+    tops = sorted(((name, micros) for name, micros, top in rows if top), key=lambda r: -r[1])
+    return "\n".join(
+        [
+            "",
+            "What the kept answer imports (`-X importtime` of the console script, clean tree; "
+            "one run, so the microseconds are indicative):",
+            "",
+            f"- the package's modules ({len(ours)}): {', '.join(ours)}",
+            f"- the run's own session imported (the kept answer missed): {session}",
+            "",
+            "| top-level import | cumulative |",
+            "|---|---|",
+            *(f"| `{name}` | {micros / 1000:.1f} ms |" for name, micros in tops[:top]),
+            "",
+        ]
+    )
 
 
 def render(rounds: int, files: int, medians: dict[str, float]) -> str:

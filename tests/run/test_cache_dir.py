@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -122,3 +123,31 @@ def test_a_cache_folder_others_can_write_is_not_used(
     store._save("p", {"y.py": ["d", [], None, {}, None]})
     assert "y.py" not in (Path(store._file("p"))).read_text()  # nor written to
     assert capsys.readouterr().err.count("not used") == 1
+
+
+@pytest.mark.parametrize(
+    "name", ["astroid", "re2", "json", "sys", "pytest_cleantree", "no_such_module_at_all"]
+)
+def test_a_top_level_spec_is_found_as_importlib_finds_it(name: str) -> None:
+    """The kept answer's own find_spec (no importlib.util) against importlib's: installed,
+    standard, built in, already imported, missing."""
+    import importlib.util
+
+    mine, theirs = cachedir.find_top_spec(name), importlib.util.find_spec(name)
+    assert (mine is None) == (theirs is None)
+    if mine is not None and theirs is not None:
+        assert (mine.name, mine.origin) == (theirs.name, theirs.origin)
+        assert mine.submodule_search_locations == theirs.submodule_search_locations
+
+
+def test_a_module_not_yet_imported_is_found_by_the_finders(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Control: the finders are asked, not only sys.modules (astroid out of it here)."""
+    import importlib.util
+
+    for name in [m for m in list(sys.modules) if m.split(".")[0] == "astroid"]:
+        monkeypatch.delitem(sys.modules, name)
+    mine = cachedir.find_top_spec("astroid")
+    theirs = importlib.util.find_spec("astroid")
+    assert mine is not None
+    assert theirs is not None
+    assert mine.origin == theirs.origin

@@ -27,7 +27,9 @@ sys.stdout.flush()
 ours = sorted(m for m in sys.modules if m.split(".")[0] == "pytest_cleantree")
 costly = sorted(m for m in set(sys.modules) - before if m in COSTLY)
 print(repr(("PROBE", code, ours + costly)))
-""".replace("COSTLY", repr(("_hashlib", "typing", "pathlib", "argparse", "tomllib")))
+""".replace(
+    "COSTLY", repr(("_hashlib", "importlib.util", "typing", "pathlib", "argparse", "tomllib"))
+)
 
 ROOT = str(Path(__file__).parents[3])
 
