@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from measure import interleaved, median, run_measured
+from measure import median, run_measured
 from tools import tool_env
 
 HERE = Path(__file__).resolve().parent
@@ -93,9 +93,41 @@ def measure(scratch: Path, rounds: int, files: int) -> str:
     typed = list((scratch / "cache" / "answers").glob("typed-*.json"))
     if len(typed) != 2:
         raise SystemExit(f"expected two typed answers kept, found {len(typed)}")
-    times = interleaved(runs, rounds, env, timeout=300)
-    text = render(rounds, files, {label: median(values) for label, values in times.items()})
+    walls, cpus = interleaved_with_cpu(runs, rounds, env)
+    text = render(rounds, files, {label: median(values) for label, values in walls.items()})
+    text += render_cpu({label: median(values) for label, values in cpus.items()})
     return text + render_imports(imports_of(bin_folder, trees["clean"], env, check[1:]))
+
+
+def interleaved_with_cpu(
+    runs: dict[str, tuple[list[str], Path, set[int]]], rounds: int, env: dict[str, str]
+) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """As :func:`measure.interleaved` (the order rotated each round), with each run's CPU
+    seconds (user + system) beside its wall time: on a shared machine the wall time of a
+    30 ms run is mostly the scheduler's, its CPU time much less so."""
+    walls: dict[str, list[float]] = {label: [] for label in runs}
+    cpus: dict[str, list[float]] = {label: [] for label in runs}
+    labels = list(runs)
+    for round_number in range(rounds):
+        shift = round_number % len(labels)
+        for label in labels[shift:] + labels[:shift]:
+            argv, cwd, codes = runs[label]
+            sample = run_measured(argv, cwd=cwd, env=env, timeout=300)
+            if sample.code not in codes:
+                raise SystemExit(f"{label}: exit {sample.code}\n{sample.stdout}{sample.stderr}")
+            walls[label].append(sample.wall)
+            cpus[label].append(sample.cpu)
+    return walls, cpus
+
+
+def render_cpu(medians: dict[str, float]) -> str:
+    """The same runs' CPU time (user + system), medians, beside ``python -c pass``'s."""
+    bare = medians["`python -c pass`"]
+    rows = ["| run | CPU median | ratio to `python -c pass` |", "|---|---|---|"]
+    rows += [
+        f"| {label} | {cpu * 1000:.1f} ms | x{cpu / bare:.2f} |" for label, cpu in medians.items()
+    ]
+    return "\n".join(["", "The same runs' CPU time (user + system):", "", *rows, ""])
 
 
 def imports_of(bin_folder: Path, cwd: Path, env: dict[str, str], args: list[str]) -> list[str]:
