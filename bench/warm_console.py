@@ -90,7 +90,7 @@ def measure(scratch: Path, rounds: int, files: int) -> str:
             sample = run_measured(argv, cwd=cwd, env=env, timeout=300)
             if sample.code not in codes:
                 raise SystemExit(f"{argv}: exit {sample.code}\n{sample.stdout}{sample.stderr}")
-    typed = list((scratch / "cache" / "answers").glob("typed-*.json"))
+    typed = list((scratch / "cache" / "answers").glob("typed-*"))
     if len(typed) != 2:
         raise SystemExit(f"expected two typed answers kept, found {len(typed)}")
     walls, cpus = interleaved_with_cpu(runs, rounds, env)

@@ -9,7 +9,6 @@ Standard library only (and the agent's path test, the walk's own): the kept-answ
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import stat
 import sys
@@ -190,8 +189,9 @@ def code_signature(package: str = "") -> tuple[str, int]:
 
 
 def digest(*parts: str) -> str:
-    """A short digest of ``parts`` (JSON-encoded, so that no two lists of parts collide)."""
-    material = json.dumps(parts, ensure_ascii=False).encode(errors="surrogateescape")
+    """A short digest of ``parts``, each preceded by its length, so that no two lists of
+    parts collide (no ``json``: 1.3 ms of a kept answer's start)."""
+    material = "".join(f"{len(part)}:{part}" for part in parts).encode(errors="surrogateescape")
     return blake2b(material, digest_size=16).hexdigest()
 
 

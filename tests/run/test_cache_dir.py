@@ -151,3 +151,32 @@ def test_a_module_not_yet_imported_is_found_by_the_finders(monkeypatch: pytest.M
     assert mine is not None
     assert theirs is not None
     assert mine.origin == theirs.origin
+
+
+def test_a_record_is_read_back_as_written_by_its_user_alone(tmp_path: Path) -> None:
+    """The kept answer's record (marshal: no json import on the warm path): plain values
+    round-trip; a file others can write, a damaged one, a non-record, none: ``{}``."""
+    uid = os.geteuid()
+    file = str(tmp_path / "answers" / "typed-x.marshal")
+    record = {"version": 1, "root": "/t\udcff", "starts": [""], "code": 1, "stdout": None}
+    cachedir.save_private_record(file, record, uid)
+    assert cachedir.load_private_record(file, uid) == record
+    assert oct(os.stat(file).st_mode & 0o777) == oct(0o600)
+    assert cachedir.load_private_record(file, uid + 1) == {}  # another user's
+    os.chmod(file, 0o620)
+    assert cachedir.load_private_record(file, uid) == {}  # the group may write it
+    os.chmod(file, 0o600)
+    for damaged in (b"", b"\x00garbage", __import__("marshal").dumps([1, 2])):
+        Path(file).write_bytes(damaged)
+        assert cachedir.load_private_record(file, uid) == {}
+    assert cachedir.load_private_record(str(tmp_path / "none"), uid) == {}
+
+
+def test_a_json_entry_is_still_read_and_written_as_json(tmp_path: Path) -> None:
+    uid = os.geteuid()
+    file = str(tmp_path / "answers" / "q.json")
+    cachedir.save_private(file, {"state": "s", "stdout": "é"}, uid)
+    assert Path(file).read_bytes() == '{"state":"s","stdout":"é"}'.encode()
+    assert cachedir.load_private(file, uid) == ({"state": "s", "stdout": "é"}, "")
+    Path(file).write_text("{not json")
+    assert cachedir.load_private(file, uid) == ({}, "")

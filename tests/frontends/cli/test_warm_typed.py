@@ -28,7 +28,8 @@ ours = sorted(m for m in sys.modules if m.split(".")[0] == "pytest_cleantree")
 costly = sorted(m for m in set(sys.modules) - before if m in COSTLY)
 print(repr(("PROBE", code, ours + costly)))
 """.replace(
-    "COSTLY", repr(("_hashlib", "importlib.util", "typing", "pathlib", "argparse", "tomllib"))
+    "COSTLY",
+    repr(("_hashlib", "importlib.util", "json", "typing", "pathlib", "argparse", "tomllib")),
 )
 
 ROOT = str(Path(__file__).parents[3])
