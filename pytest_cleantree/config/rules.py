@@ -70,18 +70,17 @@ def read_rule(
     seen_ids: dict[str, str],
     send: Report,
     *,
-    allow_outside_root: bool = False,
+    allow_outside_root: bool,
 ) -> Rule | None:
     """One ``[[rule]]`` table as a :class:`Rule`, or ``None`` when it has a problem; every
     problem is sent to ``send``, starting with where it is (``rule 2 (line 14): ...``).
     ``seen_ids``: the ids of the rules before it (this rule's is added)."""
-    problems = 0
+    sent: list[str] = []
     label, line, key_lines = at.label, at.line, at.key_lines
-    index_label = label.split(" (", 1)[0]
+    index_label = label.partition(" (")[0]
 
     def report(problem: str) -> None:
-        nonlocal problems
-        problems += 1
+        sent.append(problem)
         key = _PROBLEM_KEY.match(problem)
         where = key_lines.get(key[1] or key[2]) if key else None
         send(f"{index_label} (line {where}): {problem}" if where else f"{label}: {problem}")
@@ -122,7 +121,7 @@ def read_rule(
     for both in sorted(set(files) & set(absent)):
         report(f"'{both}' is in both files and absent")
 
-    if problems:
+    if sent:
         return None
     return Rule(
         id=rule_id,
