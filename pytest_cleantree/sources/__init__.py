@@ -93,4 +93,8 @@ def open_remote_source(
     chosen = target.spec.root or root
     if not chosen:
         raise SourceError(f"{target.label}: no root: give host:/path, or a root in the manifest")
-    return SSHSource(target.spec, chosen, options, allow_outside_root=allow_outside_root)
+    source = SSHSource(target.spec, chosen, options, allow_outside_root=allow_outside_root)
+    # connected while the run plans; the analysis (what a check runs next) imported while it
+    # waits for the first answer
+    source.start(then_import=("pytest_cleantree.analysis",))
+    return source
