@@ -167,7 +167,12 @@ TARGETS = (
     _t("asking", "analysis/asking.py", "tests/analysis/test_ways_asked.py"),
     _t("textfiles", "analysis/textfiles.py", "tests/analysis/test_textfiles.py"),
     _t("allnames", "analysis/allnames.py", "tests/analysis/test_allnames.py"),
-    _t("parts", "analysis/parts.py", "tests/core/test_name_index.py"),
+    _t(
+        "parts",
+        "analysis/parts.py",
+        "tests/analysis/test_parts.py",
+        "tests/core/test_name_index.py",
+    ),
     _t(
         "exports",
         "names/exports.py",
