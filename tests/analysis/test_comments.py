@@ -179,3 +179,59 @@ def test_a_comment_line_is_a_comment_in_every_language(language: str) -> None:
     slashes = ("c", "go", "java", "rust", "javascript", "typescript", "tsx")
     line = "// # c" if language in slashes else "# c"  # in C, ``# c`` is a directive
     assert comments_of(language, ("x", line)) == ((2, line),)
+
+
+# --------------------------------------------------------------------------- the shared reader
+# (analysis/comments_base.py): what every grammar above reads with, stated directly
+
+
+def test_a_texts_lines_and_the_line_each_offset_is_on() -> None:
+    from pytest_cleantree.analysis.comments_base import Text
+
+    text = Text(["ab", "", "cd"])
+    assert text.src == "ab\n\ncd"
+    assert text.starts == [0, 3, 4]
+    assert [text.eol(o) for o in (0, 2, 3, 4, 6)] == [2, 2, 3, 6, 6]
+    assert Text([]).starts == [0]
+
+
+def test_a_comment_is_recorded_to_its_lines_end_or_over_lines() -> None:
+    from pytest_cleantree.analysis.comments_base import Text
+
+    text = Text(["x # a", "/* b", "c */ y"])
+    assert text.comment(2) == 5
+    assert text.comment(6, 15) == 15
+    assert text.found == [(1, "# a"), (2, "/* b"), (3, "c */")]
+
+
+def test_after_a_pattern_or_the_texts_end() -> None:
+    from pytest_cleantree.analysis.comments_base import DQ, SQ_RAW, Text
+
+    text = Text(['"a\\"b" c', "d"])
+    assert text.after(DQ, 1) == 6
+    assert Text(['"a\\"']).after(DQ, 1) == 4  # unterminated: data to the end
+    assert Text(["'a\\'b' c"]).after(SQ_RAW, 1) == 4  # no escapes: the first quote closes
+
+
+def test_a_here_documents_body_ends_after_its_word() -> None:
+    from pytest_cleantree.analysis.comments_base import Text
+
+    text = Text(["cat <<EOF", "x", "\t\tEOF", "y"])
+    assert text.body_end(10, "EOF", "\t") == 17
+    assert text.body_end(10, "EOF", "") == len(text.src)  # the tabs are not stripped
+    assert Text(["a", "EOF"]).body_end(0, "EOF", "") == 5
+    assert Text(["a", " EOF"]).body_end(0, "EOF", " ") == 6
+
+
+def test_balanced_and_delimited_runs() -> None:
+    from pytest_cleantree.analysis.comments_base import Text, balanced, delimited
+
+    text = Text(["(a (b) \\) c) d"])
+    assert balanced(text, 1, "(", ")") == 12
+    assert balanced(text, 4, "(", ")") == 6
+    assert balanced(text, 4, "(", ")", depth=2) == 12
+    assert balanced(Text(["(a (b"]), 1, "(", ")") == 5  # unclosed: to the end
+    assert delimited(Text(["{a {b} c} d"]), 1, "{") == 9
+    assert delimited(Text(["<a> d"]), 1, "<") == 3
+    assert delimited(Text(["|a\\|b| d"]), 1, "|") == 6
+    assert delimited(Text(["|a"]), 1, "|") == 2
