@@ -236,7 +236,7 @@ ROWS = [
 ]
 
 
-@pytest.mark.parametrize("row", ROWS, ids=[repr(row[0]) for row in ROWS])
+@pytest.mark.parametrize("row", ROWS)  # (ids row0, row1...: mutmut runs a test by its id)
 def test_each_view_of_a_text(row: tuple[object, ...]) -> None:
     source, adjacent, decoded, made, derived, contains, across, lines, words, own, ids = row
     assert isinstance(source, str)
