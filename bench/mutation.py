@@ -397,7 +397,9 @@ _KILLED = {"killed", "timeout", "caught by type check", "segfault"}
 #: and shares its cores), and a timeout counts as a kill
 TIMEOUT_CONSTANT = 10.0
 #: a run in which more of the mutants than this share timed out measured the machine's load,
-#: not the tests (a mutant that loops for ever is rare): its row is a failure, to re-run
+#: or nothing (mutmut reads pytest's exit 4, tests not found, as a timeout: a parametrize id
+#: holding a backslash is not found by the fork server's second session), not the tests (a
+#: mutant that loops for ever is rare): its row is a failure, to re-run
 MOST_TIMED_OUT = 0.2
 
 _IGNORE = shutil.ignore_patterns(
@@ -544,7 +546,8 @@ def timed_out(mutants: Sequence[Mutant]) -> str:
     if mutants and count > MOST_TIMED_OUT * len(mutants):
         return (
             f"{count} of {len(mutants)} mutants timed out (a timeout counts as a kill): the "
-            "machine was too loaded to measure, re-run it"
+            "machine was too loaded to measure, or the fork server could not run the tests "
+            "(mutmut counts its exit 4 as a timeout)"
         )
     return ""
 

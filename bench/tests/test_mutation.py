@@ -87,7 +87,8 @@ def test_a_run_where_many_mutants_timed_out_is_not_trusted() -> None:
     assert timed_out([]) == ""
     assert timed_out(run(3, 9)) == (
         "3 of 12 mutants timed out (a timeout counts as a kill): the machine was too "
-        "loaded to measure, re-run it"
+        "loaded to measure, or the fork server could not run the tests (mutmut counts its "
+        "exit 4 as a timeout)"
     )
     assert timed_out(run(385, 0)).startswith("385 of 385 mutants timed out")
     assert "timeout_constant = 10.0\n" in mutmut_config(Target("m", "m.py", ("t.py",)))
