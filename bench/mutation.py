@@ -393,9 +393,9 @@ def _changed(then: dict[str, object], now: dict[str, object]) -> str:
 #: what mutmut's exit codes mean here: a mutant is killed when a test failed on it
 _KILLED = {"killed", "timeout", "caught by type check", "segfault"}
 #: mutmut stops one mutant's tests after (their estimated time + this) x 15 seconds of wall
-#: clock; its default of 1 s times every mutant out on a loaded machine (the run is niced,
-#: and shares its cores), and a timeout counts as a kill
-TIMEOUT_CONSTANT = 10.0
+#: clock: its default of 1 s leaves a niced run on a loaded machine 15 s, and a timeout counts
+#: as a kill; a mutant that loops for ever costs this x 15 s
+TIMEOUT_CONSTANT = 3.0
 #: a run in which more of the mutants than this share timed out measured the machine's load,
 #: or nothing (mutmut reads pytest's exit 4, tests not found, as a timeout: a parametrize id
 #: holding a backslash is not found by the fork server's second session), not the tests (a

@@ -91,7 +91,7 @@ def test_a_run_where_many_mutants_timed_out_is_not_trusted() -> None:
         "exit 4 as a timeout)"
     )
     assert timed_out(run(385, 0)).startswith("385 of 385 mutants timed out")
-    assert "timeout_constant = 10.0\n" in mutmut_config(Target("m", "m.py", ("t.py",)))
+    assert "timeout_constant = 3.0\n" in mutmut_config(Target("m", "m.py", ("t.py",)))
 
 
 def test_an_equivalent_entry_matches_only_its_own_surviving_mutant() -> None:
