@@ -329,3 +329,34 @@ def test_all_offsets_are_every_start_of_every_needle() -> None:
     assert _all_offsets("abab a", ["ab", "a"]) == [0, 2, 0, 2, 5]
     assert _all_offsets("aaa", ["aa"]) == [0, 1]
     assert _all_offsets("", ["a"]) == []
+
+
+#: a needle spelt across breaks elsewhere (joined literals), so that the derived views are asked
+JOINED = 's = "sm" "120"\n'
+
+
+@pytest.mark.parametrize(
+    ("source", "lines"),
+    [
+        pytest.param('x = "sm120 \\\nabc"\n' + JOINED, {1, 2, 3}, id="a-run-at-line-1"),
+        pytest.param('x = "abc \\\nsm120"\n' + JOINED, {1, 2, 3}, id="the-needle-on-its-last-line"),
+        pytest.param(
+            'a = "q \\\n\\x41"\nb = 1\nx = "sm120 \\\nabc"\n' + JOINED,
+            {4, 5, 6},
+            id="a-backslash-inside-a-run-decoded-then-a-later-run",
+        ),
+        pytest.param(
+            'x = "sm120 \\\nabc"\ns = "sm" "120" \\', {1, 2, 3}, id="the-last-line-continued"
+        ),
+        pytest.param(JOINED + 'x = "sm120 \\\nabc"', {1, 2, 3}, id="no-final-newline"),
+        pytest.param(
+            JOINED + 'a = "q \\\nsm120"\nb = "\\x41"\n', {1, 2, 3}, id="an-escape-after-a-run"
+        ),
+    ],
+)
+def test_a_run_of_continued_lines_that_spells_a_needle_is_every_line_of_the_run(
+    source: str, lines: set[int]
+) -> None:
+    """A line decoded alone would not spell what its run spells: the run is decoded whole,
+    from its first line to the first that does not end with a backslash."""
+    assert views(source).lines_spelling([NEEDLE]) == lines
