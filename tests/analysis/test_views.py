@@ -360,3 +360,37 @@ def test_a_run_of_continued_lines_that_spells_a_needle_is_every_line_of_the_run(
     """A line decoded alone would not spell what its run spells: the run is decoded whole,
     from its first line to the first that does not end with a backslash."""
     assert views(source).lines_spelling([NEEDLE]) == lines
+
+
+@pytest.mark.parametrize(
+    ("source", "lines"),
+    [
+        pytest.param('a = 1\nx = ("f"\n  "lashinfer")\nb = 2\n', {2, 3}, id="over-two-lines"),
+        pytest.param(
+            'x = "f" "lashinfer"\ny = 1\nz = "f" "lashinfer"\n', {1, 3}, id="each-occurrence"
+        ),
+        pytest.param('f" "lashinfer"\n', {1}, id="at-the-texts-start"),
+        pytest.param('f" "lashinfer\nb = 1\n', {1}, id="ending-at-a-lines-end"),
+        pytest.param('x = "flashinfe\\\nr"\n', {1, 2}, id="its-last-character-alone-on-a-line"),
+    ],
+)
+def test_the_lines_a_spelling_across_breaks_spans(source: str, lines: set[int]) -> None:
+    # "f" "lashinfer": the joined views read "f" as a literal's end, a prefix and a start,
+    # and miss it; the break search pairs no quotes
+    assert views(source)._broken_lines({"flashinfer"}) == lines
+    assert views(source)._broken_lines({"f"}) == set()  # one character: no break in it
+
+
+@pytest.mark.parametrize(
+    ("source", "lines"),
+    [
+        pytest.param('a = 1\nx = ("sm"\n  "120")\nb = 2\n', {2, 3}, id="over-two-lines"),
+        pytest.param('x = ("s"\n "m"\n "120")\n', {1, 2, 3}, id="touching-joins-one-group"),
+        pytest.param('x = ("\\x73m"\n "120")\n', {1, 2}, id="decoded-then-joined"),
+        pytest.param('x = ("sm"\n "12")\ny = "sm" "120"\n', {3}, id="only-the-group-that-spells"),
+    ],
+)
+def test_the_lines_of_adjacent_literals_whose_joined_value_spells_a_needle(
+    source: str, lines: set[int]
+) -> None:
+    assert views(source)._joined_lines({NEEDLE}) == lines
