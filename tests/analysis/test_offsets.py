@@ -63,6 +63,7 @@ def test_line_numbers_exactly() -> None:
     text = "ab\ncd\n\nef"
     assert line_numbers(text, [0, 2, 3, 5, 6, 7, 8]) == [1, 1, 2, 2, 3, 4, 4]
     assert line_numbers(text, []) == []
+    assert line_numbers("\nab", [2, 3]) == [2, 2]  # a newline at 0 before the first offset
     assert line_numbers("a\r\nb\rc", [0, 1, 2, 3, 4, 5]) == [1, 1, 1, 2, 2, 3]
     assert lines_at(text, [8, 0, 3]) == {1, 2, 4}
     assert lines_at(text, []) == set()
