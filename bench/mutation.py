@@ -152,12 +152,7 @@ TARGETS = (
         "tests/analysis/test_text.py",
         "tests/analysis/test_partial_parse.py",
     ),
-    _t(
-        "views",
-        "analysis/views.py",
-        "tests/analysis/test_views.py",
-        "tests/analysis/test_partial_parse.py",
-    ),
+    _t("views", "analysis/views.py", "tests/analysis/test_views.py"),
     _t(
         "offsets",
         "analysis/offsets.py",
