@@ -235,3 +235,38 @@ def test_balanced_and_delimited_runs() -> None:
     assert delimited(Text(["<a> d"]), 1, "<") == 3
     assert delimited(Text(["|a\\|b| d"]), 1, "|") == 6
     assert delimited(Text(["|a"]), 1, "|") == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "masked"),
+    [
+        ("$(a) b", "xxxx b"),
+        ("${a} b", "xxxx b"),
+        ("$(a $(b) c) d", "xxxxxxxxxxx d"),  # nested: to the reference's own close
+        ("x $(a\nb) # c", "x xxx\nxx # c"),  # a line break inside is kept
+        ("f(a) # c", "f(a) # c"),  # no $: no reference
+        ("$x # y", "$x # y"),
+    ],
+)
+def test_makes_references_are_masked_as_data(text: str, masked: str) -> None:
+    from pytest_cleantree.analysis.comments import _masked
+
+    assert _masked(text) == masked
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "comments"),
+    [
+        ("r", 'x <- ")"\ny <- r"(\n# allow\n)"\n# c', ((5, "# c"),)),  # its close after it
+        ("r", 'x <- r"(a)" # c\ny <- ")"', ((1, "# c"),)),  # the first close
+        ("r", 'x <- r"(\n# allow', ()),  # unclosed: data to the end
+        ("cmake", 'set(X "]]")\nset(Y [[\n# allow\n]])\n# c', ((5, "# c"),)),
+        ("cmake", 'set(X [[a]]) # c\nset(Y "]]")', ((1, "# c"),)),
+        ("cmake", "set(X [[\n# allow", ()),
+        ("cmake", '#[[a]] x # c\nset(Y "]]")', ((1, "# c"), (1, "#[[a]]"))),
+    ],
+)
+def test_a_raw_or_bracket_run_ends_at_its_first_close_after_it(
+    language: str, text: str, comments: tuple[tuple[int, str], ...]
+) -> None:
+    assert comments_of(language, text.split("\n")) == comments
