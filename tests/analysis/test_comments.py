@@ -270,3 +270,55 @@ def test_a_raw_or_bracket_run_ends_at_its_first_close_after_it(
     language: str, text: str, comments: tuple[tuple[int, str], ...]
 ) -> None:
     assert comments_of(language, text.split("\n")) == comments
+
+
+@pytest.mark.parametrize(
+    ("line", "indent"),
+    [
+        ("a: |", 0),  # a key: its column
+        ("  a: |", 2),
+        ("- a: |", 2),  # a key in a sequence entry
+        ("  - a: >", 4),
+        ("a: |2", 0),
+        ("key:|", 0),
+        ("- |", 0),  # a sequence entry's value: the last entry's column
+        ("  - |", 2),
+        ("- - |", 2),
+        ("-  |", 0),
+        ("? |", 0),
+        ("--- |", -1),  # no key on the line: every line to the document's end
+        ("|", -1),
+        ("  |", -1),
+    ],
+)
+def test_a_block_scalars_lines_go_deeper_than_its_key_or_entry(line: str, indent: int) -> None:
+    from pytest_cleantree.analysis.comments import _block_indent
+
+    assert _block_indent(line) == indent
+
+
+@pytest.mark.parametrize(
+    ("line", "depth", "found"),
+    [
+        ("a # b", 0, (2, 0)),
+        ("a \\# b # c", 0, (7, 0)),  # an escaped hash
+        ("$$ # c", 0, (3, 0)),  # $$ is a dollar
+        ("$x # c", 0, (3, 0)),
+        ("$(a # b) # c", 0, (9, 0)),  # inside a reference: no comment
+        ("${a # b} # c", 0, (9, 0)),
+        ("$(a (b) # c) # d", 0, (13, 0)),  # parentheses nest inside a reference
+        ("a) # c", 1, (3, 0)),  # a reference open from the line above closes
+        ("a}) # c", 2, (4, 0)),
+        ("(a # b", 0, (3, 0)),  # a parenthesis outside a reference is text
+        ("x = $(a", 0, (None, 1)),  # the reference stays open
+        ("x", 3, (None, 3)),
+        ("", 0, (None, 0)),
+        ("\\", 0, (None, 0)),
+    ],
+)
+def test_a_make_lines_comment_and_the_references_left_open(
+    line: str, depth: int, found: tuple[int | None, int]
+) -> None:
+    from pytest_cleantree.analysis.comments import _make_comment
+
+    assert _make_comment(line, depth) == found
