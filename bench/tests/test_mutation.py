@@ -15,9 +15,11 @@ from mutation import (
     load_equivalent,
     match_equivalent,
     mutant_function,
+    mutmut_config,
     sha256_of,
     stale_rows,
     strip_cache_decorators,
+    timed_out,
 )
 
 REPO = Path(__file__).resolve().parents[2]
@@ -72,6 +74,24 @@ def test_mutant_names_and_changed_lines() -> None:
     assert mutant_function("pkg.mod.xǁ_Parserǁ_rule__mutmut_6") == "_Parser._rule"
     diff = "--- a.py\n+++ a.py\n@@ -1 +1 @@\n-    x = 1\n+    x = 2\n y = 0"
     assert changed_lines(diff) == ("-x = 1", "+x = 2")
+
+
+def test_a_run_where_many_mutants_timed_out_is_not_trusted() -> None:
+    def run(timeouts: int, others: int) -> list[Mutant]:
+        return [Mutant(f"m{i}", "timeout", "f", ()) for i in range(timeouts)] + [
+            Mutant(f"k{i}", "killed", "f", ()) for i in range(others)
+        ]
+
+    assert timed_out(run(1, 4)) == ""  # one in five: a loop mutmut stopped
+    assert timed_out(run(2, 8)) == ""
+    assert timed_out([]) == ""
+    assert timed_out(run(3, 9)) == (
+        "3 of 12 mutants timed out (a timeout counts as a kill): the machine was too "
+        "loaded to measure, or the fork server could not run the tests (mutmut counts its "
+        "exit 4 as a timeout)"
+    )
+    assert timed_out(run(385, 0)).startswith("385 of 385 mutants timed out")
+    assert "timeout_constant = 3.0\n" in mutmut_config(Target("m", "m.py", ("t.py",)))
 
 
 def test_an_equivalent_entry_matches_only_its_own_surviving_mutant() -> None:

@@ -212,3 +212,18 @@ def test_only_python_files_are_grepped_and_findings_are_added() -> None:
     assert [(f.occurrence.line, f.occurrence.kind) for f in python.findings] == [(1, Kind.TEXT)]
     assert [(f.occurrence.line, f.occurrence.kind) for f in text.findings] == [(1, Kind.TEXT)]
     assert analyze("m.py", b"h(b)\n", [PATTERN]).findings == ()
+
+
+def test_an_f_string_of_any_case_is_code_and_a_plain_string_holding_f_is_not() -> None:
+    assert lines_found('v = F"g(a)"\n', NEEDLE) == [(1, 6)]
+    assert lines_found('v = rF"g(a)"\n', NEEDLE) == [(1, 7)]
+    assert lines_found('s = "of g(a)"\n', NEEDLE) == []  # the f is the value's, not a prefix
+
+
+def test_a_needle_that_begins_at_a_comments_start_is_the_comments() -> None:
+    assert lines_found("x = 1  # g(a)\n", "# g(a)") == []
+
+
+def test_a_pattern_is_grepped_whatever_its_letters() -> None:
+    patterns = [parse_pattern(p) for p in ("X = 1", "a\rb")]
+    assert [p.text for p in grep_patterns(patterns)] == ["X = 1"]

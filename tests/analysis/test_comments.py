@@ -179,3 +179,146 @@ def test_a_comment_line_is_a_comment_in_every_language(language: str) -> None:
     slashes = ("c", "go", "java", "rust", "javascript", "typescript", "tsx")
     line = "// # c" if language in slashes else "# c"  # in C, ``# c`` is a directive
     assert comments_of(language, ("x", line)) == ((2, line),)
+
+
+# --------------------------------------------------------------------------- the shared reader
+# (analysis/comments_base.py): what every grammar above reads with, stated directly
+
+
+def test_a_texts_lines_and_the_line_each_offset_is_on() -> None:
+    from pytest_cleantree.analysis.comments_base import Text
+
+    text = Text(["ab", "", "cd"])
+    assert text.src == "ab\n\ncd"
+    assert text.starts == [0, 3, 4]
+    assert [text.eol(o) for o in (0, 2, 3, 4, 6)] == [2, 2, 3, 6, 6]
+    assert Text([]).starts == [0]
+
+
+def test_a_comment_is_recorded_to_its_lines_end_or_over_lines() -> None:
+    from pytest_cleantree.analysis.comments_base import Text
+
+    text = Text(["x # a", "/* b", "c */ y"])
+    assert text.comment(2) == 5
+    assert text.comment(6, 15) == 15
+    assert text.found == [(1, "# a"), (2, "/* b"), (3, "c */")]
+
+
+def test_after_a_pattern_or_the_texts_end() -> None:
+    from pytest_cleantree.analysis.comments_base import DQ, SQ_RAW, Text
+
+    text = Text(['"a\\"b" c', "d"])
+    assert text.after(DQ, 1) == 6
+    assert Text(['"a\\"']).after(DQ, 1) == 4  # unterminated: data to the end
+    assert Text(["'a\\'b' c"]).after(SQ_RAW, 1) == 4  # no escapes: the first quote closes
+
+
+def test_a_here_documents_body_ends_after_its_word() -> None:
+    from pytest_cleantree.analysis.comments_base import Text
+
+    text = Text(["cat <<EOF", "x", "\t\tEOF", "y"])
+    assert text.body_end(10, "EOF", "\t") == 17
+    assert text.body_end(10, "EOF", "") == len(text.src)  # the tabs are not stripped
+    assert Text(["a", "EOF"]).body_end(0, "EOF", "") == 5
+    assert Text(["a", " EOF"]).body_end(0, "EOF", " ") == 6
+
+
+def test_balanced_and_delimited_runs() -> None:
+    from pytest_cleantree.analysis.comments_base import Text, balanced, delimited
+
+    text = Text(["(a (b) \\) c) d"])
+    assert balanced(text, 1, "(", ")") == 12
+    assert balanced(text, 4, "(", ")") == 6
+    assert balanced(text, 4, "(", ")", depth=2) == 12
+    assert balanced(Text(["(a (b"]), 1, "(", ")") == 5  # unclosed: to the end
+    assert delimited(Text(["{a {b} c} d"]), 1, "{") == 9
+    assert delimited(Text(["<a> d"]), 1, "<") == 3
+    assert delimited(Text(["|a\\|b| d"]), 1, "|") == 6
+    assert delimited(Text(["|a"]), 1, "|") == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "masked"),
+    [
+        ("$(a) b", "xxxx b"),
+        ("${a} b", "xxxx b"),
+        ("$(a $(b) c) d", "xxxxxxxxxxx d"),  # nested: to the reference's own close
+        ("x $(a\nb) # c", "x xxx\nxx # c"),  # a line break inside is kept
+        ("f(a) # c", "f(a) # c"),  # no $: no reference
+        ("$x # y", "$x # y"),
+    ],
+)
+def test_makes_references_are_masked_as_data(text: str, masked: str) -> None:
+    from pytest_cleantree.analysis.comments import _masked
+
+    assert _masked(text) == masked
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "comments"),
+    [
+        ("r", 'x <- ")"\ny <- r"(\n# allow\n)"\n# c', ((5, "# c"),)),  # its close after it
+        ("r", 'x <- r"(a)" # c\ny <- ")"', ((1, "# c"),)),  # the first close
+        ("r", 'x <- r"(\n# allow', ()),  # unclosed: data to the end
+        ("cmake", 'set(X "]]")\nset(Y [[\n# allow\n]])\n# c', ((5, "# c"),)),
+        ("cmake", 'set(X [[a]]) # c\nset(Y "]]")', ((1, "# c"),)),
+        ("cmake", "set(X [[\n# allow", ()),
+        ("cmake", '#[[a]] x # c\nset(Y "]]")', ((1, "# c"), (1, "#[[a]]"))),
+    ],
+)
+def test_a_raw_or_bracket_run_ends_at_its_first_close_after_it(
+    language: str, text: str, comments: tuple[tuple[int, str], ...]
+) -> None:
+    assert comments_of(language, text.split("\n")) == comments
+
+
+@pytest.mark.parametrize(
+    ("line", "indent"),
+    [
+        ("a: |", 0),  # a key: its column
+        ("  a: |", 2),
+        ("- a: |", 2),  # a key in a sequence entry
+        ("  - a: >", 4),
+        ("a: |2", 0),
+        ("key:|", 0),
+        ("- |", 0),  # a sequence entry's value: the last entry's column
+        ("  - |", 2),
+        ("- - |", 2),
+        ("-  |", 0),
+        ("? |", 0),
+        ("--- |", -1),  # no key on the line: every line to the document's end
+        ("|", -1),
+        ("  |", -1),
+    ],
+)
+def test_a_block_scalars_lines_go_deeper_than_its_key_or_entry(line: str, indent: int) -> None:
+    from pytest_cleantree.analysis.comments import _block_indent
+
+    assert _block_indent(line) == indent
+
+
+@pytest.mark.parametrize(
+    ("line", "depth", "found"),
+    [
+        ("a # b", 0, (2, 0)),
+        ("a \\# b # c", 0, (7, 0)),  # an escaped hash
+        ("$$ # c", 0, (3, 0)),  # $$ is a dollar
+        ("$x # c", 0, (3, 0)),
+        ("$(a # b) # c", 0, (9, 0)),  # inside a reference: no comment
+        ("${a # b} # c", 0, (9, 0)),
+        ("$(a (b) # c) # d", 0, (13, 0)),  # parentheses nest inside a reference
+        ("a) # c", 1, (3, 0)),  # a reference open from the line above closes
+        ("a}) # c", 2, (4, 0)),
+        ("(a # b", 0, (3, 0)),  # a parenthesis outside a reference is text
+        ("x = $(a", 0, (None, 1)),  # the reference stays open
+        ("x", 3, (None, 3)),
+        ("", 0, (None, 0)),
+        ("\\", 0, (None, 0)),
+    ],
+)
+def test_a_make_lines_comment_and_the_references_left_open(
+    line: str, depth: int, found: tuple[int | None, int]
+) -> None:
+    from pytest_cleantree.analysis.comments import _make_comment
+
+    assert _make_comment(line, depth) == found

@@ -294,3 +294,64 @@ def test_the_registry_s_document_holds_absolute_paths_whichever_front_end() -> N
     document = json.loads(render("json", [CLEAN], context))
     assert document["manifest"] == "/work/fork/cleantree.toml"
     assert document["root"] == "/work/fork/python/sglang"
+
+
+def _error_document(manifest: str, root: str, errors: list[dict[str, object]]) -> str:
+    """The error document as the schema states it, in the report's layout (two spaces a
+    level, text as text)."""
+    text = "; ".join(
+        f"{e['file']}: {e['message']}" if e["file"] else str(e["message"]) for e in errors
+    )
+    document = {
+        "$schema": JSON_SCHEMA_ID,
+        "version": 1,
+        "tool": {"name": "pytest-cleantree", "version": __version__},
+        "manifest": manifest,
+        "root": root,
+        "summary": {
+            "clean": False,
+            "complete": False,
+            "text": "cleantree: error: " + text,
+            "hits": 0,
+            "missing": 0,
+            "present": 0,
+            "problems": len(errors),
+            "suppressed": 0,
+        },
+        "hosts": [],
+        "results": [],
+        "errors": errors,
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False)
+
+
+def test_the_json_error_entry_is_the_whole_document_naming_each_problem() -> None:
+    manifest = os.path.join("/ws", "cfg", "m.toml")
+    context = RenderContext(manifest=manifest, root="/ws/src", workspace="/ws")
+    error = ManifestError(manifest, ["rule 2 (line 14): empty pattern", "no (at line 3, column 5)"])
+    assert json_format.render_error(error, context) == _error_document(
+        "cfg/m.toml",
+        "/ws/src",
+        [
+            {
+                "message": "rule 2 (line 14): empty pattern",
+                "file": "cfg/m.toml",
+                "line": 14,
+                "column": 0,
+            },
+            {"message": "no (at line 3, column 5)", "file": "cfg/m.toml", "line": 3, "column": 5},
+        ],
+    )
+    text = json_format.render_error(CleanTreeError("café"), RenderContext())
+    assert text == _error_document(
+        "", "", [{"message": "café", "file": "", "line": 0, "column": 0}]
+    )
+    assert '\n    "text": "cleantree: error: café",\n' in text
+
+
+def test_the_json_entry_leaves_an_empty_a_remote_and_an_absolute_path_as_they_are() -> None:
+    assert json_format._absolute("", "/c") == ""
+    assert json_format._absolute("ssh://h/x", "/c") == "ssh://h/x"
+    assert json_format._absolute("/a/b", "/c") == "/a/b"
+    assert json_format._absolute("a/../b", "/c") == "/c/b"
+    assert json_format._absolute("b", "") == os.path.join(os.getcwd(), "b")
