@@ -24,19 +24,27 @@ def part_of(compiled: PatternSet, present: Sequence[Pattern]) -> PatternSet:
     (what :func:`.text.present_patterns` keeps), built from ``compiled``'s work.  A list
     that repeats a pattern, or a pattern not in it, is compiled afresh (held equal by
     ``tests/core/test_name_index.py``)."""
-    whole = compiled.index
-    positions = whole.positions
+    positions = compiled.index.positions
     if positions is None or any(p not in positions for p in present):
         return PatternSet.of(present)
     if len(present) == len(compiled.patterns):
         return compiled
-    keep = sorted({positions[p] for p in present})
+    return part_at(compiled, sorted({positions[p] for p in present}))
+
+
+def part_at(compiled: PatternSet, keep: Sequence[int]) -> PatternSet:
+    """:func:`part_of` the patterns at positions ``keep`` (ascending, each once) of a list
+    that repeats no pattern: no pattern is looked up, and the whole list is the list
+    itself, its tables built once a run (issue 44)."""
+    if len(keep) == len(compiled.patterns):
+        return compiled
     placed = _placed(compiled)
+    every = compiled.patterns
     needles = tuple(needle for i in keep for needle in placed.needles[i])
-    qualified = tuple(compiled.patterns[i] for i in keep if placed.qualified[i])
-    plain = tuple(compiled.patterns[i] for i in keep if not placed.qualified[i])
-    part = PatternSet(tuple(present), needles, qualified, plain)
-    part.__dict__["index"] = whole.within(frozenset(keep))  # the cached property: a view
+    qualified = tuple(every[i] for i in keep if placed.qualified[i])
+    plain = tuple(every[i] for i in keep if not placed.qualified[i])
+    part = PatternSet(tuple(every[i] for i in keep), needles, qualified, plain)
+    part.__dict__["index"] = compiled.index.within(frozenset(keep))  # the cached property: a view
     return part
 
 
