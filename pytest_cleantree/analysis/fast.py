@@ -172,7 +172,7 @@ def _analyze_words(
         ),
         wanted=resolving,
         text=views.norm,
-        bodies=spelt.qualified_bodies,
+        bodies=spelt.covering,
     )
     candidates = candidate_lines(spelling, resolved)
     scanner = Scanner(

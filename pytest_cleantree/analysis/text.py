@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from pytest_cleantree.core.model import PYTHON_SUFFIXES, Pattern, PatternTier, is_python_path
+from pytest_cleantree.core.nameindex import Covering, NameIndex
 from pytest_cleantree.core.patterns import (
     IDENTIFIER,
-    NameIndex,
     prefilter_needles,
     written,
 )
@@ -111,6 +111,11 @@ class PatternSet:
     def bounded(self) -> bool:
         """Does every pattern have a needle?  (Else every line is a candidate.)"""
         return all(needle is not None for _, needle, _ in self.needles)
+
+    @property
+    def covering(self) -> Covering:
+        """The qualified patterns' bodies as a table (a part's: a view of its list's)."""
+        return self.index.covering
 
     @functools.cached_property
     def qualified_parts(self) -> frozenset[str]:
