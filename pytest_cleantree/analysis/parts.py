@@ -39,13 +39,24 @@ def part_at(compiled: PatternSet, keep: Sequence[int]) -> PatternSet:
     if len(keep) == len(compiled.patterns):
         return compiled
     placed = _placed(compiled)
+    key = tuple(keep)
+    known = placed.parts.get(key)
+    if known is not None:  # files that may spell the same needles share their part
+        return known
     every = compiled.patterns
     needles = tuple(needle for i in keep for needle in placed.needles[i])
     qualified = tuple(every[i] for i in keep if placed.qualified[i])
     plain = tuple(every[i] for i in keep if not placed.qualified[i])
     part = PatternSet(tuple(every[i] for i in keep), needles, qualified, plain)
     part.__dict__["index"] = compiled.index.within(frozenset(keep))  # the cached property: a view
+    if len(placed.parts) >= PARTS_KEPT:
+        placed.parts.clear()
+    placed.parts[key] = part
     return part
+
+
+#: the parts of one list kept for the files that follow (a run's files fall in a few)
+PARTS_KEPT = 256
 
 
 @dataclass(frozen=True)
@@ -55,6 +66,8 @@ class _Placed:
 
     needles: tuple[tuple[Any, ...], ...]
     qualified: tuple[bool, ...]
+    #: the parts made (by positions kept), each with its tables, for the files that follow
+    parts: dict[tuple[int, ...], PatternSet]
 
 
 def _placed(compiled: PatternSet) -> _Placed:
@@ -69,6 +82,7 @@ def _placed(compiled: PatternSet) -> _Placed:
     placed = _Placed(
         tuple(tuple(n) for n in needles),
         tuple(i in qualified for i in range(len(compiled.patterns))),
+        {},
     )
     if len(_PLACED) > 64:
         _PLACED.clear()
