@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from measure import interleaved, median, run_measured
+from measure import median, run_measured
 from tools import tool_env
 
 HERE = Path(__file__).resolve().parent
@@ -90,11 +90,78 @@ def measure(scratch: Path, rounds: int, files: int) -> str:
             sample = run_measured(argv, cwd=cwd, env=env, timeout=300)
             if sample.code not in codes:
                 raise SystemExit(f"{argv}: exit {sample.code}\n{sample.stdout}{sample.stderr}")
-    typed = list((scratch / "cache" / "answers").glob("typed-*.json"))
+    typed = list((scratch / "cache" / "answers").glob("typed-*"))
     if len(typed) != 2:
         raise SystemExit(f"expected two typed answers kept, found {len(typed)}")
-    times = interleaved(runs, rounds, env, timeout=300)
-    return render(rounds, files, {label: median(values) for label, values in times.items()})
+    walls, cpus = interleaved_with_cpu(runs, rounds, env)
+    text = render(rounds, files, {label: median(values) for label, values in walls.items()})
+    text += render_cpu({label: median(values) for label, values in cpus.items()})
+    return text + render_imports(imports_of(bin_folder, trees["clean"], env, check[1:]))
+
+
+def interleaved_with_cpu(
+    runs: dict[str, tuple[list[str], Path, set[int]]], rounds: int, env: dict[str, str]
+) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """As :func:`measure.interleaved` (the order rotated each round), with each run's CPU
+    seconds (user + system) beside its wall time: on a shared machine the wall time of a
+    30 ms run is mostly the scheduler's, its CPU time much less so."""
+    walls: dict[str, list[float]] = {label: [] for label in runs}
+    cpus: dict[str, list[float]] = {label: [] for label in runs}
+    labels = list(runs)
+    for round_number in range(rounds):
+        shift = round_number % len(labels)
+        for label in labels[shift:] + labels[:shift]:
+            argv, cwd, codes = runs[label]
+            sample = run_measured(argv, cwd=cwd, env=env, timeout=300)
+            if sample.code not in codes:
+                raise SystemExit(f"{label}: exit {sample.code}\n{sample.stdout}{sample.stderr}")
+            walls[label].append(sample.wall)
+            cpus[label].append(sample.cpu)
+    return walls, cpus
+
+
+def render_cpu(medians: dict[str, float]) -> str:
+    """The same runs' CPU time (user + system), medians, beside ``python -c pass``'s."""
+    bare = medians["`python -c pass`"]
+    rows = ["| run | CPU median | ratio to `python -c pass` |", "|---|---|---|"]
+    rows += [
+        f"| {label} | {cpu * 1000:.1f} ms | x{cpu / bare:.2f} |" for label, cpu in medians.items()
+    ]
+    return "\n".join(["", "The same runs' CPU time (user + system):", "", *rows, ""])
+
+
+def imports_of(bin_folder: Path, cwd: Path, env: dict[str, str], args: list[str]) -> list[str]:
+    """``-X importtime`` of the console script on its kept answer: one line per module."""
+    argv = [str(bin_folder / "python"), "-X", "importtime", str(bin_folder / "cleantree"), *args]
+    done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, check=False)
+    return [line for line in done.stderr.splitlines() if line.startswith("import time:")]
+
+
+def render_imports(lines: list[str], top: int = 12) -> str:
+    """The package modules the kept answer imported, and its costliest top-level imports."""
+    rows = []
+    for line in lines[1:]:  # the first line is the header
+        _, _own, cumulative, name = line.replace(":", "|", 1).split("|")
+        top_level = name.startswith(" ") and not name.startswith("  ")  # one space: top level
+        rows.append((name.strip(), int(cumulative), top_level))
+    ours = sorted({name for name, _, _ in rows if name.startswith("pytest_cleantree")})
+    session = "**yes**" if "pytest_cleantree.run.session" in ours else "no"
+    tops = sorted(((name, micros) for name, micros, top in rows if top), key=lambda r: -r[1])
+    return "\n".join(
+        [
+            "",
+            "What the kept answer imports (`-X importtime` of the console script, clean tree; "
+            "one run, so the microseconds are indicative):",
+            "",
+            f"- the package's modules ({len(ours)}): {', '.join(ours)}",
+            f"- the run's own session imported (the kept answer missed): {session}",
+            "",
+            "| top-level import | cumulative |",
+            "|---|---|",
+            *(f"| `{name}` | {micros / 1000:.1f} ms |" for name, micros in tops[:top]),
+            "",
+        ]
+    )
 
 
 def render(rounds: int, files: int, medians: dict[str, float]) -> str:

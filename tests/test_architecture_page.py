@@ -11,7 +11,7 @@ from pytest_cleantree.report.registry import FORMAT_NAMES
 
 REPO = Path(__file__).resolve().parents[1]
 PAGE = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
-#: a path in backticks: `names/graph.py`, `agent/`, `tests/report`, `.ci/run` (no spaces)
+#: a path in backticks: `names/modules_to_read.py`, `agent/`, `tests/report`, `.ci/run` (no spaces)
 PATH = re.compile(r"`(\.?[\w.-]+(?:/[\w.-]+)*(?:/|\.py|\.md|\.toml|\.json|\.yml))`")
 
 

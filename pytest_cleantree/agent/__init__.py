@@ -25,7 +25,17 @@ from .needle import (
     spelt_across_breaks,
     unescape,
 )
-from .read import enc, git_mode, inside, lexists, read_one, real_folder, real_path
+from .read import (
+    enc,
+    git_mode,
+    inside,
+    lexists,
+    needle_pairs,
+    read_one,
+    real_folder,
+    real_path,
+    with_needles,
+)
 from .walk import MODULE_PREFIX, check_folder, find_module, find_module_spec, kind_of, resolve, walk
 
 __all__ = [
@@ -45,6 +55,7 @@ __all__ = [
     "kind_of",
     "lexists",
     "made_chars",
+    "needle_pairs",
     "read_one",
     "real_folder",
     "real_path",
@@ -53,4 +64,5 @@ __all__ = [
     "spelt_across_breaks",
     "unescape",
     "walk",
+    "with_needles",
 ]

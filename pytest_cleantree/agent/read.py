@@ -26,7 +26,7 @@ from .wire import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import AnyStr, Dict, Optional
+    from typing import AnyStr, Dict, Iterable, List, Optional, Tuple
 
     from .needle import NeedlePairs
 
@@ -37,6 +37,20 @@ _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 def enc(text: str) -> bytes:
     """A path or message as it travels: UTF-8, undecodable bytes kept (surrogateescape)."""
     return text.encode("utf-8", "surrogateescape")
+
+
+def needle_pairs(needles: "Iterable[str]") -> "List[Tuple[bytes, str]]":
+    """Needles as the needle test takes them: each one's bytes and its text."""
+    return [(enc(needle), needle) for needle in needles]
+
+
+def with_needles(data: bytes, needles: "Optional[NeedlePairs]") -> "Record":
+    """A read file's record: :class:`~.wire.Spared` when ``needles`` are given and the
+    content cannot spell one (:func:`~.needle.could_spell`), else its content.  The one
+    decision, on the server (:func:`read_one`) and for content the client already holds."""
+    if needles is not None and not could_spell(data, needles):
+        return Spared()
+    return Content(data)
 
 
 def real_folder(folder: "AnyStr", cache: "Dict[AnyStr, AnyStr]") -> "AnyStr":
@@ -120,6 +134,4 @@ def read_one(
             data = handle.read()
         except OSError as exc:
             return Failed(exc.strerror or str(exc))
-    if needles is not None and not could_spell(data, needles):
-        return Spared()
-    return Content(data)
+    return with_needles(data, needles)

@@ -8,7 +8,7 @@ import os
 import re
 import sys
 
-from .read import enc, lexists, read_one
+from .read import enc, lexists, needle_pairs, read_one
 from .walk import resolve, walk
 from .wire import (
     PROTOCOL,
@@ -126,7 +126,7 @@ def digest(data: bytes) -> str:
 def needle_sets(request: "Dict[str, Any]") -> "List[List[Tuple[bytes, str]]]":
     """The request's needle lists, each needle as its bytes and its text."""
     lists: List[List[str]] = request.get("needles") or []
-    return [[(enc(needle), needle) for needle in needles] for needles in lists]
+    return [needle_pairs(needles) for needles in lists]
 
 
 def serve_read(request: "Dict[str, Any]", root: str, send: "Send") -> None:

@@ -1,32 +1,38 @@
 """Where do a file's names stand, and what is each occurrence?
 
-The package is layered, each layer importing only those below it:
+The package is layered, each layer importing only those below it (bottom first; the
+``layers`` contract of the analysis package in ``pyproject.toml`` is this list):
 
-- :mod:`.decoding` (a Python file's bytes to its text, PEP 263), :mod:`.records` (why a
-  file could not be analysed), :mod:`.deep` (whatever Python compiles is analysed, however
-  nested);
-- :mod:`.text`: lines, pattern sets, and the text views in which a pattern can be spelt
-  (the prefilter), with :mod:`.breaks` (a needle spelt across string breaks);
-- :mod:`.comments` (a text file's comments by its language's grammar);
-- :mod:`.bindings` (which names a scope binds), :mod:`.allnames` (what a star import
-  takes: ``__all__`` as Python computes it), :mod:`.positions` (where a token stands);
+- :mod:`.comments_base` (what every comment grammar reads with), under
+  :mod:`.comments_braces` (``//`` and ``/* */`` languages), :mod:`.comments_js`
+  (JavaScript and TypeScript) and :mod:`.comments_script` (Ruby and Perl);
+- :mod:`.records` (why a file could not be analysed), :mod:`.breaks` (a needle spelt
+  across string breaks), :mod:`.comments` (a text file's comments by its language's
+  grammar), :mod:`.codetext` (a pattern no name holds, on the code lines grep finds it
+  on), :mod:`.offsets` (lines, offsets and whole words);
+- :mod:`.views`: the text in every view a needle can stand in (as the tokenizer reads it);
+- :mod:`.text` (lines, pattern sets, which patterns a file may spell: the prefilter),
+  :mod:`.deep` (whatever Python compiles is analysed, however nested), :mod:`.bindings`
+  (which names a scope binds), :mod:`.allnames` (what a star import takes: ``__all__`` as
+  Python computes it), :mod:`.positions` (where a token stands);
 - :mod:`.reader`: the one ``ast`` reader, what a binding or expression refers to,
   construct by construct;
 - :mod:`.astroid_names`: astroid's independent reading, mapped onto the reader's keys
   (the only astroid importer);
-- :mod:`.pieces`: the partial parse (cut a module, parse what can hold an occurrence);
-  :mod:`.parts` (a file's part of a run's pattern list); :mod:`.constructs` (the reader's
-  constructs, each with the text tests the fast path asks: :data:`.constructs.CONSTRUCTS`);
-- :mod:`.resolve`: qualified names through imports;
-- :mod:`.literals` (which line of a joined literal a match stands on), :mod:`.strings`
-  (strings and comments reported), :mod:`.emit` (names reported) and :mod:`.scan`: the
-  occurrence scan (one ``ast`` walk, kinds and exact positions); :mod:`.codetext` (a
-  pattern no name holds, on the code lines grep finds it on);
+- :mod:`.resolve` (qualified names through imports), :mod:`.pieces` (the partial parse:
+  cut a module, parse what can hold an occurrence), :mod:`.decoding` (a Python file's
+  bytes to its text, PEP 263), :mod:`.literals` (which line of a joined literal a match
+  stands on), :mod:`.parts` (a file's part of a run's pattern list), :mod:`.constructs`
+  (the reader's constructs, each with the text tests the fast path asks:
+  :data:`.constructs.CONSTRUCTS`), :mod:`.asking` (which patterns of a run's list a file
+  is asked, each needle once, each way only where the file may reach it);
+- :mod:`.strings` (strings and comments reported), :mod:`.emit` (names reported);
+- :mod:`.scan`: the occurrence scan (one ``ast`` walk, kinds and exact positions);
 - :mod:`.aliases` (aliases made by assignment), :mod:`.lines` (grep-like line findings and
-  the allow comments lines hold), :mod:`.textfiles` (a file that is not Python, read as its
+  the allow comments lines hold), :mod:`.codenames` (a file's code names, the scan's own:
+  what the revert guard asks), :mod:`.textfiles` (a file that is not Python, read as its
   language writes it);
 - :mod:`.reference`: decode, parse it all, walk it all: the oracle;
-- :mod:`.codenames`: a file's code names, the scan's own (what the revert guard asks);
 - :mod:`.fast`: the reference's answer with the shortcuts; what runs by default.
 
 ``CLEANTREE_ENGINE=reference`` runs the reference path instead (for

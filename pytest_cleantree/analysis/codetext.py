@@ -11,24 +11,41 @@ An over-approximation where it cannot tell: an f-string is code, literal parts a
 braces hold names, and 3.12's tokens for its literal parts are not always where they stand),
 a file Python's tokenizer cannot finish is code, and a line that holds the pattern only once
 NFKC-normalised is a finding unless the whole line lies in one string or comment.
+
+A regex may match names and other text alike (``re:f|g\\(``), and whether every match holds a
+character no name holds is not something to guess: every regex is searched on the code lines
+too, and a match counts where it is not wholly inside one name (a keyword is not a name: the
+scan reports names, with their kinds), nor inside one string or comment whose own finding has
+it, on a line the scan did not already report for that pattern with a kind of code.
 """
 
 from __future__ import annotations
 
 import ast
 import io
+import keyword
+import re
 import tokenize
 import unicodedata
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import replace
 
 from pytest_cleantree.core.findings import FileAnalysis, Finding
-from pytest_cleantree.core.model import Kind, Occurrence, Pattern, PatternTier, is_python_path
-from pytest_cleantree.core.patterns import code_blind, match_text, written
+from pytest_cleantree.core.model import (
+    CODE_KINDS,
+    Kind,
+    Occurrence,
+    Pattern,
+    PatternTier,
+    is_python_path,
+)
+from pytest_cleantree.core.patterns import greps_code, match_text, regex_spans, written
 
 #: a string or comment token's start and end, as (row, col) pairs (rows 1-based, columns in
 #: characters), and what its own finding matches
 _Data = tuple[tuple[int, int], tuple[int, int], str]
+#: a name token's row and its columns, start and end
+_Name = tuple[int, int, int]
 
 Analyze = Callable[..., FileAnalysis]
 
@@ -43,21 +60,20 @@ def with_code_text(analyze: Analyze) -> Analyze:
         blind = _grep_of(patterns) if is_python_path(path) else ()
         if not blind or analysis.problem is not None or not analysis.lines:
             return analysis  # a file read as text already has every line's text findings
-        found = tuple(code_text_findings(analysis.lines, blind))
+        named = {
+            (f.pattern, f.occurrence.line)
+            for f in analysis.findings
+            if f.occurrence.kind in CODE_KINDS
+        }
+        found = tuple(code_text_findings(analysis.lines, blind, named))
         return replace(analysis, findings=analysis.findings + found) if found else analysis
 
     return analyzed
 
 
 def grep_patterns(patterns: Sequence[Pattern]) -> tuple[Pattern, ...]:
-    """The substring patterns no name holds that a line can hold (no line break in them)."""
-    return tuple(
-        p
-        for p in patterns
-        if p.tier is PatternTier.SUBSTRING
-        and code_blind(p)
-        and not any(c in p.body for c in "\r\n")
-    )
+    """The patterns searched on code lines (:func:`~pytest_cleantree.core.patterns.greps_code`)."""
+    return tuple(p for p in patterns if greps_code(p))
 
 
 def _grep_of(patterns: Sequence[Pattern]) -> tuple[Pattern, ...]:
@@ -77,17 +93,29 @@ def _grep_of(patterns: Sequence[Pattern]) -> tuple[Pattern, ...]:
 _GREP: dict[int, tuple[Sequence[Pattern], tuple[Pattern, ...]]] = {}
 
 
-def code_text_findings(lines: Sequence[str], patterns: Sequence[Pattern]) -> Iterator[Finding]:
-    """Each line (once per pattern) where a pattern stands outside one string or comment."""
+def code_text_findings(
+    lines: Sequence[str],
+    patterns: Sequence[Pattern],
+    named: Collection[tuple[str, int]] = (),
+) -> Iterator[Finding]:
+    """Each line (once per pattern) where a pattern stands outside one string or comment (a
+    regex: nor inside one name, on a line not in ``named``, the (pattern, line) pairs the scan
+    reported with a kind of code)."""
     text = "\n".join(lines)
-    wanted = [p for p in patterns if _anywhere(text, _needles(p))]
+    wanted = [p for p in patterns if _anywhere(text, p)]
     if not wanted:
         return
-    data = _data(text)
-    for number, line in enumerate(lines, start=1):
+    data, names = _tokens(text)
+    last = len(lines) if lines[-1] else len(lines) - 1  # no line after the last break
+    for number, line in enumerate(lines[:last], start=1):
         normal = line if line.isascii() else unicodedata.normalize("NFKC", line)
         for pattern in wanted:
-            col = _code_column(pattern, number, line, normal, data)
+            if pattern.tier is PatternTier.REGEX:
+                if (pattern.text, number) in named:
+                    continue
+                col = _regex_column(pattern, number, line, normal, data, names)
+            else:
+                col = _code_column(pattern, number, line, normal, data)
             if col is not None:
                 yield Finding(pattern.text, Occurrence(number, col, Kind.TEXT, pattern.text))
 
@@ -97,10 +125,15 @@ def _needles(pattern: Pattern) -> tuple[str, ...]:
     return tuple(dict.fromkeys((written(pattern), pattern.body)))
 
 
-def _anywhere(text: str, needles: Sequence[str]) -> bool:
-    if any(n in text for n in needles):
-        return True
-    return not text.isascii() and any(n in unicodedata.normalize("NFKC", text) for n in needles)
+def _anywhere(text: str, pattern: Pattern) -> bool:
+    """Does the pattern stand anywhere in the text, as written or NFKC-normalised?"""
+
+    def found(where: str) -> bool:
+        if pattern.tier is PatternTier.REGEX:
+            return next(regex_spans(pattern, where), None) is not None
+        return any(n in where for n in _needles(pattern))
+
+    return found(text) or (not text.isascii() and found(unicodedata.normalize("NFKC", text)))
 
 
 def _code_column(
@@ -123,6 +156,36 @@ def _code_column(
     return None
 
 
+def _regex_column(
+    pattern: Pattern,
+    number: int,
+    line: str,
+    normal: str,
+    data: Sequence[_Data],
+    names: Sequence[_Name],
+) -> int | None:
+    """Where on the line a regex first matches outside one name and outside one string or
+    comment whose own finding has it (``None``: nowhere).  On the NFKC-normalised line (where
+    the columns are not the file's), a match counts when no one string or comment holds the
+    whole line and the match is not a name's shape."""
+    for start, end in regex_spans(pattern, line):
+        inside_name = any(row == number and s <= start and end <= e for row, s, e in names)
+        if not inside_name and not _reported(data, pattern, number, start, end):
+            return start
+    if normal is line or any(
+        first <= (number, 0) and (number, len(line)) <= last for first, last, _ in data
+    ):
+        return None
+    for start, end in regex_spans(pattern, normal):
+        if not _NAME_SHAPE.fullmatch(normal[start:end]):
+            return len(line) - len(line.lstrip())
+    return None
+
+
+#: a match no more than one name could hold (on a normalised line, whose tokens are not known)
+_NAME_SHAPE = re.compile(r"\w*")
+
+
 def _reported(data: Sequence[_Data], pattern: Pattern, row: int, start: int, end: int) -> bool:
     """Does one string or comment token hold the columns ``start`` to ``end`` of ``row``, and
     does its own finding match the pattern (a string's value, as the scan matches it: the
@@ -133,11 +196,13 @@ def _reported(data: Sequence[_Data], pattern: Pattern, row: int, start: int, end
     )
 
 
-def _data(text: str) -> list[_Data]:
+def _tokens(text: str) -> tuple[list[_Data], list[_Name]]:
     """The comments and the strings without code in them (not f-strings), with what their
-    findings match: a comment's text, a string's value.  None when the tokenizer cannot
-    finish (every line is then code)."""
+    findings match: a comment's text, a string's value; and the names (not keywords), on one
+    line each.  Both empty when the tokenizer cannot finish (every line is then code, and no
+    match is taken for a name's)."""
     found: list[_Data] = []
+    names: list[_Name] = []
     try:
         for token in tokenize.generate_tokens(io.StringIO(text, newline="").readline):
             if token.type == tokenize.COMMENT:
@@ -146,9 +211,11 @@ def _data(text: str) -> list[_Data]:
                 value = _value(token.string)
                 if value is not None:
                     found.append((token.start, token.end, value))
+            elif token.type == tokenize.NAME and not keyword.iskeyword(token.string):
+                names.append((token.start[0], token.start[1], token.end[1]))
     except (tokenize.TokenError, SyntaxError, UnicodeDecodeError):
-        return []
-    return found
+        return [], []
+    return found, names
 
 
 def _plain_string(source: str) -> bool:

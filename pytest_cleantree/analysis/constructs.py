@@ -22,6 +22,7 @@ from .text import PatternSet, spells_word
 __all__ = [
     "CONSTRUCTS",
     "FROM_AN_IMPORT",
+    "GETATTR",
     "RELATIVE",
     "SPELLS_FIRST",
     "TEXT_TESTS",
@@ -90,8 +91,17 @@ RELATIVE = TextTest(
 )
 #: the use spells the name (the scan walks the lines that spell a pattern's last name)
 USE_SPELLS_LAST = TextTest("the use spells the last part", None)
+#: ``getattr(obj, "name")`` spells ``getattr``, and the import that binds ``obj`` the first
+#: part (or is relative); the literal may spell the last part with escapes (``"j\\x6fin"``),
+#: which the identifiers' text does not show, and the alias's use spells nothing of it
+GETATTR = TextTest(
+    "the text spells getattr, and an import the first part (or a relative import)",
+    lambda t, first, last: (
+        spells_word(t.norm, "getattr") and (spells_word(t.norm, first) or t.relative)
+    ),
+)
 
-TEXT_TESTS = (SPELLS_FIRST, RELATIVE, USE_SPELLS_LAST)
+TEXT_TESTS = (SPELLS_FIRST, RELATIVE, USE_SPELLS_LAST, GETATTR)
 #: an alias is made from a name an import bound: the tests of that import are its own
 FROM_AN_IMPORT = (SPELLS_FIRST, RELATIVE)
 
@@ -167,6 +177,13 @@ CONSTRUCTS: tuple[Construct, ...] = (
         FROM_AN_IMPORT,
         True,
         "import os\ndef f():\n    global j\n    j = os.path\nf()\nj.join(1)",
+    ),
+    Construct(
+        "getattr alias",
+        reader.getattr_target,
+        (GETATTR,),
+        True,
+        'import os\nj = getattr(os.path, "j\\x6fin")\nj(1)\ngetattr(os.path, "join")(1)',
     ),
     Construct(
         "star import",

@@ -229,9 +229,10 @@ class Followed:
 
 
 #: an ``=`` then what may stand before an assigned value (space, continuations, parentheses,
-#: comments), then a name: where an assignment's value may start with that name (over-
-#: approximated: ``==``, ``<=`` and keyword arguments count too)
-_AFTER_EQUALS = re.compile(r"=(?:[\s\\(]|#[^\r\n#]*)*([^\W\d]\w*)")
+#: comments, ``getattr(``: :func:`.reader.getattr_target`), then a name: where an
+#: assignment's value may start with that name (over-approximated: ``==``, ``<=`` and
+#: keyword arguments count too)
+_AFTER_EQUALS = re.compile(r"=(?:[\s\\(]|#[^\r\n#]*|getattr\b)*([^\W\d]\w*)")
 
 
 #: what after a name makes that spelling no load of it: an assignment to it or a keyword

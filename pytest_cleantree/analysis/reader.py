@@ -4,10 +4,11 @@ Each construct through which the fast engine lets a name stand for a qualified
 name is read here, by one function: an import's target (:func:`import_targets`,
 :func:`binding_target`), an attribute chain (:func:`attribute_chain`), the value
 an alias takes (:func:`assignment_values`, :func:`parameter_defaults`,
-:func:`value_chain`), a star import's names (:func:`star_bindings`), a module's
-own binding (:func:`module_bindings`, :func:`own_name`); the answers are keyed by
-:data:`Key` (a node's kind and exact span).  :mod:`.constructs` lists the
-constructs, each with its reading here and the text tests the fast path asks.
+:func:`value_chain`, :func:`getattr_target`), a star import's names
+(:func:`star_bindings`), a module's own binding (:func:`module_bindings`,
+:func:`own_name`); the answers are keyed by :data:`Key` (a node's kind and exact
+span).  :mod:`.constructs` lists the constructs, each with its reading here and the
+text tests the fast path asks.
 
 The scanner (:mod:`.scan`), import resolution (:mod:`.resolve`) and the aliases
 (:mod:`.aliases`) ask this module.  The astroid reading (:mod:`.astroid_names`) is
@@ -17,7 +18,8 @@ the arithmetic of a relative import (:func:`absolute_module`).
 What is read is what the engine models today, no more: ``import``, ``from ...
 import`` (absolute, relative, ``*``), an attribute chain on a resolved name, an
 assignment (``a = b = v``, ``a: T = v``) or a parameter default whose value is a
-resolved name or a chain on one, the same under ``global`` or ``nonlocal``, and a
+resolved name or a chain on one, or ``getattr`` of one with a literal name
+(:func:`getattr_target`), the same under ``global`` or ``nonlocal``, and a
 module's own top-level binding.  Any other binding of a name (:data:`NOT_FOLLOWED`:
 unpacking, walrus, ``for``/``with``/``except`` targets, ...) is no alias: it only
 rebinds, and resolution leaves such a name to astroid's lookup.
@@ -26,9 +28,10 @@ rebinds, and resolution leaves such a name to astroid's lookup.
 from __future__ import annotations
 
 import ast
+import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 
-from .bindings import Importation, ImportationFrom, ScopeBindings
+from .bindings import Importation, ImportationFrom, ScopeBindings, StarImportation
 
 __all__ = [
     "ALIAS_VIAS",
@@ -40,6 +43,8 @@ __all__ = [
     "attribute_chain",
     "binding_target",
     "from_target",
+    "getattr_target",
+    "import_source",
     "import_targets",
     "iter_imports",
     "key_at",
@@ -48,6 +53,7 @@ __all__ = [
     "own_name",
     "parameter_defaults",
     "refers_to",
+    "resolve_relative",
     "star_bindings",
     "value_chain",
 ]
@@ -94,25 +100,65 @@ def attribute_chain(node: ast.Attribute) -> tuple[ast.expr, str]:
 
 
 def value_chain(value: ast.expr) -> tuple[ast.Name, str] | None:
-    """A value an alias can be: a name, or a chain on one (``os.path``: ``os``, ``".path"``)."""
+    """A value an alias can be: a name, or a chain on one (``os.path``: ``os``, ``".path"``),
+    or :func:`getattr_target` on one (``getattr(os, "path")``: ``os``, ``".path"``)."""
+    value, suffix = _unwrap_getattr(value)
     if isinstance(value, ast.Name):
-        return value, ""
+        return value, suffix
     if isinstance(value, ast.Attribute):
-        base, suffix = attribute_chain(value)
+        base, chain = attribute_chain(value)
         if isinstance(base, ast.Name):
-            return base, suffix
+            return base, chain + suffix
     return None
+
+
+def _unwrap_getattr(value: ast.expr) -> tuple[ast.expr, str]:
+    """The object under nested :func:`getattr_target` calls, and the attributes they read
+    (a loop: the nesting, not the stack, bounds it)."""
+    suffix = ""
+    while (found := getattr_target(value)) is not None:
+        value, suffix = found[0], found[1] + suffix
+    return value, suffix
+
+
+def getattr_target(value: ast.expr) -> tuple[ast.expr, str] | None:
+    """``getattr(obj, "name")``: the object and the attribute it reads (``".name"``).
+
+    The name must be one string literal (escapes and implicit concatenation are the
+    parser's: ``"f\\x75nc"`` is ``func``) spelling an identifier exactly as written:
+    ``getattr`` does not normalise it, so a fullwidth ``"\\uff46unc"`` reads no ``func``.  A third
+    argument (the default) keeps it an alias: where the attribute exists, which is
+    where a check of ``obj.name`` matters, the call returns it (an over-approximation:
+    where it does not, the name holds the default).  Any other call (a name not a
+    literal, keywords, a starred argument, ``builtins.getattr``) is no alias: nothing is
+    guessed.  A module that rebinds ``getattr`` itself is read as if it did not (more
+    findings, never fewer).
+    """
+    if not isinstance(value, ast.Call) or value.keywords or not 2 <= len(value.args) <= 3:
+        return None
+    func, (obj, name, *_) = value.func, value.args
+    if not (isinstance(func, ast.Name) and func.id == "getattr"):
+        return None
+    if any(isinstance(arg, ast.Starred) for arg in value.args):
+        return None
+    if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
+        return None
+    attr = name.value
+    plain = attr.isidentifier() and unicodedata.is_normalized("NFKC", attr)
+    return (obj, "." + attr) if plain else None
 
 
 def refers_to(value: ast.expr, resolved: Mapping[Key, tuple[str, ...]]) -> tuple[str, ...]:
     """What a value an alias can be (:func:`value_chain`) refers to, given what is resolved.
 
-    A name or a chain on one refers to what resolution answered for its node; any
-    other value to nothing.
+    A name or a chain on one refers to what resolution answered for its node, a
+    :func:`getattr_target` to what its object refers to and the attribute; any other
+    value to nothing.
     """
-    if isinstance(value, ast.Name | ast.Attribute) and value_chain(value) is not None:
-        return resolved.get(key_of(value), ())
-    return ()
+    value, suffix = _unwrap_getattr(value)
+    if not isinstance(value, ast.Name | ast.Attribute) or value_chain(value) is None:
+        return ()
+    return tuple(target + suffix for target in resolved.get(key_of(value), ()))
 
 
 # --------------------------------------------------------------------------- imports
@@ -133,6 +179,35 @@ def absolute_module(module: str, level: int, target: str | None, *, is_package: 
     base = ".".join(parts)
     tail = ".".join(x for x in (base, target or "") if x)
     return "." + tail
+
+
+def resolve_relative(module: str, is_package: bool, level: int, target: str | None) -> str | None:
+    """The absolute module of ``from {'.' * level}{target} import ...`` inside ``module``.
+
+    ``None`` when the dots climb above the top package (Python raises ImportError).
+    """
+    if level == 0:
+        return target or None
+    parts = module.split(".") if module else []
+    if not is_package:
+        parts = parts[:-1]
+    climb = level - 1
+    if climb > len(parts) or (climb == len(parts) and not target):
+        return None
+    base = parts[: len(parts) - climb]
+    return ".".join([*base, *([target] if target else [])]) or None
+
+
+def import_source(
+    binding: ImportationFrom | StarImportation, module: str, *, is_package: bool
+) -> str | None:
+    """The module a ``from`` import of the binding model names, inside the module ``module``.
+
+    For a reading that knows the module's whole name (the symbol graph's records): the
+    absolute module (:func:`resolve_relative`), ``None`` when the dots climb above the
+    top package.  :func:`binding_target` is the same for a file whose root is unknown.
+    """
+    return resolve_relative(module, is_package, binding.level, binding.module or None)
 
 
 def from_target(base: str, attr: str) -> str:
@@ -253,8 +328,7 @@ def star_bindings(
 #: takes the value whole (``a = b = v``, ``a: T = v``)
 ALIAS_VIAS = frozenset({"assign", "annotated"})
 #: the others, and why no alias is read from them: a name bound so stands for no qualified
-#: name, and where an import binds it too, resolution leaves it to astroid's lookup (a
-#: ``getattr(m, "f")`` value is no name nor chain on one: read as no alias either)
+#: name, and where an import binds it too, resolution leaves it to astroid's lookup
 NOT_FOLLOWED = {
     "augmented": "``a += v`` binds ``a`` to a sum",
     "unpack": "``a, b = v`` binds neither to ``v`` (a tuple's items are not read)",

@@ -22,9 +22,11 @@ from .reader import (
     absolute_module,
     attribute_chain,
     from_target,
+    getattr_target,
     key_of,
     module_bindings,
     own_name,
+    refers_to,
     star_bindings,
 )
 from .strings import comment_findings, string_findings
@@ -287,6 +289,12 @@ class Scanner(NameReporter):
         self.visit(node.value, condition=condition)
 
     def visit_Call(self, node: ast.Call, *, condition: bool, **_: bool) -> None:
+        got = getattr_target(node)  # ``getattr(os.path, "join")``: at the literal, as os.path.join
+        qualified = refers_to(node, self.resolved) if got is not None else ()
+        if got is not None and qualified:
+            literal = node.args[1]
+            kind = Kind.CONDITION if condition else Kind.REFERENCE
+            self._emit(got[1][1:], literal.lineno, literal.col_offset, kind, qualified)
         self.visit(node.func, condition=condition, callee=True)
         for arg in node.args:
             self.visit(arg, condition=condition)

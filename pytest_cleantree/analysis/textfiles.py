@@ -10,8 +10,11 @@
 - Comments, where inline allows count: those of shell, YAML, TOML, INI, Makefile,
   Dockerfile, R, Ruby, Perl, CMake, C/C++/CUDA, Go, Java, Rust, JavaScript and TypeScript
   files, each read by its grammar (:mod:`.comments`: strings spanning lines,
-  here-documents, block scalars are data), none in JSON and Markdown. Other files have no
-  comment syntax known here: their allows are read from the line.
+  here-documents, block scalars are data), none in JSON and Markdown. A file without a
+  suffix is read by its ``#!`` line's interpreter (shell, Perl, Ruby, R, node), a dotenv
+  file (``.env``, ``.env.local``) as shell. Only plain text (a suffix of
+  :data:`_PLAIN_SUFFIXES`, or none and no ``#!``) has its allows read from the line: any
+  other file may hold strings no grammar here reads, so none of its lines is a comment.
 """
 
 from __future__ import annotations
@@ -73,6 +76,17 @@ _UNREAD_SUFFIXES = frozenset({
     ".svelte", ".groovy", ".gradle", ".ps1", ".tf", ".hcl", ".nim", ".clj", ".el", ".f90",
     ".ptx", ".triton", ".mlir", ".td", ".pyx", ".pxd", ".pxi", ".jinja", ".j2",
 })  # fmt: skip
+#: text with no string literals, where an allow is read from the whole line (``""``: a file
+#: without a suffix and without a ``#!`` line: README, LICENSE, VERSION)
+_PLAIN_SUFFIXES = frozenset({
+    "", ".txt", ".text", ".log", ".rst", ".adoc", ".asciidoc", ".csv", ".tsv", ".lst",
+    ".list", ".in", ".out",
+})  # fmt: skip
+#: the language of a ``#!`` line's interpreter (``/usr/bin/env bash``: ``bash``)
+_INTERPRETERS = {
+    "sh": "shell", "bash": "shell", "zsh": "shell", "dash": "shell", "ksh": "shell",
+    "perl": "perl", "ruby": "ruby", "rscript": "r", "node": "javascript",
+}  # fmt: skip
 _JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _YAML_SUFFIXES = frozenset({".yaml", ".yml"})
 _YAML_DOUBLE = _JSON_STRING
@@ -157,25 +171,42 @@ def _decoded(match: re.Match[str]) -> str:
     return f'"{value}"' if isinstance(value, str) else match.group(0)
 
 
-def text_language(path: str) -> str | None:
+def text_language(path: str, first_line: str = "") -> str | None:
     """The language whose comments :mod:`.comments` reads for ``path`` (``json``: none, as
-    for a language with strings whose grammar is not read here), or ``None`` when the file
-    has no comment syntax known here (plain text: its allows are read from the line)."""
+    for a language with strings whose grammar is not read here), or ``None`` for plain text
+    (its allows are read from the line).  A file without a suffix is read by its ``#!``
+    line (``first_line``)."""
     name = posixpath.basename(path.lower())
     suffix = posixpath.splitext(name)[1]
     if suffix in _JSON_SUFFIXES or suffix in _UNREAD_SUFFIXES:
         return "json"  # no comment read: see _UNREAD_SUFFIXES
     if name.startswith(("dockerfile.", "containerfile")) or suffix == ".dockerfile":
         return "dockerfile"  # Dockerfile.dev, Containerfile, web.dockerfile
-    return _LANGUAGE_NAMES.get(name) or _LANGUAGE_SUFFIXES.get(suffix)
+    if name == ".env" or name.startswith(".env.") or suffix == ".env":
+        return "shell"  # dotenv: KEY=value, quoted as the shell quotes
+    known = _LANGUAGE_NAMES.get(name) or _LANGUAGE_SUFFIXES.get(suffix)
+    if known is not None:
+        return known
+    if not suffix and first_line.startswith("#!"):
+        return _interpreter(first_line) or "json"
+    return None if suffix in _PLAIN_SUFFIXES else "json"
+
+
+def _interpreter(shebang: str) -> str | None:
+    """The language of a ``#!`` line's interpreter (``/usr/bin/env -S bash -e``: shell),
+    ``None`` when not one read here."""
+    words = shebang[2:].split()
+    programs = [posixpath.basename(word.lower()) for word in words if not word.startswith("-")]
+    if programs[:1] == ["env"]:
+        programs = programs[1:]
+    return _INTERPRETERS.get(programs[0]) if programs else None
 
 
 def text_comments(path: str, lines: tuple[str, ...]) -> tuple[tuple[int, str], ...] | None:
     """The (line, comment) pairs of a non-Python file, as its language's grammar reads its
     comments (:func:`.comments.comments_of`), where :attr:`FileAnalysis.allows` counts
-    them; ``None`` when its comment syntax is not known here (its allows are read from
-    the line)."""
-    language = text_language(path)
+    them; ``None`` for plain text (its allows are read from the line)."""
+    language = text_language(path, lines[0] if lines else "")
     if language is None:
         return None
     return () if language == "json" else comments_of(language, lines)

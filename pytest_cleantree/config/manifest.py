@@ -4,8 +4,9 @@
 raises one :class:`~pytest_cleantree.core.errors.ManifestError` carrying *every* problem found, each
 starting with where it is (``rule 2 (line 14): forbid[0]: ...``).  ``load_manifest`` reads a
 file and parses it; ``find_manifest`` says which file of a folder holds the manifest.
-The document's shape (tables, rules, ids, the line of each problem) is walked here; each
-key's value is checked by :mod:`.entries`.
+The document's shape (its top keys and tables) is walked here; each ``[[rule]]`` table is
+read by :mod:`.rules`, each key's value checked by :mod:`.entries`, and the line of each
+problem found in the text by :mod:`.keylines`.
 
 The manifest is either a whole ``cleantree.toml`` or the ``[tool.cleantree]`` table of a
 ``pyproject.toml``::
@@ -27,25 +28,21 @@ The manifest is either a whole ``cleantree.toml`` or the ``[tool.cleantree]`` ta
 from __future__ import annotations
 
 import dataclasses
-import re
 import sys
-from collections.abc import Mapping, Sequence
-from collections.abc import Set as AbstractSet
+from collections.abc import Mapping
 from pathlib import Path, PurePath
 
-from pytest_cleantree.config.entries import (
-    Report,
-    nearest,
-    read_excludes,
-    read_forbid_lines,
-    read_kinds,
-    read_optional,
-    read_paths,
-    read_patterns,
-    suggest,
-    toml_type,
+from pytest_cleantree.config.entries import read_excludes, read_optional, suggest, toml_type
+from pytest_cleantree.config.keylines import (
+    deep_nesting,
+    locate_end,
+    rule_header_lines,
+    rule_key_lines,
+    top_key_line,
 )
 from pytest_cleantree.config.layout import LayoutError, normalize_folder
+from pytest_cleantree.config.rules import RULE_KEYS as _RULE_KEYS
+from pytest_cleantree.config.rules import RuleAt, id_slug, read_rule, with_default_ids
 from pytest_cleantree.core.errors import ManifestError
 from pytest_cleantree.core.model import Manifest, Rule
 
@@ -78,42 +75,6 @@ _TOP_KEYS = (
     "import_roots",
     "graph_budget",
 )
-_RULE_KEYS = (
-    "id",
-    "files",
-    "forbid",
-    "forbid_lines",
-    "forbid_lines_escaped",
-    "expect",
-    "absent",
-    "kinds",
-    "why",
-    "missing_ok",
-    "must_exist",
-    "exclude",
-    "unless_lines",
-    "unless_lines_escaped",
-    "mode",
-)
-#: the modes a ``mode`` key may expect, as git writes them: a regular file, executable or not
-_MODES = ("100644", "100755")
-
-_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
-_NOT_ID = re.compile(r"[^A-Za-z0-9_.-]+")
-_SLUG_LENGTH = 40
-
-_KEY = r"[ \t]*(?:{0}|\"{0}\"|'{0}')[ \t]*"
-_DOT = r"\."
-_RULE_HEADER = re.compile(rf"[ \t]*\[\[{_KEY.format('rule')}\]\][ \t]*(?:#.*)?\r?")
-_PYPROJECT_RULE_HEADER = re.compile(
-    rf"[ \t]*\[\[{_KEY.format('tool')}{_DOT}{_KEY.format('cleantree')}{_DOT}{_KEY.format('rule')}"
-    rf"\]\][ \t]*(?:#.*)?\r?"
-)
-_END_OF_DOCUMENT = "(at end of document)"
-#: a key's own line: ``forbid = [``, ``"forbid" =``
-_KEY_LINE = r"[ \t]*(?:{0}|\"{0}\"|'{0}')[ \t]*="
-#: the key a rule's problem is about: ``forbid[0]: ...``, ``unknown key 'x' ...``
-_PROBLEM_KEY = re.compile(r"(?:unknown key '([^']+)'|([A-Za-z_]+)(?:\[\d+\])?:)")
 
 
 def parse_manifest(text: str, path: str) -> Manifest:
@@ -126,10 +87,10 @@ def parse_manifest(text: str, path: str) -> Manifest:
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ManifestError(path, [f"TOML syntax error: {_locate(str(exc), text)}"]) from None
+        raise ManifestError(path, [f"TOML syntax error: {locate_end(str(exc), text)}"]) from None
     except RecursionError:  # the TOML parser recurses once per nested array or table
         raise ManifestError(
-            path, [f"TOML syntax error: nested too deeply to read {_deep_nesting(text)}"]
+            path, [f"TOML syntax error: nested too deeply to read {deep_nesting(text)}"]
         ) from None
     if pyproject:
         tool = document.get("tool")
@@ -162,22 +123,6 @@ def load_manifest(path: Path) -> Manifest:
         )
         raise ManifestError(str(path), [problem]) from None
     return parse_manifest(text, str(path))
-
-
-def _deep_nesting(text: str, limit: int = 100) -> str:
-    """Where brackets and braces first nest past ``limit`` deep: ``(at line L, column C)``."""
-    depth, line, column = 0, 1, 0
-    for char in text:
-        column += 1
-        if char == "\n":
-            line, column = line + 1, 0
-        elif char in "[{":
-            depth += 1
-            if depth > limit:
-                break
-        elif char in "]}":
-            depth -= 1
-    return f"(at line {line}, column {column})"
 
 
 def find_manifest(folder: Path) -> Path | None:
@@ -234,7 +179,7 @@ class _Parser:
         graph_budget = self._graph_budget(document.get("graph_budget"))
         rules = self._rules(document.get("rule"))
         if not self.problems:
-            rules = _with_default_ids(rules)
+            rules = with_default_ids(rules)
             if exclude:
                 rules = [dataclasses.replace(r, exclude=exclude + r.exclude) for r in rules]
         return Manifest(
@@ -282,29 +227,11 @@ class _Parser:
 
     def _unknown_top_key(self, key: str) -> str:
         where = f"unknown key '{self.prefix}{key}'"
-        line = self._top_key_line(key)
+        line = top_key_line(self.text, key, pyproject=bool(self.prefix))
         at = f" (at line {line})" if line else ""
         if key in _RULE_KEYS:
             return f"{where} (it belongs in a [[{self.prefix}rule]] table){at}"
         return f"{where} ({suggest(key, _TOP_KEYS, 'keys', self.prefix)}){at}"
-
-    def _top_key_line(self, key: str) -> int:
-        """The 1-based line where top-level ``key`` is written (``key =`` in the manifest's
-        own table, or a ``[key]``/``[[key]]``/``[key.sub]`` header), 0 when not found."""
-        table = [_KEY.format("tool"), _KEY.format("cleantree")] if self.prefix else []
-        own = re.compile(rf"[ \t]*\[{_DOT.join(table)}\][ \t]*(?:#.*)?\r?") if table else None
-        named = _DOT.join([*table, _KEY.format(re.escape(key))])
-        header = re.compile(rf"[ \t]*\[\[?{named}(?:\]|{_DOT})")
-        assignment = re.compile(_KEY_LINE.format(re.escape(key)))
-        inside = own is None  # the manifest's own table: the document, or [tool.cleantree]
-        for number, text in enumerate(self.text.split("\n"), 1):
-            if header.match(text):
-                return number
-            if text.lstrip().startswith("["):
-                inside = own is not None and own.fullmatch(text) is not None
-            elif inside and assignment.match(text):
-                return number
-        return 0
 
     def _hosts(self, value: object) -> tuple[tuple[str, str], ...]:
         if value is None:
@@ -331,7 +258,7 @@ class _Parser:
                 f"{self.prefix}rule: must be an array of tables ({header}), not {toml_type(value)}"
             )
             return []
-        lines = self._header_lines(len(value))
+        lines = rule_header_lines(self.text, len(value), pyproject=bool(self.prefix))
         seen_ids: dict[str, str] = {}
         rules: list[Rule] = []
         for index, table in enumerate(value):
@@ -341,169 +268,17 @@ class _Parser:
                 self.report(f"{label}: must be a table, not {toml_type(table)}")
                 continue
             end = lines[index + 1] - 1 if lines and index + 1 < len(lines) else 0
-            key_lines = self._key_lines(table, line, end) if line else {}
-            rule = self._rule(table, label, line, seen_ids, key_lines)
+            key_lines = rule_key_lines(self.text, table, line, end) if line else {}
+            rule = read_rule(
+                table,
+                RuleAt(label, line, key_lines),
+                seen_ids,
+                self.report,
+                allow_outside_root=self.allow_outside_root,
+            )
             if rule is not None:
                 rules.append(rule)
         return rules
-
-    def _header_lines(self, count: int) -> list[int]:
-        """1-based lines of the rule headers, when there is exactly one per rule."""
-        header = _PYPROJECT_RULE_HEADER if self.prefix else _RULE_HEADER
-        # TOML ends lines at "\n" only: str.splitlines() would also split at "\f" and others
-        lines = self.text.split("\n")
-        found = [number for number, line in enumerate(lines, 1) if header.fullmatch(line)]
-        return found if len(found) == count else []
-
-    def _key_lines(self, table: Mapping[str, object], start: int, end: int) -> dict[str, int]:
-        """The 1-based line of each key of the rule whose header is at ``start`` (up to
-        ``end``, 0: the end of the document), so that a problem points at its own key."""
-        text_lines = self.text.split("\n")
-        stop = end or len(text_lines)
-        found: dict[str, int] = {}
-        for key in table:
-            pattern = _KEY_LINE.format(re.escape(key))
-            for number in range(start + 1, stop + 1):
-                if re.match(pattern, text_lines[number - 1]):
-                    found[key] = number
-                    break
-        return found
-
-    def _rule(
-        self,
-        table: Mapping[str, object],
-        label: str,
-        line: int,
-        seen_ids: dict[str, str],
-        key_lines: Mapping[str, int] | None = None,
-    ) -> Rule | None:
-        before = len(self.problems)
-        index_label = label.split(" (", 1)[0]
-
-        def report(problem: str) -> None:
-            key = _PROBLEM_KEY.match(problem)
-            at = (key_lines or {}).get(key[1] or key[2]) if key else None
-            self.report(f"{index_label} (line {at}): {problem}" if at else f"{label}: {problem}")
-
-        meant = set(table)  # the keys as the user meant them: one mistake, one problem
-        for key in table:
-            if key not in _RULE_KEYS:
-                report(f"unknown key '{key}' ({suggest(key, _RULE_KEYS, 'keys')})")
-                meant.add(nearest(key, _RULE_KEYS) or key)
-
-        rule_id = read_optional(table, "id", str, "", "", report)
-        if "id" in table and isinstance(table["id"], str):
-            if not _ID.fullmatch(rule_id):
-                report(
-                    f"id: '{rule_id}' is not a valid id: use letters, digits, '_', '.' and '-', "
-                    "starting with a letter or digit"
-                )
-            elif rule_id in seen_ids:
-                report(f"id: '{rule_id}' is already the id of {seen_ids[rule_id]}")
-            else:
-                seen_ids[rule_id] = label
-
-        files = read_paths(table, "files", report, allow_outside_root=self.allow_outside_root)
-        forbid = read_patterns(table, "forbid", report) + read_forbid_lines(table, report)
-        expect = read_patterns(table, "expect", report)
-        absent = read_paths(table, "absent", report, allow_outside_root=self.allow_outside_root)
-        kinds = read_kinds(table, report)
-        why = read_optional(table, "why", str, "", "", report)
-        missing_ok = read_optional(table, "missing_ok", bool, False, "", report)
-        must_exist = read_optional(table, "must_exist", bool, False, "", report)
-        if missing_ok and must_exist:
-            report("missing_ok and must_exist contradict each other: keep one")
-        exclude = read_excludes(table, "", report)
-        mode = _read_mode(table, report)
-
-        unless = read_forbid_lines(table, report, "unless_lines")
-        _check_coverage(meant, report)
-        for both in sorted(set(files) & set(absent)):
-            report(f"'{both}' is in both files and absent")
-
-        if len(self.problems) > before:
-            return None
-        return Rule(
-            id=rule_id,
-            files=files,
-            forbid=forbid,
-            expect=expect,
-            absent=absent,
-            kinds=kinds,
-            why=why,
-            missing_ok=missing_ok,
-            must_exist=must_exist,
-            line=line,
-            exclude=exclude,
-            unless=unless,
-            mode=mode,
-        )
-
-
-def _read_mode(table: Mapping[str, object], report: Report) -> str:
-    """The rule's ``mode``: one git writes for a regular file, or ``""``."""
-    mode = read_optional(table, "mode", str, "", "", report)
-    if mode and mode not in _MODES:
-        report(f"mode: '{mode}' is not a file mode git writes: use {' or '.join(_MODES)}")
-    return mode
-
-
-def _check_coverage(meant: AbstractSet[str], report: Report) -> None:
-    """A rule checks something, and what looks in files has files to look in (``meant``:
-    its keys as the user meant them, a misspelt one as the key it is nearest)."""
-    lined = ("forbid_lines", "forbid_lines_escaped")
-    searched = [key for key in ("forbid", *lined, "expect", "mode") if key in meant]
-    if not searched and "absent" not in meant:
-        report("nothing to check: give forbid, expect or absent")
-    if searched and "files" not in meant:
-        report(f"{' and '.join(searched)} need{'s' * (len(searched) == 1)} files to look in")
-    if not searched and "files" in meant:
-        report("files: has no effect without forbid or expect")
-
-
-def _with_default_ids(rules: Sequence[Rule]) -> list[Rule]:
-    """Give each rule without an id a readable one, unique among all the manifest's ids."""
-    used = {rule.id for rule in rules if rule.id}
-    named: list[Rule] = []
-    for rule in rules:
-        if not rule.id:
-            base = _default_id(rule)
-            rule_id, counter = base, 1
-            while rule_id in used:
-                counter += 1
-                rule_id = f"{base}-{counter}"
-            used.add(rule_id)
-            rule = dataclasses.replace(rule, id=rule_id)
-        named.append(rule)
-    return named
-
-
-def _default_id(rule: Rule) -> str:
-    if rule.forbid:
-        verb, subject = "forbid", rule.forbid[0].text
-    elif rule.expect:
-        verb, subject = "expect", rule.expect[0].text
-    elif rule.absent:
-        verb, subject = "absent", rule.absent[0]
-    else:  # a mode alone
-        verb, subject = "mode", rule.files[0]
-    slug = id_slug(subject)
-    return f"{verb}-{slug}" if slug else verb
-
-
-def id_slug(text: str, length: int | None = _SLUG_LENGTH) -> str:
-    """``text`` as the tail of a rule id: runs of other characters become one ``-``."""
-    slug = re.sub(r"-{2,}", "-", _NOT_ID.sub("-", text)).strip("-")
-    return slug[:length].rstrip("-")
-
-
-def _locate(message: str, text: str) -> str:
-    """tomllib's message, with "at end of document" turned into a line and column."""
-    if not message.endswith(_END_OF_DOCUMENT):
-        return message
-    lines = text.split("\n")
-    where = f"(at line {len(lines)}, column {len(lines[-1]) + 1})"
-    return message[: -len(_END_OF_DOCUMENT)] + where
 
 
 def _reason(exc: OSError) -> str:

@@ -35,6 +35,7 @@ import fnmatch
 import functools
 import re
 import unicodedata
+from collections.abc import Iterator
 from typing import Protocol, cast
 
 from pytest_cleantree.core.model import Pattern, PatternTier
@@ -50,10 +51,18 @@ _GLOB_CHARS = frozenset("*?[")
 _GLOB_WILDCARDS = re.compile(r"[*?]|\[!?\]?[^\]]*\]?")
 
 
+class _Span(Protocol):
+    """Where a match stands."""
+
+    def start(self) -> int: ...
+
+    def end(self) -> int: ...
+
+
 class _Searcher(Protocol):
     """What RE2's compiled patterns offer that the matchers use."""
 
-    def search(self, text: str) -> object | None: ...
+    def search(self, text: str, pos: int = 0) -> _Span | None: ...
 
 
 def parse_pattern(text: str) -> Pattern:
@@ -221,6 +230,18 @@ def text_words(text: str) -> set[str]:
     return {*IDENTIFIER.findall(text), *WORD.findall(text), *text.split()}
 
 
+def regex_spans(pattern: Pattern, text: str) -> Iterator[tuple[int, int]]:
+    """Where a regex pattern matches ``text``, left to right and without overlap, as
+    ``grep -o`` lists them (an empty match steps one character on)."""
+    searcher = _regex(pattern.body)
+    text = _encodable(text)  # one code point for one: the columns stand
+    pos = 0
+    while pos <= len(text) and (found := searcher.search(text, pos)) is not None:
+        start, end = found.start(), found.end()
+        yield start, end
+        pos = end if end > start else end + 1
+
+
 def _encodable(text: str) -> str:
     """``text`` with each lone surrogate (``"\\ud800"`` is a valid literal) as U+FFFD: RE2
     matches UTF-8, which cannot encode one (a crash would end the whole run)."""
@@ -337,6 +358,20 @@ def _segment_regex(segment: str) -> str:
             out.append(re.escape(char))
         i += 1
     return "".join(out)
+
+
+def greps_code(pattern: Pattern) -> bool:
+    """Is the pattern also searched on the code lines of a Python file, as grep would (see
+    :mod:`pytest_cleantree.analysis.codetext`)?  Every regex (whether each of its matches
+    holds a character no name holds is not guessed), and a substring no name holds that a
+    line can hold (no line break in it)."""
+    if pattern.tier is PatternTier.REGEX:
+        return True
+    return (
+        pattern.tier is PatternTier.SUBSTRING
+        and bool(code_blind(pattern))
+        and not any(c in pattern.body for c in "\r\n")
+    )
 
 
 def code_blind(pattern: Pattern) -> str:

@@ -1,10 +1,9 @@
 """Every option of the ``cleantree`` commands and of ``pytest --cleantree-*``, declared once.
 
-:data:`OPTIONS` is the one table: each row names its CLI flag(s) and its pytest option, and
-either may be absent (an option of one front end only).  The argparse parsers of the CLI and
-the plugin's ``pytest_addoption`` are both built from it, so a default or a help text is
-written in one place; :func:`session_request` turns either front end's values into the one
-:class:`~pytest_cleantree.run.session.SessionRequest`.
+:data:`OPTIONS` is the one table: each row (an :class:`~.option_row.Option`) names its CLI
+flag(s) and its pytest option, and either may be absent (an option of one front end only).
+The argparse parsers of the CLI and the plugin's ``pytest_addoption`` are both built from it
+(:mod:`.declare`), so a default or a help text is written in one place.
 
 Imported by the plugin in every pytest session: it stays cheap (no host-spec regexes, no
 source or engine code until a run is asked for).
@@ -12,131 +11,28 @@ source or engine code until a run is asked for).
 
 from __future__ import annotations
 
-import argparse
-import math
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol
-
+from pytest_cleantree.frontends.option_row import (
+    Action,
+    Command,
+    Option,
+    parse_forks,
+    parse_seconds,
+)
 from pytest_cleantree.report.registry import DEFAULT_FORMAT, FORMAT_NAMES, describe_formats
 
-if TYPE_CHECKING:
-    from pytest_cleantree.run.session import SessionRequest
-
-
-def parse_seconds(text: str) -> float:
-    """A timeout as typed on a command line (an argparse ``type``): finite, above zero.
-
-    ``float`` alone takes ``nan``, ``inf`` and ``-1``, each of which turns a later
-    socket call into an internal error, or waits forever.
-    """
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a number of seconds (a finite number above 0)"
-        )
-    return value
-
-
-def parse_forks(text: str) -> int:
-    """How many hosts to check at once (an argparse ``type``): a whole number, 1 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of hosts (1 or more)")
-    return value
-
-
-#: a CLI command; ``""`` is the ``cleantree`` parser itself (options before any command)
-Command = Literal["", "check", "explain", "init", "from-diff"]
-Action = Literal["store", "store_true", "append", "version"]
-
-
-class _VersionAction(argparse.Action):
-    """``--version``: the version and commit are looked up when asked for, not at every run
-    (finding the commit runs git)."""
-
-    def __init__(self, option_strings: list[str], dest: str, help: str | None = None) -> None:
-        super().__init__(option_strings, dest, nargs=0, help=help, default=argparse.SUPPRESS)
-
-    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
-        from pytest_cleantree.frontends.version import render_version
-
-        print(render_version())  # on stdout, as argparse's own version action prints
-        parser.exit()
-
-
-@dataclass(frozen=True)
-class Option:
-    """One option of the table.
-
-    ``cli`` holds the flags of the CLI's ``commands`` (a positional when the name has no
-    dash), empty for a pytest-only option; ``pytest`` the plugin's option, ``None`` for a
-    CLI-only one; a ``report`` option (a format, an output file, what the report shows) gets
-    its pytest name from its CLI flag (``--format`` is ``--cleantree-format``), so that no
-    report the CLI can write is out of pytest's reach.  A ``path`` value is a
-    :class:`~pathlib.Path` as typed on the CLI and is taken from the invocation folder under
-    pytest (which may run elsewhere).  An ``append``
-    option's default is ``()``: each parser gets a fresh list.
-    """
-
-    dest: str
-    help: str
-    cli: tuple[str, ...] = ()
-    pytest: str | None = None
-    action: Action = "store"
-    parse: Callable[[str], object] | None = None
-    path: bool = False
-    default: object = None
-    metavar: str | None = None
-    choices: tuple[str, ...] | None = None
-    nargs: str | None = None
-    commands: tuple[Command, ...] = ("check",)
-    #: the CLI's argument group (its --help section); "" for the command's own options
-    section: str = ""
-    #: options of one mutually exclusive CLI group share this name
-    exclusive: str = ""
-    #: one option of its exclusive group must be given (every row of the group says so)
-    required: bool = False
-    #: an option of the report: pytest knows it as ``--cleantree-`` + its long CLI flag
-    report: bool = False
-
-    def __post_init__(self) -> None:
-        if self.report and self.pytest is None:
-            object.__setattr__(self, "pytest", "--cleantree-" + self.cli[-1].lstrip("-"))
-
-    def initial(self) -> object:
-        """The value when the option is not given (a new list for ``append``)."""
-        return [] if self.action == "append" or self.nargs == "*" else self.default
-
-    @property
-    def pytest_dest(self) -> str:
-        """The name ``config.getoption`` knows the pytest option by."""
-        assert self.pytest is not None
-        return self.pytest.lstrip("-").replace("-", "_")
-
-    def kwargs(self) -> dict[str, Any]:
-        """The keywords of ``add_argument`` / ``addoption`` (flags and dest apart)."""
-        found: dict[str, Any] = {"help": self.help}
-        if self.action == "version":
-            return {**found, "action": _VersionAction}
-        if self.action != "store":
-            found["action"] = self.action
-        if self.action != "store_true":
-            found["metavar"] = self.metavar
-        found["default"] = self.initial()
-        if self.choices is not None:
-            found["choices"] = self.choices
-        if self.nargs is not None:
-            found["nargs"] = self.nargs
-        return found
-
+__all__ = [
+    "BY_DEST",
+    "CLI_OPTIONS",
+    "OPTIONS",
+    "PYTEST_OPTIONS",
+    "Action",
+    "Command",
+    "Option",
+    "cli_flag",
+    "parse_forks",
+    "parse_seconds",
+    "pytest_flag",
+]
 
 _REMOTE = "remote hosts (SSH)"
 _WHICH = "which manifest"
@@ -477,116 +373,3 @@ def cli_flag(dest: str) -> str:
 def pytest_flag(dest: str) -> str:
     """How the plugin spells option ``dest`` in a message."""
     return str(BY_DEST[dest].pytest)
-
-
-def add_cli_options(parser: argparse.ArgumentParser, command: Command) -> None:
-    """Declare the table's options of ``command`` on its parser, in table order."""
-    sections: dict[str, argparse._ActionsContainer] = {"": parser}
-    exclusive: dict[str, argparse._ActionsContainer] = {}
-    mine = [option for option in CLI_OPTIONS if command in option.commands]
-    shared = {o.exclusive for o in mine if o.exclusive}
-    shared = {name for name in shared if sum(o.exclusive == name for o in mine) > 1}
-    for option in mine:
-        if option.section not in sections:
-            sections[option.section] = parser.add_argument_group(option.section)
-        target = sections[option.section]
-        if option.exclusive in shared:
-            if option.exclusive not in exclusive:
-                group = target.add_mutually_exclusive_group(required=option.required)
-                exclusive[option.exclusive] = group
-            target = exclusive[option.exclusive]
-        kwargs = option.kwargs()
-        if option.cli[0].startswith("-") and option.action != "version":
-            kwargs["dest"] = option.dest  # the row's name, whatever the flag (--root twice)
-        if option.path:
-            kwargs["type"] = Path
-        elif option.parse is not None:
-            kwargs["type"] = option.parse
-        target.add_argument(*option.cli, **kwargs)
-
-
-class _OptionGroup(Protocol):
-    """What the plugin's option group offers (pytest's ``OptionGroup``), without pytest."""
-
-    def addoption(self, *opts: str, **attrs: Any) -> None: ...
-
-
-def add_pytest_options(group: _OptionGroup) -> None:
-    """Declare the table's pytest options on the plugin's option group, in table order.
-
-    A path is kept as typed: :func:`pytest_values` takes it from the invocation folder.
-    """
-    for option in PYTEST_OPTIONS:
-        kwargs = option.kwargs()
-        if option.parse is not None and not option.path:
-            kwargs["type"] = option.parse
-        assert option.pytest is not None
-        group.addoption(option.pytest, **kwargs)
-
-
-def pytest_values(get: Callable[[str], Any], base: Path) -> dict[str, Any]:
-    """The plugin's option values by table name (``get`` is ``config.getoption``); paths
-    joined to ``base``, the invocation folder, as the CLI takes them from its own."""
-    values: dict[str, Any] = {}
-    for option in PYTEST_OPTIONS:
-        value = get(option.pytest_dest)
-        if option.path:
-            value = base / value if value else None
-        values[option.dest] = value
-    return values
-
-
-def pytest_options_given(get: Callable[[str], Any]) -> Iterator[str]:
-    """The plugin's options (but ``--cleantree``) whose value is not their default."""
-    for option in PYTEST_OPTIONS:
-        if option.dest != "cleantree" and get(option.pytest_dest) != option.initial():
-            yield option.pytest_dest
-
-
-def session_request(
-    values: Mapping[str, Any],
-    base: Path,
-    *,
-    tree_must_exist: bool = False,
-    flag: Callable[[str], str] = cli_flag,
-) -> SessionRequest:
-    """Either front end's values (by table name; a missing one is its default) as the one
-    request of :func:`~pytest_cleantree.run.session.open_session`; ``flag`` spells an option
-    as the front end's user types it, in the messages that name one."""
-    from pytest_cleantree.run.session import SessionRequest
-    from pytest_cleantree.sources import RemoteOptions
-
-    def get(dest: str) -> Any:
-        return values[dest] if dest in values else BY_DEST[dest].initial()
-
-    def many(dest: str) -> tuple[str, ...]:
-        found: Iterable[str] = get(dest)
-        return tuple(found)
-
-    remote = RemoteOptions(
-        known_hosts=get("known_hosts"),
-        accept_new_host_key=get("accept_new_host_key"),
-        ssh_config=get("ssh_config"),
-        connect_timeout=get("connect_timeout"),
-        command_timeout=get("timeout"),
-        python=get("python"),
-        accept_new_flag=flag("accept_new_host_key"),
-    )
-    return SessionRequest(
-        base=base,
-        manifest=get("manifest"),
-        reverted=get("reverted"),
-        root=get("root"),
-        exclude=many("exclude"),
-        hosts=many("host"),
-        inventory=get("inventory"),
-        groups=many("group"),
-        remote=remote,
-        cache=not get("no_cache"),
-        jobs=get("jobs"),
-        forks=get("forks"),
-        files=many("files"),
-        changed_since=get("changed_since"),
-        allow_unchecked_changes=get("allow_unchecked_changes"),
-        tree_must_exist=tree_must_exist,
-    )

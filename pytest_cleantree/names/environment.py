@@ -31,7 +31,7 @@ from importlib.machinery import BuiltinImporter, FrozenImporter, ModuleSpec, Pat
 
 from pytest_cleantree.analysis import decode_python
 from pytest_cleantree.names.exports import ModuleExports, parse_module_exports
-from pytest_cleantree.names.graph import SummaryStore
+from pytest_cleantree.names.modules_to_read import SummaryStore
 
 __all__ = ["EnvironmentModule", "EnvironmentSource", "find_module", "read_module", "read_source"]
 

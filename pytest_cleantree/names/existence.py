@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pytest_cleantree.analysis import decode_python
 from pytest_cleantree.core.patterns import as_name
 from pytest_cleantree.names.exports import BindingKind, ModuleExports, parse_module_exports
-from pytest_cleantree.names.symbols import ExportMap
+from pytest_cleantree.names.symbol_graph import ExportMap
 
 __all__ = ["Standing", "pattern_standing", "standings", "tree_packages"]
 

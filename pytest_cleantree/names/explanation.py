@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pytest_cleantree.core.patterns import as_name
 from pytest_cleantree.names.budget import Budget
 from pytest_cleantree.names.existence import Standing, standings
-from pytest_cleantree.names.graph import TreeModule, pattern_targets
+from pytest_cleantree.names.modules_to_read import TreeModule, pattern_targets
 from pytest_cleantree.names.spellings import other_names, read_chains
 from pytest_cleantree.sources.base import Source
 

@@ -8,18 +8,20 @@ defines ``module.name``; imports re-export.  A star import takes the source's
 ``__all__`` as :mod:`.analysis.allnames` bounds it (the names it may hold, and
 every public name when it may be absent, every name when it cannot be read), else
 every public name bound in the source (names imported into it included), as
-Python and mypy do.  The graph over these records is :mod:`.symbols`.
+Python and mypy do.  The graph over these records is :mod:`.symbol_graph`.
 """
 
 from __future__ import annotations
 
 import ast
 import enum
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from pytest_cleantree.analysis import bindings
 from pytest_cleantree.analysis.allnames import read_all
 from pytest_cleantree.analysis.bindings import scope_bindings
+from pytest_cleantree.analysis.reader import import_source
 
 __all__ = [
     "Binding",
@@ -28,7 +30,6 @@ __all__ = [
     "Spelling",
     "exports_of_tree",
     "parse_module_exports",
-    "resolve_relative",
     "taken_by_star",
 ]
 
@@ -79,6 +80,9 @@ class ModuleExports:
     _by_name: dict[str, list[Binding]] = field(default_factory=dict, compare=False, repr=False)
     _stars: list[tuple[int, Binding]] = field(default_factory=list, compare=False, repr=False)
     _order: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
+    _public: list[tuple[frozenset[str], tuple[str, ...]]] = field(
+        default_factory=list, compare=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         for index, binding in enumerate(self.bindings):
@@ -113,6 +117,57 @@ class ModuleExports:
         merged = [(self._order[id(b)], b) for b in own] + self._stars
         return [binding for _, binding in sorted(merged, key=lambda pair: pair[0])]
 
+    def public(self) -> tuple[frozenset[str], tuple[str, ...]]:
+        """The module's public names and the modules it star-imports (read once)."""
+        if not self._public:
+            self._public.append(
+                (
+                    frozenset(b.name for b in self.bindings if taken_by_star(b)),
+                    tuple(b.module for b in self.bindings if b.kind is BindingKind.STAR),
+                )
+            )
+        return self._public[0]
+
+    def star_takes(self) -> tuple[Collection[str], Sequence[str]] | None:
+        """What a star import takes of the module's own names, and the modules it goes on to.
+
+        Without ``__all__``: every public name, then its star imports.  With one: the
+        names it may hold and its splices' modules, and besides (``all_open``) every
+        public name or every name, then its star imports.  ``None``: a splice
+        (``other.__all__``) is not plainly a module's.
+        """
+        if self.all_names is None:
+            return self.public()
+        stars = [b.module for b in self.bindings if b.kind is BindingKind.STAR]
+        names = set(self.all_names)
+        more: list[str] = []
+        for bound in self.all_from:
+            other = self.module_bound(bound)
+            if other is None:
+                return None
+            more.append(other)
+        if self.all_open == "public":
+            names.update(b.name for b in self.bindings if taken_by_star(b))
+        elif self.all_open:
+            names.update(self.every_name())
+        return names, (more + stars if self.all_open else more)
+
+    def module_bound(self, name: str) -> str | None:
+        """The module that ``name`` is in this module by its own import that runs last.
+
+        ``import pkg.common as common`` or ``from . import common``: what a spliced
+        ``common.__all__`` names.  Only the module's own binding is read (not a star
+        import's, nor a chain of re-exports): the walk over exports never waits on
+        another lookup, so nothing here nests.  ``None``: not plainly a module.
+        """
+        for binding in reversed(self.bound(name)):
+            if binding.kind is BindingKind.MODULE:
+                return binding.module
+            if binding.kind is BindingKind.FROM:  # a sub-module, if it is one (read if not yet)
+                return f"{binding.module}.{binding.attr}"
+            return None
+        return None
+
 
 @dataclass(frozen=True, order=True)
 class Spelling:
@@ -121,23 +176,6 @@ class Spelling:
     spelling: str
     module: str
     line: int
-
-
-def resolve_relative(module: str, is_package: bool, level: int, target: str | None) -> str | None:
-    """The absolute module of ``from {'.' * level}{target} import ...`` inside ``module``.
-
-    ``None`` when the dots climb above the top package (Python raises ImportError).
-    """
-    if level == 0:
-        return target or None
-    parts = module.split(".") if module else []
-    if not is_package:
-        parts = parts[:-1]
-    climb = level - 1
-    if climb > len(parts) or (climb == len(parts) and not target):
-        return None
-    base = parts[: len(parts) - climb]
-    return ".".join([*base, *([target] if target else [])]) or None
 
 
 def parse_module_exports(name: str, text: str, *, is_package: bool) -> ModuleExports:
@@ -199,7 +237,7 @@ def _binding(binding: bindings.Binding, module: str, is_package: bool) -> Bindin
         return Binding(binding.name, BindingKind.MODULE, binding.line, binding.module)
     if not isinstance(binding, bindings.ImportationFrom | bindings.StarImportation):
         return None
-    source = resolve_relative(module, is_package, binding.level, binding.module or None)
+    source = import_source(binding, module, is_package=is_package)
     if source is None:
         return None
     if isinstance(binding, bindings.StarImportation):

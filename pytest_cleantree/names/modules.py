@@ -19,9 +19,9 @@ from pytest_cleantree.config.layout import (
     parse_layout,
 )
 from pytest_cleantree.core.errors import SourceError
-from pytest_cleantree.names.graph import TreeModule
+from pytest_cleantree.names.modules_to_read import TreeModule
 from pytest_cleantree.names.spellings import import_bases
-from pytest_cleantree.sources.base import Source
+from pytest_cleantree.sources.base import FileRead, Source
 
 __all__ = ["TREE_PYTHON", "Naming", "module_names", "name_tree", "tree_modules"]
 
@@ -84,12 +84,12 @@ def module_names(
 def _pyproject(source: Source) -> str | None:
     """The tree's ``pyproject.toml``; one that cannot be read is an error (the names
     would be a guess), one that is not UTF-8 holds no settings the layout could read."""
-    data = source.read([PYPROJECT]).get(PYPROJECT)
-    if isinstance(data, SourceError):
-        raise data
-    if not isinstance(data, bytes):
+    read = source.read([PYPROJECT]).get(PYPROJECT)
+    if isinstance(read, SourceError):
+        raise read
+    if not isinstance(read, FileRead):
         return None
-    return data.decode("utf-8", errors="replace")
+    return read.data.decode("utf-8", errors="replace")
 
 
 def tree_modules(
@@ -101,7 +101,7 @@ def tree_modules(
     """Every Python file of the tree (and ``paths``) with the module check names it.
 
     The files a re-export can stand in, for the symbol graph
-    (:func:`pytest_cleantree.names.graph.grow_chains`): a folder that cannot be
+    (:func:`pytest_cleantree.names.modules_to_read.grow_chains`): a folder that cannot be
     listed adds nothing (its files are not checked either, and the check says so).
     ``named``: :func:`module_names` of ``paths``, reused when the tree holds no other file.
     """

@@ -31,7 +31,8 @@ from pytest_cleantree.names.budget import Budget
 from pytest_cleantree.names.environment import read_module, read_source
 from pytest_cleantree.names.existence import Standing, standings
 from pytest_cleantree.names.exports import BindingKind, ModuleExports, parse_module_exports
-from pytest_cleantree.names.graph import (
+from pytest_cleantree.names.imports import import_summary
+from pytest_cleantree.names.modules_to_read import (
     Reach,
     SummaryStore,
     TreeModule,
@@ -39,9 +40,8 @@ from pytest_cleantree.names.graph import (
     pattern_targets,
     spelling_words,
 )
-from pytest_cleantree.names.imports import import_summary
-from pytest_cleantree.names.symbols import ExportMap, Reached
-from pytest_cleantree.sources.base import Source
+from pytest_cleantree.names.symbol_graph import ExportMap, Reached
+from pytest_cleantree.sources.base import FileRead, Source
 
 __all__ = [
     "Chains",
@@ -174,7 +174,7 @@ def pattern_spellings(
     """Each qualified pattern's spellings: what leads where it leads, through the tree's modules.
 
     ``tree``: the tree's modules, searched for the re-exports no pattern names
-    (:func:`.graph.grow_chains`); without it, only the patterns' own chains are read.
+    (:func:`.modules_to_read.grow_chains`); without it, only the patterns' own chains are read.
     A pattern is followed as Python reads a name (NFKC: ``pkg.\uff4d\uff4f\uff44.f`` is
     ``pkg.mod.f``), its answers kept under the pattern as written.
     Raises :class:`SourceError` when the tree cannot be reached, and
@@ -261,7 +261,7 @@ class Chains:
     texts: Mapping[str, tuple[str, str]]  # module -> (path under the root, text)
     #: path -> why, for the modules on the chains that exist but cannot be read or parsed
     problems: Mapping[str, str] = field(default_factory=dict)
-    #: what the tree's imports reach (see :class:`.graph.Reach`)
+    #: what the tree's imports reach (see :class:`.modules_to_read.Reach`)
     reach: Reach = field(default_factory=Reach)
     #: the modules read from the environment, not the tree (:mod:`.environment`)
     outside: frozenset[str] = frozenset()
@@ -287,7 +287,7 @@ def read_chains(
     """Read, in rounds, the modules the patterns' re-export chains pass through.
 
     With ``tree``, then every module of it that re-exports what they lead to
-    (:func:`.graph.grow_chains`).  The rounds go on while they find modules to
+    (:func:`.modules_to_read.grow_chains`).  The rounds go on while they find modules to
     read; each module is tried once, so they end, and ``budget`` bounds the work.
     """
     meter = (budget or Budget()).start()
@@ -348,7 +348,7 @@ def _grow_outside(
     """Add the environment's top modules the tree imports that make a spelling of a target.
 
     ``os`` (imported by the tree) does ``import posixpath as path``: with it read,
-    ``os.path.join`` is a spelling of ``posixpath.join``.  As :func:`.graph.grow_chains`
+    ``os.path.join`` is a spelling of ``posixpath.join``.  As :func:`.modules_to_read.grow_chains`
     does for the tree's modules, to the fixpoint; each module is read once.
     """
     parsed, texts, outside = found
@@ -424,13 +424,11 @@ def _read_round(
         return
     contents = source.read(sorted({path for path, _ in chosen.values()}))
     for module, (path, is_package) in chosen.items():
-        data = contents.get(path)
-        if isinstance(data, SourceError):
-            problems[path] = str(data)
+        read = contents.get(path)
+        if not isinstance(read, FileRead):  # (read without needles: never NoNeedle)
+            problems[path] = str(read or "listed, but the source returned nothing for it")
             continue
-        if not isinstance(data, bytes):  # (read without needles: never NoNeedle)
-            problems[path] = "listed, but the source returned nothing for it"
-            continue
+        data = read.data
         try:
             text = decode_python(data)
             stored = store.whole(path, data, module, is_package) if store else None

@@ -172,7 +172,7 @@ class AnalysisCache:
         seen: dict[str, tuple[FileStat, str]] = {}
         for item in work:
             path = item.path
-            content = hashlib.blake2b(item.data, digest_size=16).hexdigest()
+            content = item.file.content_digest()  # the source's, when it holds it
             if stats is not None and path in stats.files:
                 seen[path] = (stats.files[path], content)
             digest = _named(content, item.module, item.stars)

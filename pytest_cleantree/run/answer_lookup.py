@@ -20,13 +20,12 @@ the same options, a changed manifest) only misses, and the run goes the full way
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
 from pytest_cleantree import __version__
 
-from .cachedir import cache_folder, load_private, which_libraries
+from .cachedir import cache_folder, load_private_record, which_libraries
 from .signatures import (
     code_signature,
     digest,
@@ -40,8 +39,9 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from typing import Any
 
-#: a file name prefix, so that these records never meet :mod:`.answers`' own files
-PREFIX = "typed-"
+#: a file name prefix, so that these records never meet :mod:`.answers`' own files; and
+#: the suffix of their format (:func:`.cachedir.load_private_record`)
+PREFIX, SUFFIX = "typed-", ".marshal"
 
 
 def asked_where(cwd: str, env: Mapping[str, str], color: bool) -> tuple[str, ...]:
@@ -63,8 +63,8 @@ def typed_file(
     folder: str, argv: Sequence[str], cwd: str, env: Mapping[str, str], color: bool
 ) -> str:
     """Where the answer of this command line, typed here in this environment, is filed."""
-    key = digest(json.dumps(list(argv), ensure_ascii=False), *asked_where(cwd, env, color))
-    return os.path.join(folder, "answers", PREFIX + key + ".json")
+    key = digest(str(len(argv)), *argv, *asked_where(cwd, env, color))
+    return os.path.join(folder, "answers", PREFIX + key + SUFFIX)
 
 
 def typed_state(record: Mapping[str, Any], manifest_bytes: bytes) -> tuple[str, int]:
@@ -119,7 +119,7 @@ def lookup_typed(
     folder, _ = cache_folder(env)
     if folder is None:
         return None
-    record, _ = load_private(typed_file(folder, argv, cwd, env, color), os.geteuid())
+    record = load_private_record(typed_file(folder, argv, cwd, env, color), os.geteuid())
     try:
         if record.get("version") != 1 or record["cwd"] != cwd:
             return None

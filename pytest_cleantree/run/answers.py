@@ -65,6 +65,7 @@ from pytest_cleantree.run.cache import RACY_NS, choose_cache_dir
 from pytest_cleantree.run.cachedir import (
     load_private,
     save_private,
+    save_private_record,
     which_libraries,
 )
 from pytest_cleantree.run.signatures import (
@@ -167,7 +168,7 @@ class WarmQuestion:
         if self.typed is not None:
             file, record = self.typed
             kept = {**record, "version": 1, "code": answer.code, "stdout": answer.stdout}
-            save_private(file, kept, os.geteuid())
+            save_private_record(file, kept, os.geteuid())
         return True
 
 

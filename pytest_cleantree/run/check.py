@@ -23,7 +23,7 @@ from pytest_cleantree.run.judge import Modes, failed, judge_all
 from pytest_cleantree.run.parallel import FileWork
 from pytest_cleantree.run.plan import READ_BATCH_FILES, Plan, plan_checks
 from pytest_cleantree.run.rewrite import Analyses, Spelt, rewrite_findings, spell
-from pytest_cleantree.sources.base import NoNeedle, ReadsModes, Source
+from pytest_cleantree.sources.base import FileRead, NoNeedle, ReadAnswer, ReadsModes, Source
 
 
 def check_all(
@@ -110,24 +110,30 @@ def read_and_analyse(plan: Plan, spelt: Spelt, source: Source, cache: AnalysisCa
 
 def _to_analyse(
     batch: Sequence[str],
-    contents: Mapping[str, bytes | SourceError | NoNeedle],
+    contents: Mapping[str, ReadAnswer],
     plan: Plan,
     spelt: Spelt,
     analyses: Analyses,
 ) -> list[FileWork]:
-    """What was read, as work for the analysis; what has no analysis goes to ``analyses``."""
+    """What was read, as work for the analysis (each file's record passed on whole); what
+    has no analysis goes to ``analyses``."""
     work: list[FileWork] = []
     for path in batch:
-        data = contents.get(path, SourceError(f"{path}: the source returned nothing"))
-        if isinstance(data, SourceError):
-            analyses[path] = data
-        elif isinstance(data, NoNeedle):  # the local prefilter's answer, given remotely
+        read = contents.get(path, SourceError(f"{path}: the source returned nothing"))
+        if isinstance(read, SourceError):
+            analyses[path] = read
+        elif isinstance(read, NoNeedle):  # the local prefilter's answer, given remotely
             analyses[path] = FileAnalysis(path, (), ())
+        elif not isinstance(read, FileRead):  # a source of another shape: never a pass
+            analyses[path] = SourceError(
+                f"{path}: the source answered {type(read).__name__}, not a file read"
+            )
         else:
             # only a file that holds a ``*`` can star-import
-            stars = spelt.binds if b"*" in data else None
-            spelt.charge(path, plan.wanted[path], data)  # the run's budget covers the analysis too
+            stars = spelt.binds if b"*" in read.data else None
+            # the run's budget covers the analysis too
+            spelt.charge(path, plan.wanted[path], read.data)
             patterns, comments = plan.wanted[path]
             module = spelt.modules.get(path)
-            work.append(FileWork(path, data, patterns, comments, module, stars or None))
+            work.append(FileWork(path, read, patterns, comments, module, stars or None))
     return work

@@ -31,7 +31,7 @@ _VERSION = "5"
 
 
 class StoredGraph:
-    """A :class:`~pytest_cleantree.names.graph.SummaryStore` over the analyses' store."""
+    """A :class:`~pytest_cleantree.names.modules_to_read.SummaryStore` over the analyses' store."""
 
     def __init__(self, store: FindingStore) -> None:
         self._store = store

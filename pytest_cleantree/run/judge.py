@@ -27,7 +27,7 @@ from pytest_cleantree.core.model import (
     Rule,
     is_python_path,
 )
-from pytest_cleantree.core.patterns import code_blind, is_path_glob
+from pytest_cleantree.core.patterns import greps_code, is_path_glob
 from pytest_cleantree.run.allows import apply_allows
 from pytest_cleantree.run.plan import Plan
 from pytest_cleantree.sources.base import Source
@@ -212,12 +212,10 @@ def _allowed(rule: Rule, finding: Finding, analysis: FileAnalysis) -> bool:
 
 @functools.lru_cache(maxsize=256)
 def _blind(rule: Rule) -> frozenset[str]:
-    """The rule's substring patterns no name holds (matched on code lines as grep would)."""
-    return frozenset(
-        p.text
-        for p in rule.forbid + rule.expect
-        if p.tier is PatternTier.SUBSTRING and code_blind(p)
-    )
+    """The rule's patterns matched on code lines as grep would (see
+    :func:`~pytest_cleantree.core.patterns.greps_code`): a regex, or a substring no name
+    holds."""
+    return frozenset(p.text for p in rule.forbid + rule.expect if greps_code(p))
 
 
 def _hits(rule: Rule, forbidden: frozenset[str], analysis: FileAnalysis) -> Iterator[Hit]:

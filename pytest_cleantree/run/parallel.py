@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from pytest_cleantree.core.findings import FileAnalysis
 from pytest_cleantree.run.plan import PatternList
+from pytest_cleantree.sources.base import FileRead
 
 #: below this much to parse (files, and bytes of the files likely parsed), starting worker
 #: processes costs more than it saves (measured on bench/'s trees, 1 and 20 names)
@@ -31,11 +32,17 @@ START_METHOD_ENV = "CLEANTREE_TEST_START_METHOD"
 
 @dataclass(frozen=True)
 class FileWork:
-    """One file to analyse, as it crosses to a worker process: a new fact the analysis needs
-    of a file is one field here, its producer (``run.check``) and its reader (:func:`_analyze`)."""
+    """One file to analyse, as it crosses to a worker process.
+
+    ``file`` is the source's record of the file whole (:class:`~pytest_cleantree.sources.base.
+    FileRead`): a new fact a source knows of a file is a field there, and reaches the
+    analysis (:func:`_analyze`) and the cache (``run.analyses``) through here unchanged.  What
+    the run adds (the patterns, the module name) is one field here and its producer
+    (``run.check``).
+    """
 
     path: str
-    data: bytes
+    file: FileRead
     patterns: PatternList
     #: whether a rule naming the file looks at comments
     comments: bool
@@ -43,6 +50,11 @@ class FileWork:
     module: str | None = None
     #: what star imports of the tree's modules bind (see ``Spellings.binds``)
     stars: Mapping[str, frozenset[str]] | None = None
+
+    @property
+    def data(self) -> bytes:
+        """The file's bytes."""
+        return self.file.data
 
 
 def analyze_all(

@@ -1,8 +1,11 @@
 """File sources: which source reads each host's tree (this machine's, or one over SSH).
 
 :func:`resolve_hosts` turns host specs into targets, :func:`open_local_source` opens this
-machine's tree; the SSH source is imported only when a host is actually named, so local runs
-(and pytest sessions that never pass ``--cleantree``) never pay for ``paramiko``.
+machine's tree and :func:`open_remote_source` a host's over SSH.  There is no registry of
+transports: SSH is the one remote transport, and a new one is a branch of
+:func:`open_remote_source`.  The SSH source is imported only when a host is actually named,
+so local runs (and pytest sessions that never pass ``--cleantree``) never pay for
+``paramiko``.
 """
 
 from __future__ import annotations
@@ -90,4 +93,8 @@ def open_remote_source(
     chosen = target.spec.root or root
     if not chosen:
         raise SourceError(f"{target.label}: no root: give host:/path, or a root in the manifest")
-    return SSHSource(target.spec, chosen, options, allow_outside_root=allow_outside_root)
+    source = SSHSource(target.spec, chosen, options, allow_outside_root=allow_outside_root)
+    # connected while the run plans; the analysis (what a check runs next) imported while it
+    # waits for the first answer
+    source.start(then_import=("pytest_cleantree.analysis",))
+    return source

@@ -8,6 +8,7 @@ what those files hold.  Sources only ever read.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +41,38 @@ class NoNeedle:
 
 
 NO_NEEDLE = NoNeedle()
+
+
+@dataclass(frozen=True)
+class FileRead:
+    """One file as a source read it: its bytes, and what the source knows of it.
+
+    What :meth:`Source.read` answers for a file it read.  The analysis is given the record
+    whole (:class:`pytest_cleantree.run.parallel.FileWork` holds it), so a new per-file
+    fact is one field here, the sources that fill it (:func:`read_answer`, and the SSH
+    source for what it read ahead) and the code that uses it: ``run.check``, ``FileWork``
+    and the cache pass it on unchanged.
+    """
+
+    data: bytes
+    #: :func:`content_digest` of ``data`` when the source holds it without hashing (the SSH
+    #: source's kept content, offered by digest and confirmed by the server); else ``None``
+    digest: str | None = None
+    #: read ahead with a listing, in the same request (the SSH source), not on its own
+    ahead: bool = False
+
+    def content_digest(self) -> str:
+        """The digest the stores key this content by: the source's, else computed."""
+        return self.digest if self.digest is not None else content_digest(self.data)
+
+
+def content_digest(data: bytes) -> str:
+    """A content's digest, as the stores key content (the agent's ``serve.digest``)."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+#: what :meth:`Source.read` answers for one path: the file read, no needle, or why neither
+ReadAnswer = FileRead | SourceError | NoNeedle
 
 #: for :meth:`Source.read`: per path, the strings one of which its text must be able to spell
 #: for it to matter (a path absent or mapped to ``None``: it matters whatever it holds), or
@@ -90,8 +123,9 @@ class Source(Protocol):
 
     def read(
         self, paths: Sequence[str], needles: Needles | None = None
-    ) -> Mapping[str, bytes | SourceError | NoNeedle]:
-        """Each path's bytes, or the error that prevented reading that one path.
+    ) -> Mapping[str, ReadAnswer]:
+        """Each path's :class:`FileRead` (its bytes and what the source knows of it), or the
+        error that prevented reading that one path.
 
         With ``needles``, a source may answer :data:`NO_NEEDLE` for a file
         whose text cannot spell any of its needles, however Python's
@@ -272,11 +306,14 @@ READ_ERRORS: dict[type[wire.Record], str] = {
 }
 
 
-def read_answer(path: str, record: wire.Record) -> bytes | SourceError | NoNeedle:
-    """What one read record (:func:`pytest_cleantree.agent.read_one`) means: the content, no
-    needle, or why neither."""
+def read_answer(
+    path: str, record: wire.Record, *, digest: str | None = None, ahead: bool = False
+) -> ReadAnswer:
+    """What one read record (:func:`pytest_cleantree.agent.read_one`) means: the file read
+    (with what else the source knows of it: ``digest``, ``ahead``, see :class:`FileRead`),
+    no needle, or why neither."""
     if isinstance(record, wire.Content):
-        return record.data
+        return FileRead(record.data, digest, ahead)
     if isinstance(record, wire.Spared):
         return NO_NEEDLE
     if isinstance(record, wire.Failed):

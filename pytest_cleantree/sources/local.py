@@ -17,7 +17,7 @@ from pytest_cleantree.sources.base import (
     FileStat,
     Listing,
     Needles,
-    NoNeedle,
+    ReadAnswer,
     could_hold,
     listing_of,
     literal_answer,
@@ -106,7 +106,7 @@ class LocalSource:
 
     def read(
         self, paths: Sequence[str], needles: Needles | None = None
-    ) -> Mapping[str, bytes | SourceError | NoNeedle]:
+    ) -> Mapping[str, ReadAnswer]:
         return {path: self._read_one(path) for path in paths}
 
     def stat_many(self, paths: Sequence[str]) -> dict[str, FileStat]:
@@ -158,7 +158,7 @@ class LocalSource:
                 found[path] = SourceError(f"{path}: cannot read its mode: {exc.strerror or exc}")
         return found
 
-    def _read_one(self, path: str) -> bytes | SourceError | NoNeedle:
+    def _read_one(self, path: str) -> ReadAnswer:
         """One file, read as the servers read (:func:`pytest_cleantree.agent.read_one`)."""
         real_root = None if self._allow_outside_root else self._real_root
         full = os.path.join(self._root, path)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from pytest_cleantree.analysis import analyze, split_lines
 from pytest_cleantree.analysis.codetext import code_text_findings, grep_patterns
-from pytest_cleantree.core.model import Kind
+from pytest_cleantree.core.model import Kind, Pattern
 from pytest_cleantree.core.patterns import parse_pattern
 
 NEEDLE = "g(a)"
@@ -37,12 +37,17 @@ PIECES: dict[str, tuple[tuple[str, ...], tuple[bool, ...]]] = {
 }
 
 
+#: a regex whose every match is the needle: found where the substring is
+REGEX_OF_NEEDLE = parse_pattern("re:g\\(a\\)")
+
+
 @given(
     pieces=st.lists(st.sampled_from(sorted(PIECES)), min_size=1, max_size=8),
     newline=st.sampled_from(["\n", "\r\n", "\r"]),
+    pattern=st.sampled_from([PATTERN, REGEX_OF_NEEDLE]),
 )
 def test_the_lines_found_are_the_code_lines_that_hold_the_needle(
-    pieces: list[str], newline: str
+    pieces: list[str], newline: str, pattern: Pattern
 ) -> None:
     lines: list[str] = []
     expected: list[int] = []
@@ -52,10 +57,74 @@ def test_the_lines_found_are_the_code_lines_that_hold_the_needle(
         lines += text
     source = newline.join(lines) + newline
 
-    found = analyze("m.py", source.encode(), [PATTERN])
+    found = analyze("m.py", source.encode(), [pattern])
 
     code_lines = [f.occurrence.line for f in found.findings if f.occurrence.kind is Kind.TEXT]
     assert code_lines == expected, source
+
+
+#: a regex some of whose matches a name holds and some not: ``lam`` in a keyword is code
+#: text, in a name the scan's own finding, in a string or comment theirs.  (lines, the kind
+#: each line is reported with: ``text`` on a code line, None where the scan's finding is
+#: the line's, or where nothing stands)
+MIXED = parse_pattern("re:g\\(a\\)|lam")
+MIXED_PIECES: dict[str, tuple[tuple[str, ...], tuple[bool, ...]]] = {
+    "call": (("v = g(a)",), (True,)),
+    "keyword": (("v = lambda: 0",), (True,)),
+    "name": (("lamp = 1",), (False,)),
+    "attribute": (("v = o.lamp",), (False,)),
+    "name and call": (("lamp(g(a))",), (False,)),  # the line is the scan's already
+    "string": (('v = "lam"',), (False,)),
+    "comment": (("v = 0  # lambda",), (False,)),
+    "import": (("import lamp",), (False,)),
+    "dotted import": (("import a.lamp.b",), (False,)),
+    "nothing": (("v = 1",), (False,)),
+    "fullwidth name": (("\uff4cambda = 0",), (False,)),  # NFKC: the name lambda, not the keyword
+    "fullwidth call": (("v = \uff47(a)",), (True,)),
+}
+
+
+@given(
+    pieces=st.lists(st.sampled_from(sorted(MIXED_PIECES)), min_size=1, max_size=8),
+    newline=st.sampled_from(["\n", "\r\n"]),
+)
+def test_a_regex_is_code_text_where_no_name_holds_its_match(
+    pieces: list[str], newline: str
+) -> None:
+    lines: list[str] = []
+    expected: list[int] = []
+    for piece in pieces:
+        text, in_code = MIXED_PIECES[piece]
+        expected += [len(lines) + i + 1 for i, code in enumerate(in_code) if code]
+        lines += text
+    source = newline.join(lines) + newline
+
+    found = analyze("m.py", source.encode(), [MIXED])
+
+    code_lines = [f.occurrence.line for f in found.findings if f.occurrence.kind is Kind.TEXT]
+    assert code_lines == expected, source
+    scanned = {f.occurrence.line for f in found.findings if f.occurrence.kind is not Kind.TEXT}
+    assert not scanned & set(code_lines), source  # one report site a line
+
+
+def test_a_regex_match_inside_a_name_is_the_scan_s() -> None:
+    assert lines_found("lamp = 1\n", "re:am") == []
+    assert lines_found("x = lambda: lamp\n", "re:am") == [(1, 5)]
+
+
+def test_a_regex_match_across_a_dot_or_a_bracket_is_code() -> None:
+    assert lines_found("x = obj . attr\n", "re:obj\\s*\\.") == [(1, 4)]
+    assert lines_found("x = f(a)[0]\n", "re:\\)\\[") == [(1, 7)]
+
+
+def test_a_regex_s_empty_match_moves_on() -> None:
+    """``re:x*`` matches the empty text everywhere: the first place outside a name is code
+    (as ``grep -E 'x*'`` prints every line)."""
+    assert lines_found("ab = 1\n", "re:x*") == [(1, 3)]
+
+
+def test_a_regex_is_matched_beside_a_lone_surrogate_s_value_without_a_crash() -> None:
+    assert lines_found('s = "\\ud800"; g(a)\n', "re:g\\(") == [(1, 14)]
 
 
 def test_the_column_is_where_the_needle_stands_in_code() -> None:
@@ -72,10 +141,12 @@ def test_a_file_the_tokenizer_cannot_finish_is_all_code() -> None:
     assert [f.occurrence.line for f in found] == [1, 2]
 
 
-def test_only_substring_patterns_no_name_holds_and_no_line_holds_are_grepped() -> None:
-    patterns = [parse_pattern(p) for p in ("g(a)", "sm120", "re:g\\(", "one\ntwo", "x = 1")]
+def test_substrings_no_name_holds_and_no_line_holds_and_regexes_are_grepped() -> None:
+    patterns = [
+        parse_pattern(p) for p in ("g(a)", "sm120", "re:g\\(", "re:sm", "one\ntwo", "x = 1", "=a")
+    ]
 
-    assert [p.text for p in grep_patterns(patterns)] == ["g(a)", "x = 1"]
+    assert [p.text for p in grep_patterns(patterns)] == ["g(a)", "re:g\\(", "re:sm", "x = 1"]
 
 
 def lines_found(source: str, pattern: str) -> list[tuple[int, int]]:

@@ -7,6 +7,7 @@ import pytest
 from pytest_cleantree.analysis.constructs import (
     CONSTRUCTS,
     FROM_AN_IMPORT,
+    GETATTR,
     RELATIVE,
     SPELLS_FIRST,
     TEXT_TESTS,
@@ -69,12 +70,31 @@ def test_relative_needs_the_last_part_and_a_relative_import() -> None:
     assert not check(_Text("import join"), "x", "join")
 
 
+def test_getattr_needs_the_word_getattr_and_an_import_of_the_first_part_or_a_relative_one() -> None:
+    """Not the last part: ``getattr(os.path, "j\\x6fin")`` spells no ``join`` but its literal."""
+    check = GETATTR.check
+    assert check is not None
+    assert check(_Text('import os\ng = getattr(os.path, "j\\x6fin")'), "os", "join")
+    assert check(_Text('from . import p\ngetattr(p, "j\\x6fin")'), "os", "join")
+    assert not check(_Text("import os\ng = os.path"), "os", "join")  # no getattr
+    assert not check(_Text('import sys\ngetattr(sys, "x")'), "os", "join")  # no import of os
+    assert not check(_Text('import os\nmy_getattr(os, "x")'), "os", "join")  # not the word
+    assert not check(_Text('import pos\ngetattr(pos, "x")'), "os", "join")  # nor os
+
+
+def test_needs_resolution_asks_getattr_where_no_text_spells_the_last_part() -> None:
+    escaped = 'import os\ng = getattr(os.path, "j\\x6fin")\ng(1)\n'
+    assert _needs(escaped, "os.path.join")
+    assert not _needs(escaped.replace("getattr", "get"), "os.path.join")
+
+
 def test_the_tests_and_the_constructs_that_use_them() -> None:
-    assert TEXT_TESTS == (SPELLS_FIRST, RELATIVE, USE_SPELLS_LAST)
+    assert TEXT_TESTS == (SPELLS_FIRST, RELATIVE, USE_SPELLS_LAST, GETATTR)
     assert FROM_AN_IMPORT == (SPELLS_FIRST, RELATIVE)
     assert USE_SPELLS_LAST.check is None
     by_name = {c.name: c for c in CONSTRUCTS}
     assert by_name["relative import-from"].text == (RELATIVE,)
+    assert by_name["getattr alias"].text == (GETATTR,)
     assert [c.name for c in CONSTRUCTS if not c.resolves] == ["star import", "module binding"]
 
 

@@ -118,13 +118,13 @@ def test_key_of_a_node_is_key_at_its_class_and_span() -> None:
 
 
 def test_a_construct_without_a_text_test_is_refused() -> None:
-    untested = Construct("getattr alias", reader.value_chain, (), True, "g = getattr(os, 'path')")
+    untested = Construct("walrus alias", reader.value_chain, (), True, "(g := os.path)")
     with pytest.raises(ImportError, match="no text test"):
         _refuse_untested([*CONSTRUCTS, untested])
 
-    def read_getattr() -> None: ...
+    def read_walrus() -> None: ...
 
-    unread = Construct("getattr alias", read_getattr, CONSTRUCTS[0].text, True, "")
+    unread = Construct("walrus alias", read_walrus, CONSTRUCTS[0].text, True, "")
     with pytest.raises(ImportError, match="no reading"):
         _refuse_untested([*CONSTRUCTS, unread])
     _refuse_untested(CONSTRUCTS)  # the list itself is accepted
@@ -166,8 +166,8 @@ TAILS = ["", "j = None\nj(2)\n", "def inner():\n    return j(3)\n", "del j\n"]
 @st.composite
 def modules(draw: st.DrawFn) -> tuple[str, str]:
     construct = draw(st.sampled_from(CONSTRUCTS))
-    words = {word: draw(spelt(word)) for word in ("os", "path", "join", "j")}
-    body = re.sub(r"\b(os|path|join|j)\b", lambda m: words[m.group(1)], construct.example)
+    words = {word: draw(spelt(word)) for word in ("os", "path", "join", "j", "getattr")}
+    body = re.sub(r"\b(os|path|join|j|getattr)\b", lambda m: words[m.group(1)], construct.example)
     dot = draw(st.sampled_from(DOTS))
     body = re.sub(r"(?<=\w)\.(?=\w)|(?<=from )\.", lambda _: dot, body)
     body += "\n" + draw(st.sampled_from(TAILS))

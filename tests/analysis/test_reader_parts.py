@@ -19,11 +19,13 @@ from pytest_cleantree.analysis.reader import (
     attribute_chain,
     binding_target,
     from_target,
+    import_source,
     import_targets,
     iter_imports,
     module_bindings,
     own_name,
     refers_to,
+    resolve_relative,
     star_bindings,
     value_chain,
 )
@@ -254,3 +256,33 @@ def test_assignment_values_are_the_statements_that_can_make_an_alias() -> None:
         ([("e", 1, 33, "Store")], "g.h"),
         ([("x", 2, 12, "Store")], "y"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("module", "is_package", "level", "target", "expected"),
+    [
+        ("a.b.c", False, 1, None, "a.b"),
+        ("a.b.c", False, 1, "d", "a.b.d"),
+        ("a.b", True, 1, "d", "a.b.d"),
+        ("a.b", True, 2, None, "a"),
+        ("a.b.c", False, 3, "x", "x"),
+        ("a.b.c", False, 3, None, None),
+        ("a.b.c", False, 4, "x", None),
+        ("a", False, 0, "os.path", "os.path"),
+    ],
+)
+def test_resolve_relative(
+    module: str, is_package: bool, level: int, target: str | None, expected: str | None
+) -> None:
+    assert resolve_relative(module, is_package, level, target) == expected
+
+
+def test_a_relative_import_in_a_module_at_the_root() -> None:
+    assert resolve_relative("", True, 1, "x") == "x"
+    assert resolve_relative("", True, 1, None) is None
+
+
+def test_import_source_names_the_absolute_module_of_a_from_import_or_none() -> None:
+    scope = scope_bindings(ast.parse("from ..a import b\nfrom . import *\nfrom ... import c"))
+    sources = [import_source(b, "p.q.m", is_package=False) for b in scope.bindings]  # type: ignore[arg-type]
+    assert sources == ["p.a", "p.q", None]

@@ -68,6 +68,18 @@ def test_the_allows_of_a_text_file_are_its_comments_that_hold_the_mark() -> None
     assert analyze_text("notes.txt", data, SM).allows is None
 
 
+def test_an_allow_in_a_file_of_an_unknown_language_counts_for_nothing() -> None:
+    """Its strings are not read here: the same text in a string and in a comment cannot be
+    told apart, so no line is a comment (it was read from the whole line: the string's
+    allow silenced the line)."""
+    data = b'run(sm120, note="# cleantree: allow r -- why")\n'
+
+    assert analyze_text("launch.foo", data, SM).allows == ()
+    assert analyze_text("launch", data, SM).allows is None  # no suffix, no #!: plain text
+    script = b"#!/bin/sh\n" + data
+    assert analyze_text("launch", script, SM).allows == ()  # the shell's string
+
+
 def test_a_text_file_that_may_hide_a_pattern_says_so() -> None:
     analysis = analyze_text("a.txt", b"caf\xe9\n", [parse_pattern("=café")])
 

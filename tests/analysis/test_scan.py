@@ -436,3 +436,27 @@ def test_values_of_attributes_keywords_and_comprehension_targets_keep_the_condit
         (5, 12, "condition", "sm120_i"),
         (7, 7, "condition", "sm120_v"),
     ]
+
+
+def test_getattr_with_a_literal_on_a_resolved_name_is_an_occurrence_at_its_literal() -> None:
+    """The getattr alias's one report site: the call reads ``os.path.join`` (issue 47)."""
+    source = (
+        'getattr(os.path, "j\\x6fin")\nif getattr(os.path, "join", 0):\n    getattr(os, "path")\n'
+    )
+    resolved: dict[Key, tuple[str, ...]] = {
+        ("Attribute", 1, 8, 1, 15): ("os.path",),
+        ("Attribute", 2, 11, 2, 18): ("os.path",),
+        ("Name", 3, 12, 3, 14): ("os",),
+    }
+    assert scanned(source, "os.path.join", resolved=resolved) == [
+        ("os.path.join", 1, 17, "reference", "join", ("os.path.join",)),
+        ("os.path.join", 2, 20, "condition", "join", ("os.path.join",)),
+    ]
+    # the name alone (no resolution) is no occurrence of the qualified pattern, nor a name
+    assert scanned(source, "os.path.join") == []
+    string = ("join", 1, 12, "string", "join", ())
+    assert scanned('getattr(x, "join")\n', "join") == [string]
+    assert scanned('getattr(o, "join")\n', "join", resolved={("Name", 1, 8, 1, 9): ("m",)}) == [
+        ("join", 1, 11, "reference", "join", ("m.join",)),
+        string,
+    ]

@@ -222,9 +222,54 @@ def test_ini_files_have_whole_line_comments(path: str, language: str) -> None:
     assert text_comments(path, lines) == expected
 
 
-@pytest.mark.parametrize("path", ["notes.txt", "x.py.txt", "makefile.txt", "x.env", "README"])
-def test_files_of_no_known_comment_syntax(path: str) -> None:
+@pytest.mark.parametrize(
+    "path",
+    ["notes.txt", "x.py.txt", "makefile.txt", "README", "dir/LICENSE", "x.rst", "x.csv", "x.LOG"],
+)
+def test_plain_text_has_its_allows_read_from_the_line(path: str) -> None:
+    assert text_language(path) is None
     assert text_comments(path, ("# c",)) is None
+
+
+@pytest.mark.parametrize("path", ["x.foo", "x.nix", "x.vhd", "x.py3", "dir/x.unknown"])
+def test_a_file_of_an_unknown_language_has_no_comment(path: str) -> None:
+    """It may hold strings no grammar here reads: an allow there counts for nothing, where it
+    was read from the whole line (``s = "# cleantree: allow ..."`` allowed the line)."""
+    assert text_comments(path, ('s = "# c"', "# c")) == ()
+
+
+@pytest.mark.parametrize("path", [".env", "dir/.env.local", "prod.env", ".ENV.production"])
+def test_a_dotenv_file_is_read_as_shell(path: str) -> None:
+    assert text_comments(path, ('A="# not"', "B=1  # c")) == ((2, "# c"),)
+
+
+@pytest.mark.parametrize(
+    ("first", "language"),
+    [
+        ("#!/bin/bash", "shell"),
+        ("#! /bin/sh -e", "shell"),
+        ("#!/usr/bin/env bash", "shell"),
+        ("#!/usr/bin/env -S bash -e", "shell"),
+        ("#!/usr/bin/env zsh", "shell"),
+        ("#!/usr/bin/perl -w", "perl"),
+        ("#!/usr/bin/env ruby", "ruby"),
+        ("#!/usr/bin/env Rscript", "r"),
+        ("#!/usr/bin/env node", "javascript"),
+        ("#!/usr/bin/python3", "json"),  # a language not read here: no comment
+        ("#!/usr/bin/env", "json"),
+        ("#!", "json"),
+        ("# not a shebang", None),  # plain text
+    ],
+)
+def test_a_file_without_a_suffix_is_read_by_its_shebang(first: str, language: str | None) -> None:
+    assert text_language("bin/launch", first) == language
+    assert text_language("bin/launch.sh", first) == "shell"  # a suffix decides first
+
+
+def test_a_shell_script_without_a_suffix_has_its_comments_read() -> None:
+    lines = ("#!/bin/bash", 'echo "# cleantree: allow r -- no"', "run  # c")
+
+    assert text_comments("bin/launch", lines) == ((1, "#!/bin/bash"), (3, "# c"))
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ from pytest_cleantree.core.patterns import (
     code_blind,
     compile_path_glob,
     glob_base,
+    greps_code,
     is_path_glob,
     line_pattern,
     match_name,
@@ -24,6 +25,7 @@ from pytest_cleantree.core.patterns import (
     parse_pattern,
     prefilter_needle,
     prefilter_needles,
+    regex_spans,
     written,
 )
 
@@ -569,3 +571,38 @@ def test_a_pattern_is_code_blind_exactly_where_python_reads_no_single_name(char:
         except ValueError:  # whitespace at an end: refused before any check
             continue
         assert (code_blind(pattern) == "") == one_name, (spelt, pattern.tier)
+
+
+@pytest.mark.parametrize(
+    ("text", "greps"),
+    [
+        ("re:sm120", True),  # every regex: its matches are not guessed
+        ("re:f\\(", True),
+        ("is_sm120_supported()", True),
+        ("x = 1", True),
+        ("sm120", False),  # a name holds it: the scan's
+        ("one\ntwo", False),  # no line holds it
+        ("one\rtwo", False),
+        ("=f()", False),  # exact and glob patterns match whole words only
+        ("f*()", False),
+        ("line:f()", False),
+        ("a.f", False),  # qualified
+    ],
+)
+def test_which_patterns_are_searched_on_code_lines(text: str, greps: bool) -> None:
+    assert greps_code(parse_pattern(text)) is greps
+
+
+@pytest.mark.parametrize(
+    ("body", "text", "spans"),
+    [
+        ("ab", "ab ab", [(0, 2), (3, 5)]),
+        ("a+", "aaa a", [(0, 3), (4, 5)]),  # no overlap: the longest, then on
+        ("x*", "ab", [(0, 0), (1, 1), (2, 2)]),  # an empty match steps one on, the end too
+        ("b", "", []),
+        ("\\(", "f(a(b))", [(1, 2), (3, 4)]),
+        (".", "\ud800b", [(0, 1), (1, 2)]),  # a lone surrogate: one column, no crash
+    ],
+)
+def test_a_regex_s_spans_are_grep_o_s(body: str, text: str, spans: list[tuple[int, int]]) -> None:
+    assert list(regex_spans(parse_pattern("re:" + body), text)) == spans

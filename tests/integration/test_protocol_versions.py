@@ -19,6 +19,7 @@ import pytest
 
 from pytest_cleantree.agent import wire
 from pytest_cleantree.core.errors import SourceError
+from pytest_cleantree.sources.base import FileRead
 from pytest_cleantree.sources.ssh import SSHSource
 
 pytestmark = pytest.mark.ssh
@@ -40,7 +41,7 @@ def _wrapper(folder: Path, version: int) -> Path:
 def test_the_wrapper_alone_changes_nothing(tmp_path: Path, make_ssh_source: SourceFactory) -> None:
     (tmp_path / "a.py").write_text("x = 1\n")
     source = make_ssh_source(tmp_path, python=str(_wrapper(tmp_path, wire.PROTOCOL)))
-    assert source.read(["a.py"]) == {"a.py": b"x = 1\n"}
+    assert source.read(["a.py"]) == {"a.py": FileRead(b"x = 1\n")}
     assert LINE.encode() in Path(wire.__file__).read_bytes().splitlines()
 
 

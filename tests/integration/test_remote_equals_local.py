@@ -152,10 +152,12 @@ def held_to_local(tree: dict[str, Any], setup: Any) -> None:
             remote = check_all(checks, source, AnalysisCache())
         assert _answers(remote) == _answers(local)
         # with a store: the Python files sent whole are kept, and a second run is answered
-        # from what was kept (the agent's Kept) and from the analyses stored
+        # from what was kept (the agent's Kept) and from the analyses stored; each source
+        # started ahead, as a run opens it (connected and its agent started in the background)
         store = AnalysisStore(Path(folder) / "cache")
         for _ in range(2):
             with SSHSource(parse_host_spec(setup.alias), str(root), options) as source:
+                source.start()
                 remote = check_all(checks, source, AnalysisCache(store))
             assert _answers(remote) == _answers(local)
 

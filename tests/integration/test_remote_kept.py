@@ -23,6 +23,7 @@ from pytest_cleantree.run.analyses import AnalysisCache
 from pytest_cleantree.run.cache import AnalysisStore
 from pytest_cleantree.run.check import check_all
 from pytest_cleantree.run.kept import KeptContent
+from pytest_cleantree.sources.base import FileRead, content_digest
 from pytest_cleantree.sources.local import LocalSource
 
 pytestmark = pytest.mark.ssh
@@ -69,10 +70,22 @@ def test_a_warm_run_after_one_change_is_sent_that_file_alone(
     warm, _ = _run(make_ssh_source, root, cache)
     assert warm.transferred == []
     assert warm.commands == (1, 1)
+    # each file read is the kept content, its record saying it was read ahead with the digest
+    # it was offered by (the content's own: the analyses' store is keyed by it, unhashed)
+    kept = {path: (root / path).read_bytes() for path in TREE}
+    assert dict(warm.read(sorted(TREE))) == {
+        path: FileRead(data, content_digest(data), ahead=True) for path, data in kept.items()
+    }
+    assert warm.commands == (1, 1)
     _write(root, {"pkg1/clean.py": "from pkg0 import gpu\ngpu.is_sm120_supported()\n"})
     changed, answers = _run(make_ssh_source, root, cache)
     assert changed.transferred == ["pkg1/clean.py"]
     assert changed.commands == (1, 1)
+    sent = changed.read(["pkg1/clean.py", "pkg1/use.py"])
+    assert [(read.ahead, read.digest is None) for read in sent.values()] == [
+        (True, True),  # sent: its digest is not held, it is hashed when needed
+        (True, False),
+    ]
     assert {hit.path for hit in answers["q"][0]} >= {"pkg1/clean.py", "pkg1/use.py"}
 
 
@@ -99,7 +112,7 @@ def test_a_warm_run_parses_no_module_for_the_graph(
 ) -> None:
     """The graph's parts kept by digest are found from the digests of what the source holds
     (:meth:`SSHSource.digests`): no file is summarised or parsed again."""
-    from pytest_cleantree.names import graph, spellings
+    from pytest_cleantree.names import modules_to_read, spellings
 
     root, cache = tmp_path / "tree", tmp_path / "cache"
     _write(root, TREE)
@@ -110,8 +123,8 @@ def test_a_warm_run_parses_no_module_for_the_graph(
 
     checks = list(iter_checks(parse_manifest(MANIFEST, str(root / "m.toml")).rules))
     with monkeypatch.context() as patched:
-        patched.setattr(graph, "parse_module_exports", refuse)
-        patched.setattr(graph, "import_summary", refuse)
+        patched.setattr(modules_to_read, "parse_module_exports", refuse)
+        patched.setattr(modules_to_read, "import_summary", refuse)
         patched.setattr(spellings, "parse_module_exports", refuse)
         warm = check_all(checks, make_ssh_source(root), AnalysisCache(AnalysisStore(cache)))
     assert _answers(warm) == cold

@@ -22,7 +22,7 @@ from pytest_cleantree.core.checks import iter_checks
 from pytest_cleantree.core.model import Result
 from pytest_cleantree.run.analyses import AnalysisCache
 from pytest_cleantree.run.check import check_all
-from pytest_cleantree.sources.base import NO_NEEDLE
+from pytest_cleantree.sources.base import NO_NEEDLE, FileRead
 from pytest_cleantree.sources.local import LocalSource
 
 pytestmark = pytest.mark.ssh
@@ -153,7 +153,7 @@ def test_only_files_that_can_spell_a_needle_leave_the_server(
     not_ascii = {path for path in paths if not (tree / path).read_bytes().isascii()}
     assert kept == spelling | not_ascii  # those the server cannot model are sent whole
     assert len(kept) < len(paths) / 3
-    assert all(read[path] == (workspace / "tree" / path).read_bytes() for path in kept)
+    assert all(read[path] == FileRead((workspace / "tree" / path).read_bytes()) for path in kept)
     # per path, and None (send it whatever it holds) for one of them
     per_path: dict[str, list[str] | None] = {path: ["JSONDecoder"] for path in paths}
     per_path["email/utils.py"] = None
@@ -171,7 +171,7 @@ def test_the_sftp_fallback_sends_everything(
     source = make_ssh_source(workspace / "tree", sftp_only_setup)
     read = source.read(["json/decoder.py", "tricky/nothing.py"], ["sm120"])
     assert read == {
-        path: (workspace / "tree" / path).read_bytes()
+        path: FileRead((workspace / "tree" / path).read_bytes())
         for path in ("json/decoder.py", "tricky/nothing.py")
     }
     assert sys.executable  # the helper never ran: SFTP only

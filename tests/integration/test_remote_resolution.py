@@ -73,7 +73,7 @@ def test_re_exports_resolve_remotely_as_locally(tmp_path: Path, fleet: Fleet) ->
 
 #: ``pkg/mod.py`` holds no word of the pattern, only ``from . import *``: the graph must
 #: admit it wherever it reads (the needle test's part is held in
-#: ``tests/names/test_graph_prefilter.py``; this is the whole run over a real sshd)
+#: ``tests/names/test_modules_to_read_prefilter.py``; this is the whole run over a real sshd)
 UNNAMED_STAR_TREE = {
     "python/pkg/__init__.py": "from subprocess import Popen\n",
     "python/pkg/mod.py": "from . import *\n",

@@ -11,12 +11,13 @@ import json
 import os
 import shutil
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from pytest_cleantree.core.errors import SourceError
-from pytest_cleantree.sources.base import Source
+from pytest_cleantree.sources.base import FileRead, ReadAnswer, Source
 from pytest_cleantree.sources.local import LocalSource
 from pytest_cleantree.sources.ssh import SSHSource
 
@@ -174,14 +175,15 @@ def test_expand_of_nothing_is_empty(open_tree: OpenTree, tree: Path) -> None:
     assert dict(open_tree(tree).expand([])) == {}
 
 
-def _shown(found: Mapping[str, bytes | SourceError]) -> dict[str, bytes | str]:
+def _shown(found: Mapping[str, ReadAnswer]) -> dict[str, FileRead | str]:
+    """Each answer: the record read (every field of it: the sources must agree on each), or
+    the error's text."""
     return {
-        path: f"error: {got}" if isinstance(got, SourceError) else got
-        for path, got in found.items()
+        path: got if isinstance(got, FileRead) else f"error: {got}" for path, got in found.items()
     }
 
 
-def test_read_gives_bytes_or_one_error_per_path(open_tree: OpenTree, tree: Path) -> None:
+def test_read_gives_one_record_or_one_error_per_path(open_tree: OpenTree, tree: Path) -> None:
     paths = [
         "top.py",
         "pkg/data.bin",
@@ -197,12 +199,12 @@ def test_read_gives_bytes_or_one_error_per_path(open_tree: OpenTree, tree: Path)
     ]
     outside = tree.parent / "outside.txt"
     assert _shown(open_tree(tree).read(paths)) == {
-        "top.py": b"import os\n",
-        "pkg/data.bin": bytes(range(256)) * 3,
-        "link_file.py": b"def f():\n    return 1\n",
-        "\u00fcn\u00ef.py": "s = '\u00fcn\u00ef'\n".encode(),
-        "with space.py": b"x = 'space'\n",
-        "pkg/__init__.py": b"",
+        "top.py": FileRead(b"import os\n"),
+        "pkg/data.bin": FileRead(bytes(range(256)) * 3),
+        "link_file.py": FileRead(b"def f():\n    return 1\n"),
+        "\u00fcn\u00ef.py": FileRead("s = '\u00fcn\u00ef'\n".encode()),
+        "with space.py": FileRead(b"x = 'space'\n"),
+        "pkg/__init__.py": FileRead(b""),
         "missing.py": "error: missing.py: no such file (or a dangling link)",
         "pkg": "error: pkg: is a folder, not a file",
         "dangling.py": "error: dangling.py: no such file (or a dangling link)",
@@ -219,13 +221,29 @@ def test_read_refuses_a_file_under_a_link_out_of_the_root(
     outside = os.path.realpath(linked.parent / "outside" / "o.py")
     paths = ["x/l1/y.py", "ext/o.py", "a/up/a/m.py"]
     assert _shown(open_tree(linked).read(paths)) == {
-        "x/l1/y.py": b"sm120 = 1\n",
+        "x/l1/y.py": FileRead(b"sm120 = 1\n"),
         "ext/o.py": f"error: ext/o.py: leads outside the root (to {outside}); "
         "set allow_outside_root = true to allow it",
-        "a/up/a/m.py": b"sm120 = 1\n",
+        "a/up/a/m.py": FileRead(b"sm120 = 1\n"),
     }
     allowed = open_tree(linked, allow_outside_root=True).read(["ext/o.py"])
-    assert _shown(allowed) == {"ext/o.py": b"sm120 = 1\n"}
+    assert _shown(allowed) == {"ext/o.py": FileRead(b"sm120 = 1\n")}
+
+
+def test_a_file_read_ahead_is_the_same_record_but_for_saying_so(
+    open_tree: OpenTree, tree: Path, request: pytest.FixtureRequest
+) -> None:
+    """Read after a listing that read it ahead, a file is the record a plain read gives, its
+    ``ahead`` told: by the source that reads ahead (the agent's), by no other."""
+    paths = ["top.py", "pkg/mod.py", "\u00fcn\u00ef.py", "pkg/data.bin"]
+    plain = open_tree(tree).read(paths)
+    source = open_tree(tree)
+    source.expand(["**/*.py", "pkg/*.bin"], read_ahead={"**/*.py": [""], "pkg/*.bin": [""]})
+    found = source.read(paths, [""])
+    ahead = {path: read.ahead for path, read in found.items() if isinstance(read, FileRead)}
+    assert {path: replace(read, ahead=False) for path, read in found.items()} == plain
+    reads_ahead = request.node.callspec.params["open_tree"] == "ssh"  # (SFTP runs no agent)
+    assert ahead == dict.fromkeys(paths, reads_ahead)
 
 
 def test_read_of_nothing_is_empty(open_tree: OpenTree, tree: Path) -> None:

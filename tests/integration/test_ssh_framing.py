@@ -6,7 +6,7 @@ import pytest
 
 from pytest_cleantree.agent import wire
 from pytest_cleantree.core.errors import SourceError
-from pytest_cleantree.sources.base import read_answer
+from pytest_cleantree.sources.base import FileRead, read_answer
 from pytest_cleantree.sources.ssh.protocol import (
     ReadAhead,
     _parse_records,
@@ -102,7 +102,7 @@ def test_a_garbled_header_is_an_error(header: bytes) -> None:
 )
 def test_each_read_record_means(record: wire.Record, shown: bytes | str) -> None:
     got = read_answer("a.py", record)
-    assert (str(got) if isinstance(got, SourceError) else got) == shown
+    assert (got.data if isinstance(got, FileRead) else str(got)) == shown
 
 
 AHEAD = {"needles": [["sm120"], ["sm90"]]}

@@ -6,6 +6,7 @@ Nothing here mocks paramiko: channels are counted on the real transport.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import os
 import re
@@ -14,6 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -24,6 +26,7 @@ import pytest
 
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.sources import RemoteOptions
+from pytest_cleantree.sources.base import FileRead
 from pytest_cleantree.sources.local import LocalSource
 from pytest_cleantree.sources.ssh import SSHSource, open_ssh_source
 
@@ -85,6 +88,45 @@ def test_expand_then_read_is_two_requests_to_one_command_whatever_the_file_count
     assert source.commands == (1, 2)
 
 
+def test_a_source_started_ahead_is_connected_before_its_first_request_and_asks_as_many(
+    tmp_path: Path, make_ssh_source: SourceFactory, opened: dict[str, int]
+) -> None:
+    """:meth:`SSHSource.start` connects and starts the agent in the background; the
+    requests then cost what they cost without it: one connection, one command."""
+    names = _files(tmp_path, 4)
+    source = make_ssh_source(tmp_path)
+    source.start()
+    source._started()  # the background's work, waited for
+    assert opened == {"connections": 1, "session": 1}
+    assert source.commands == (1, 0)  # the agent runs, asked nothing yet
+    listed = source.expand(["**/*.py"])
+    assert source.read(listed["**/*.py"]) == LocalSource(tmp_path).read(sorted(names))
+    assert opened == {"connections": 1, "session": 1}
+    assert source.commands == (1, 2)
+
+
+def test_a_source_started_ahead_imports_what_the_run_needs_next_in_the_background(
+    tmp_path: Path,
+    make_ssh_source: SourceFactory,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The modules named are imported in the starting thread once the agent runs (while the
+    client waits for its first answer); closing the source waits for them."""
+    folder = tmp_path / "modules"
+    folder.mkdir()
+    (folder / "cleantree_warmed.py").write_text(
+        "import threading\nIMPORTED_IN = threading.current_thread().name\n"
+    )
+    monkeypatch.syspath_prepend(str(folder))
+    monkeypatch.delitem(sys.modules, "cleantree_warmed", raising=False)
+    source = make_ssh_source(tmp_path)
+    source.start(then_import=["cleantree_warmed", "cleantree_no_such_module"])
+    source.close()
+    warmed = sys.modules["cleantree_warmed"]
+    assert threading.main_thread().name != warmed.IMPORTED_IN
+    assert "cleantree_no_such_module" not in sys.modules
+
+
 @pytest.mark.slow
 def test_the_connection_opens_on_first_use_and_is_reused(
     tmp_path: Path, make_ssh_source: SourceFactory, opened: dict[str, int]
@@ -98,7 +140,9 @@ def test_the_connection_opens_on_first_use_and_is_reused(
     assert opened == {"connections": 1, "session": 1}  # one agent answers all three
     assert source.commands == (1, 3)
     source.close()
-    assert source.read(["pkg0/mod_0.py"]) == {"pkg0/mod_0.py": b"value = 13\n"}  # reopened
+    assert source.read(["pkg0/mod_0.py"]) == {
+        "pkg0/mod_0.py": FileRead(b"value = 13\n")
+    }  # reopened
     assert opened == {"connections": 2, "session": 2}
     assert source.commands == (2, 4)
 
@@ -114,7 +158,7 @@ def test_open_ssh_source_takes_the_root_from_the_spec(
         assert opened == {}
         assert source.host == ssh_setup.alias
         assert source.resolve_root() == str(tmp_path)
-        assert source.read(["a.py"]) == {"a.py": b"a = 1\n"}
+        assert source.read(["a.py"]) == {"a.py": FileRead(b"a = 1\n")}
 
 
 def test_open_ssh_source_needs_a_root() -> None:
@@ -129,7 +173,7 @@ def test_the_default_interpreter_is_the_hosts_python3(
 ) -> None:
     (tmp_path / "a.py").write_text("a = 1\n")
     source = make_ssh_source(tmp_path, python="python3")
-    assert source.read(["a.py"]) == {"a.py": b"a = 1\n"}
+    assert source.read(["a.py"]) == {"a.py": FileRead(b"a = 1\n")}
 
 
 # -- host keys ------------------------------------------------------------------------
@@ -145,14 +189,20 @@ def _fingerprint(public_key: Path) -> str:
     return out.split()[1]
 
 
+@pytest.mark.parametrize("started", [False, True], ids=["on-first-use", "started-ahead"])
 def test_an_unknown_host_key_is_refused(
+    started: bool,
     tmp_path: Path,
     make_ssh_source: SourceFactory,
     make_client_setup: Callable[..., Any],
     host_key: Path,
 ) -> None:
+    """Refused alike when the source connects on its first request and when it was started
+    ahead (the error met in the background is the first request's, said once)."""
     setup = make_client_setup(known_hosts_text="")
     source = make_ssh_source(tmp_path, setup)
+    if started:
+        source.start()
     with pytest.raises(SourceError) as caught:
         source.expand(["*.py"])
     message = _one_line(caught.value)
@@ -206,11 +256,11 @@ def test_accepting_new_host_keys_records_the_key(
     known = tmp_path / "fresh" / "known_hosts"
     with caplog.at_level(logging.WARNING, logger="pytest_cleantree.sources.ssh"):
         first = make_ssh_source(tmp_path, setup, known_hosts=known, accept_new_host_key=True)
-        assert first.read(["a.py"]) == {"a.py": b"a = 1\n"}
+        assert first.read(["a.py"]) == {"a.py": FileRead(b"a = 1\n")}
     assert known.read_text() == sshd.known_hosts_line
     assert "accepted the new host key" in caplog.text
     second = make_ssh_source(tmp_path, setup, known_hosts=known)  # refusing unknown keys
-    assert second.read(["a.py"]) == {"a.py": b"a = 1\n"}
+    assert second.read(["a.py"]) == {"a.py": FileRead(b"a = 1\n")}
     assert known.read_text() == sshd.known_hosts_line
 
 
@@ -336,7 +386,7 @@ def test_a_killed_server_is_an_error_never_an_empty_answer(
 ) -> None:
     (tmp_path / "a.py").write_text("a = 1\n")
     source = make_ssh_source(tmp_path, disposable_setup)
-    assert source.read(["a.py"]) == {"a.py": b"a = 1\n"}
+    assert source.read(["a.py"]) == {"a.py": FileRead(b"a = 1\n")}
     process = disposable_setup.server.process
     doomed = [process.pid, *descendants(process.pid)]
     _kill(doomed)
@@ -355,12 +405,12 @@ def test_a_dead_connection_is_reopened_once(
 ) -> None:
     (tmp_path / "a.py").write_text("a = 1\n")
     source = make_ssh_source(tmp_path)
-    assert source.read(["a.py"]) == {"a.py": b"a = 1\n"}
+    assert source.read(["a.py"]) == {"a.py": FileRead(b"a = 1\n")}
     sessions = descendants(sshd.process.pid)  # this test's connection is the only one open
     assert sessions
     _kill(sessions)
     _wait_gone(sessions)
-    assert source.read(["a.py"]) == {"a.py": b"a = 1\n"}
+    assert source.read(["a.py"]) == {"a.py": FileRead(b"a = 1\n")}
     assert opened["connections"] == 2
 
 
@@ -373,13 +423,13 @@ def test_an_agent_that_died_between_requests_is_started_again_once(
     pids = tmp_path / "pids"
     python = _interpreter(tmp_path / "logged", f'echo $$ >> {pids}\nexec {sys.executable} "$@"')
     source = make_ssh_source(tmp_path, python=python)
-    assert source.read(["a.py"]) == {"a.py": b"a = 1\n"}
+    assert source.read(["a.py"]) == {"a.py": FileRead(b"a = 1\n")}
     assert list(source.expand(["*.py"])["*.py"]) == ["a.py"]
     assert source.commands == (1, 2)
     (agent,) = map(int, pids.read_text().split())
     _kill([agent])
     _wait_gone([agent])
-    assert source.read(["a.py"]) == {"a.py": b"a = 1\n"}
+    assert source.read(["a.py"]) == {"a.py": FileRead(b"a = 1\n")}
     assert source.commands == (2, 4)  # the request to the dead agent, then to a new one
     assert len(pids.read_text().split()) == 2
 
@@ -393,15 +443,60 @@ def test_what_a_run_kept_is_forgotten_when_the_next_run_plans(
     (tmp_path / "a.py").write_text("sm120 = 1\n")
     source = make_ssh_source(tmp_path)
     assert list(source.expand(["*.py"], read_ahead={"*.py": ["sm120"]})["*.py"]) == ["a.py"]
-    assert source.read(["a.py"]) == {"a.py": b"sm120 = 1\n"}
-    assert source.read(["a.py"]) == {"a.py": b"sm120 = 1\n"}
+    assert source.read(["a.py"]) == {"a.py": FileRead(b"sm120 = 1\n", ahead=True)}
+    assert source.read(["a.py"]) == {"a.py": FileRead(b"sm120 = 1\n", ahead=True)}
     assert list(source.expand(["*.py"])["*.py"]) == ["a.py"]
     assert source.commands == (1, 1)  # the run's reads and listing again: no request
     (tmp_path / "a.py").write_text("x = 2\n")
     (tmp_path / "b.py").write_text("y = 3\n")
     assert list(source.expand(["*.py"], read_ahead={})["*.py"]) == ["a.py", "b.py"]
-    assert source.read(["a.py"]) == {"a.py": b"x = 2\n"}
+    assert source.read(["a.py"]) == {"a.py": FileRead(b"x = 2\n")}  # read now, not ahead
     assert source.commands == (1, 3)
+
+
+@pytest.mark.parametrize(
+    "needles", [["sm120"], ["sm", "120"], [], ["*"], ["\\x73m120"], [f"w{i}" for i in range(8)]]
+)
+def test_content_read_ahead_whole_answers_a_read_as_the_agent_does(
+    needles: list[str], tmp_path: Path, make_ssh_source: SourceFactory
+) -> None:
+    """A file sent whole with the listing, asked for with needles, is answered as the
+    agent answers a read with them (no needle: :data:`NO_NEEDLE`, whatever it was sent
+    for), without a request: the analysis never holds a file the server would have spared."""
+    texts = {
+        "a.py": "x = 'sm120'\n",
+        "b.py": "x = 1\n",
+        "c.py": "s = '\\x73m120'\n",
+        "d.py": "from m import *\n",
+    }
+    for name, body in texts.items():
+        (tmp_path / name).write_text(body)
+    sent = make_ssh_source(tmp_path)
+    sent.expand(["*.py"], read_ahead={"*.py": [""]})  # WHOLE: every file's content
+    ahead = sent.read(sorted(texts), needles)
+    asked = make_ssh_source(tmp_path).read(sorted(texts), needles)
+    assert {path: _as_asked(answer) for path, answer in ahead.items()} == asked
+    assert all(a.ahead for a in ahead.values() if isinstance(a, FileRead))
+    assert sent.commands == (1, 1)  # the listing only
+
+
+def _as_asked(answer: object) -> object:
+    """A read-ahead answer as a read asked for would give it (``ahead`` aside)."""
+    return dataclasses.replace(answer, ahead=False) if isinstance(answer, FileRead) else answer
+
+
+def test_content_read_ahead_whole_is_given_as_held_for_a_long_needle_list(
+    tmp_path: Path, make_ssh_source: SourceFactory
+) -> None:
+    """Past a few needles the test costs more than it spares (each needle's break search
+    compiled, then run over every file): the content as held, a sound answer too."""
+    (tmp_path / "b.py").write_text("x = 1\n")
+    sent = make_ssh_source(tmp_path)
+    sent.expand(["*.py"], read_ahead={"*.py": [""]})
+    assert sent.read(["b.py"], [f"w{i}" for i in range(9)]) == {
+        "b.py": FileRead(b"x = 1\n", ahead=True)
+    }
+    assert sent.commands == (1, 1)
 
 
 def _dropping_interpreter(folder: Path, times: int) -> str:
@@ -423,7 +518,7 @@ def test_a_connection_dropped_mid_transfer_is_retried_once(
 ) -> None:
     (tmp_path / "big.py").write_bytes(b"x = 1\n" * 1000)
     source = make_ssh_source(tmp_path, python=_dropping_interpreter(tmp_path, 1))
-    assert source.read(["big.py"]) == {"big.py": b"x = 1\n" * 1000}
+    assert source.read(["big.py"]) == {"big.py": FileRead(b"x = 1\n" * 1000)}
     assert opened == {"connections": 2, "session": 2}
 
 
@@ -525,7 +620,7 @@ def test_a_hostile_interpreter_is_one_quoted_word(
     (tmp_path / "a.py").write_text("a = 1\n")
     source = make_ssh_source(tmp_path, python=f"python3; touch {canary}")
     with caplog.at_level(logging.INFO, logger="pytest_cleantree.sources.ssh"):
-        assert source.read(["a.py"]) == {"a.py": b"a = 1\n"}  # through SFTP
+        assert source.read(["a.py"]) == {"a.py": FileRead(b"a = 1\n")}  # through SFTP
     assert "not found" in caplog.text
     assert not canary.exists()
 
@@ -588,11 +683,18 @@ def test_a_module_root_that_cannot_be_found_says_why(
 # -- SFTP fallback and jumps ----------------------------------------------------------
 
 
+@pytest.mark.parametrize("started", [False, True], ids=["on-first-use", "started-ahead"])
 def test_a_host_without_commands_is_read_over_sftp(
-    tmp_path: Path, make_ssh_source: SourceFactory, sftp_only_setup: Any, opened: dict[str, int]
+    started: bool,
+    tmp_path: Path,
+    make_ssh_source: SourceFactory,
+    sftp_only_setup: Any,
+    opened: dict[str, int],
 ) -> None:
     names = _files(tmp_path, 5)
     source = make_ssh_source(tmp_path, sftp_only_setup)
+    if started:  # the refusal met starting the agent ahead answers the first request
+        source.start()
     assert source.expand(["**/*.py"]) == {"**/*.py": tuple(sorted(names))}
     assert source.read(names) == LocalSource(tmp_path).read(names)
     assert opened == {"connections": 1, "session": 2}  # one refused command, then one SFTP
@@ -604,11 +706,14 @@ def test_a_module_root_needs_commands(make_ssh_source: SourceFactory, sftp_only_
     _one_line(caught.value)
 
 
+@pytest.mark.parametrize("started", [False, True], ids=["on-first-use", "started-ahead"])
 def test_a_missing_interpreter_falls_back_to_sftp(
-    tmp_path: Path, make_ssh_source: SourceFactory
+    started: bool, tmp_path: Path, make_ssh_source: SourceFactory
 ) -> None:
     names = _files(tmp_path, 3)
     source = make_ssh_source(tmp_path, python=str(tmp_path / "no-python"))
+    if started:  # an agent started ahead that ends without a word never answered: not lost
+        source.start()
     assert source.read(names) == LocalSource(tmp_path).read(names)
 
 
@@ -630,7 +735,7 @@ def test_a_proxy_jump_is_followed(
         f"    IdentitiesOnly yes\n"
     )
     source = make_ssh_source(tmp_path, make_client_setup(extra=jump))
-    assert source.read(["a.py"]) == {"a.py": b"a = 1\n"}
+    assert source.read(["a.py"]) == {"a.py": FileRead(b"a = 1\n")}
     assert opened == {"connections": 2, "direct-tcpip": 1, "session": 1}
 
 

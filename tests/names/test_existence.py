@@ -6,7 +6,7 @@ import pytest
 
 from pytest_cleantree.names.existence import Standing, pattern_standing, standings, tree_packages
 from pytest_cleantree.names.exports import parse_module_exports
-from pytest_cleantree.names.symbols import ExportMap
+from pytest_cleantree.names.symbol_graph import ExportMap
 
 SOURCES = {
     "pkg": ("from .lazy import *\n", True),

@@ -10,10 +10,9 @@ from pytest_cleantree.config.layout import parse_layout
 from pytest_cleantree.names.exports import (
     Spelling,
     parse_module_exports,
-    resolve_relative,
 )
 from pytest_cleantree.names.spellings import modules_to_read, next_reads
-from pytest_cleantree.names.symbols import ExportMap, build_export_map
+from pytest_cleantree.names.symbol_graph import ExportMap, build_export_map
 
 
 def tree_map(files: dict[str, str], **options: object) -> ExportMap:
@@ -338,25 +337,6 @@ def test_definitions_have_their_lines() -> None:
     ]
     assert emap.definition("sglang.srt.utils") == ("sglang.srt.utils", 0)
     assert emap.definition("sglang.srt.utils.torch") is None  # an import, not a definition
-
-
-@pytest.mark.parametrize(
-    ("module", "is_package", "level", "target", "expected"),
-    [
-        ("a.b.c", False, 1, None, "a.b"),
-        ("a.b.c", False, 1, "d", "a.b.d"),
-        ("a.b", True, 1, "d", "a.b.d"),
-        ("a.b", True, 2, None, "a"),
-        ("a.b.c", False, 3, "x", "x"),
-        ("a.b.c", False, 3, None, None),
-        ("a.b.c", False, 4, "x", None),
-        ("a", False, 0, "os.path", "os.path"),
-    ],
-)
-def test_resolve_relative(
-    module: str, is_package: bool, level: int, target: str | None, expected: str | None
-) -> None:
-    assert resolve_relative(module, is_package, level, target) == expected
 
 
 def test_relative_import_above_the_top_binds_nothing() -> None:

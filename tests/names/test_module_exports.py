@@ -7,7 +7,6 @@ from pytest_cleantree.names.exports import (
     Binding,
     BindingKind,
     parse_module_exports,
-    resolve_relative,
 )
 
 
@@ -35,8 +34,3 @@ def test_all_spliced_from_several_modules() -> None:
     exports = parse_module_exports("pkg", text, is_package=True)
     assert exports.all_from == ("first", "second")
     assert exports.all_names == ("own",)
-
-
-def test_a_relative_import_in_a_module_at_the_root() -> None:
-    assert resolve_relative("", True, 1, "x") == "x"
-    assert resolve_relative("", True, 1, None) is None

@@ -8,9 +8,9 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from pytest_cleantree.core.errors import SourceError
-from pytest_cleantree.names.graph import TreeModule
 from pytest_cleantree.names.modules import module_names, name_tree, tree_modules
-from pytest_cleantree.sources.base import Expansion, Needles, NoNeedle
+from pytest_cleantree.names.modules_to_read import TreeModule
+from pytest_cleantree.sources.base import Expansion, Needles, ReadAnswer
 
 
 class Tree:
@@ -45,7 +45,7 @@ class Tree:
 
     def read(
         self, paths: Sequence[str], needles: Needles | None = None
-    ) -> Mapping[str, bytes | SourceError | NoNeedle]:
+    ) -> Mapping[str, ReadAnswer]:
         raise AssertionError("naming reads no file")
 
     def close(self) -> None:

@@ -22,8 +22,8 @@ from pytest_cleantree.names.spellings import (
     next_reads,
     pattern_spellings,
 )
-from pytest_cleantree.names.symbols import ExportMap
-from pytest_cleantree.sources.base import Expansion, Needles, NoNeedle, Source
+from pytest_cleantree.names.symbol_graph import ExportMap
+from pytest_cleantree.sources.base import Expansion, FileRead, Needles, ReadAnswer, Source
 
 
 class Tree:
@@ -64,15 +64,15 @@ class Tree:
 
     def read(
         self, paths: Sequence[str], needles: Needles | None = None
-    ) -> Mapping[str, bytes | SourceError | NoNeedle]:
-        answers: dict[str, bytes | SourceError | NoNeedle] = {}
+    ) -> Mapping[str, ReadAnswer]:
+        answers: dict[str, ReadAnswer] = {}
         for path in paths:
             if path in self.read_errors:
                 error = self.read_errors[path]
                 if error is not None:
                     answers[path] = error
             else:
-                answers[path] = self.files[path]
+                answers[path] = FileRead(self.files[path])
         return answers
 
     def close(self) -> None:

@@ -140,7 +140,7 @@ class ImportedName:
 
 def imported_names(path: Path, module: str, is_package: bool, text: str) -> Iterator[ImportedName]:
     """Each name a ``from ... import`` statement of the file takes (stars left out)."""
-    from pytest_cleantree.names.exports import resolve_relative
+    from pytest_cleantree.analysis.reader import resolve_relative
 
     for node in ast.walk(ast.parse(text)):
         if not isinstance(node, ast.ImportFrom):

@@ -28,7 +28,7 @@ from pytest_cleantree.names.exports import (
     parse_module_exports,
 )
 from pytest_cleantree.names.spellings import modules_to_read, next_reads
-from pytest_cleantree.names.symbols import ExportMap, build_export_map
+from pytest_cleantree.names.symbol_graph import ExportMap, build_export_map
 
 PACKAGES = {
     "astroid": Path(astroid.__file__).parent,

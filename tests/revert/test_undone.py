@@ -1,4 +1,4 @@
-"""``revert.git._undone`` against ``git revert`` itself: on random small histories (a base, an
+"""``revert.blame.undone`` against ``git revert`` itself: on random small histories (a base, an
 experiment, a later commit), the file is undone exactly when reverting the experiment there
 would leave it as it is, before the revert and after it."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 from gitrepo import EXPERIMENT, IDENTITY, Repo, git
 
-from pytest_cleantree.revert.git import _undone
+from pytest_cleantree.revert.blame import undone as _undone
 
 #: equal lines everywhere: where diffs may align either way
 WORDS = ("}", "#pragma unroll", "", "fi", "pass", "step();")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -122,3 +123,60 @@ def test_a_cache_folder_others_can_write_is_not_used(
     store._save("p", {"y.py": ["d", [], None, {}, None]})
     assert "y.py" not in (Path(store._file("p"))).read_text()  # nor written to
     assert capsys.readouterr().err.count("not used") == 1
+
+
+@pytest.mark.parametrize(
+    "name", ["astroid", "re2", "json", "sys", "pytest_cleantree", "no_such_module_at_all"]
+)
+def test_a_top_level_spec_is_found_as_importlib_finds_it(name: str) -> None:
+    """The kept answer's own find_spec (no importlib.util) against importlib's: installed,
+    standard, built in, already imported, missing."""
+    import importlib.util
+
+    mine, theirs = cachedir.find_top_spec(name), importlib.util.find_spec(name)
+    assert (mine is None) == (theirs is None)
+    if mine is not None and theirs is not None:
+        assert (mine.name, mine.origin) == (theirs.name, theirs.origin)
+        assert mine.submodule_search_locations == theirs.submodule_search_locations
+
+
+def test_a_module_not_yet_imported_is_found_by_the_finders(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Control: the finders are asked, not only sys.modules (astroid out of it here)."""
+    import importlib.util
+
+    for name in [m for m in list(sys.modules) if m.split(".")[0] == "astroid"]:
+        monkeypatch.delitem(sys.modules, name)
+    mine = cachedir.find_top_spec("astroid")
+    theirs = importlib.util.find_spec("astroid")
+    assert mine is not None
+    assert theirs is not None
+    assert mine.origin == theirs.origin
+
+
+def test_a_record_is_read_back_as_written_by_its_user_alone(tmp_path: Path) -> None:
+    """The kept answer's record (marshal: no json import on the warm path): plain values
+    round-trip; a file others can write, a damaged one, a non-record, none: ``{}``."""
+    uid = os.geteuid()
+    file = str(tmp_path / "answers" / "typed-x.marshal")
+    record = {"version": 1, "root": "/t\udcff", "starts": [""], "code": 1, "stdout": None}
+    cachedir.save_private_record(file, record, uid)
+    assert cachedir.load_private_record(file, uid) == record
+    assert oct(os.stat(file).st_mode & 0o777) == oct(0o600)
+    assert cachedir.load_private_record(file, uid + 1) == {}  # another user's
+    os.chmod(file, 0o620)
+    assert cachedir.load_private_record(file, uid) == {}  # the group may write it
+    os.chmod(file, 0o600)
+    for damaged in (b"", b"\x00garbage", __import__("marshal").dumps([1, 2])):
+        Path(file).write_bytes(damaged)
+        assert cachedir.load_private_record(file, uid) == {}
+    assert cachedir.load_private_record(str(tmp_path / "none"), uid) == {}
+
+
+def test_a_json_entry_is_still_read_and_written_as_json(tmp_path: Path) -> None:
+    uid = os.geteuid()
+    file = str(tmp_path / "answers" / "q.json")
+    cachedir.save_private(file, {"state": "s", "stdout": "é"}, uid)
+    assert Path(file).read_bytes() == '{"state":"s","stdout":"é"}'.encode()
+    assert cachedir.load_private(file, uid) == ({"state": "s", "stdout": "é"}, "")
+    Path(file).write_text("{not json")
+    assert cachedir.load_private(file, uid) == ({}, "")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_cleantree.names import graph, spellings
+from pytest_cleantree.names import modules_to_read, spellings
 from pytest_cleantree.names.modules import name_tree
 from pytest_cleantree.names.spellings import pattern_spellings
 from pytest_cleantree.run.cache import AnalysisStore
@@ -53,8 +53,8 @@ def test_a_warm_run_parses_nothing_and_finds_the_same(
     def refuse(*_: object, **__: object) -> None:
         raise AssertionError("a warm run parsed a module")
 
-    monkeypatch.setattr(graph, "parse_module_exports", refuse)
-    monkeypatch.setattr(graph, "import_summary", refuse)
+    monkeypatch.setattr(modules_to_read, "parse_module_exports", refuse)
+    monkeypatch.setattr(modules_to_read, "import_summary", refuse)
     monkeypatch.setattr(spellings, "parse_module_exports", refuse)
     assert spelt(root, AnalysisStore(tmp_path / "cache")) == cold
 

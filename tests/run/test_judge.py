@@ -443,3 +443,23 @@ def test_an_allow_is_read_from_a_python_files_comments_not_from_a_string() -> No
     judged = judge_all(checks, SOURCE, plan, analyses, {})
     assert judged[checks[0]].hits == (Hit("a.py", 1, (Kind.CALL,), line, 0, ("sm120",)),)
     assert judged[checks[0]].suppressed == ()
+
+
+def test_a_code_line_a_regex_stands_on_counts_only_where_the_rule_sees_code() -> None:
+    """A regex is searched on code lines as grep would (``core.patterns.greps_code``): such a
+    line is not shown to a rule that looks only at strings, as a substring's is not."""
+    regex = parse_pattern("re:g\\(")
+    analysis = _analysis(
+        "a.py",
+        ("g(a)", "s = 'g(a)'"),
+        _at(regex.text, 1, Kind.TEXT),
+        _at(regex.text, 2, Kind.STRING),
+    )
+    found = Found({"a.py": analysis}, {("a.py", ()): ("a.py",)})
+
+    def lines(kinds: frozenset[Kind]) -> list[int]:
+        rule = Rule("r", ("a.py",), forbid=(regex,), kinds=kinds)
+        return [hit.line for hit in judge(Check(rule, "a.py"), SOURCE, ("a.py",), found).hits]
+
+    assert lines(frozenset({Kind.STRING})) == [2]
+    assert lines(frozenset({Kind.CALL, Kind.STRING})) == [1, 2]

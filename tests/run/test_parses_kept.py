@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pytest_cleantree.frontends.cli.main import main
-from pytest_cleantree.names import environment, graph, spellings
+from pytest_cleantree.names import environment, modules_to_read, spellings
 from pytest_cleantree.run import answers
 
 MANIFEST = 'root = "."\n[[rule]]\nid = "r"\nfiles = ["**/*.py"]\nforbid = {patterns}\n'
@@ -59,9 +59,9 @@ class Parses:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.seen: list[str] = []
-        for module in (graph, spellings, environment):
+        for module in (modules_to_read, spellings, environment):
             self._count(monkeypatch, module, "parse_module_exports")
-        self._count(monkeypatch, graph, "import_summary")
+        self._count(monkeypatch, modules_to_read, "import_summary")
 
     def _count(self, monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> None:
         real = getattr(module, name)

@@ -17,13 +17,12 @@ from pathlib import Path
 import pytest
 
 from pytest_cleantree.core.checks import iter_checks
-from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.core.model import Result, Rule
 from pytest_cleantree.core.patterns import parse_pattern
 from pytest_cleantree.run.analyses import AnalysisCache
 from pytest_cleantree.run.cache import AnalysisStore
 from pytest_cleantree.run.check import check_all
-from pytest_cleantree.sources.base import Expansion, FileStat, Needles, NoNeedle
+from pytest_cleantree.sources.base import Expansion, FileStat, Needles, ReadAnswer
 from pytest_cleantree.sources.local import LocalSource
 
 HOUR_AGO = time.time() - 3600
@@ -56,7 +55,7 @@ class Counting:
 
     def read(
         self, paths: Sequence[str], needles: Needles | None = None
-    ) -> Mapping[str, bytes | SourceError | NoNeedle]:
+    ) -> Mapping[str, ReadAnswer]:
         self.reads += paths
         return self.inner.read(paths)
 

@@ -186,3 +186,15 @@ def test_a_needle_cut_into_joined_literals_is_sent(could_spell: Spell, seed: int
     assert needle.encode() not in data
     assert local_contains(data, needle), "the local prefilter must see it (test premise)"
     assert could_spell(data, [needle]), data
+
+
+def test_a_read_records_content_or_spared_by_the_needle_test() -> None:
+    """``with_needles``: the one decision a read's record takes (the agent's read, and the SSH
+    source for content it holds): no needles, the content; else spared when the needle test
+    says the content cannot spell one."""
+    data = b"x = 'sm' '120'\n"
+    assert agent.with_needles(data, None) == agent.wire.Content(data)
+    assert agent.with_needles(data, agent.needle_pairs(["sm120"])) == agent.wire.Content(data)
+    assert agent.with_needles(data, agent.needle_pairs(["cuda"])) == agent.wire.Spared()
+    assert agent.with_needles(data, []) == agent.wire.Spared()
+    assert agent.needle_pairs(["a\udcff"]) == [(b"a\xff", "a\udcff")]

@@ -1,4 +1,5 @@
-"""A substring no name holds is found as grep finds it, held to ``grep -rnF`` on real code.
+"""A substring no name holds, and a regex, are found as grep finds them, held to ``grep -rnF``
+and ``grep -rnE`` on real code.
 
 With every kind selected, the lines ``cleantree check`` reports for such a pattern
 (``(self)``: code, strings, docstrings and comments alike) must be exactly the lines
@@ -30,6 +31,9 @@ KINDS = (
 #: Python 2 and bad-coding fixtures, which no Python 3 reads as the file's text
 LEFT_OUT = ("lib2to3/tests/data", "test/tokenizedata", "test/test_lib2to3/data", "site-packages")
 PATTERNS = ("(self)", "!= None", "):", "{}", ", 0)", "\\n")
+#: regexes, searched by ``grep -E`` (the syntax RE2 and POSIX ERE share): some matches hold a
+#: character no name holds, some stand in a keyword, some in names, strings and comments
+REGEXES = ("re:\\(self\\)", "re:!= ?None", "re:lambda", "re:return [A-Z]", "re:[a-z]\\[0\\]")
 
 
 def tool_lines(tmp: Path, root: Path, pattern: str) -> set[str]:
@@ -53,8 +57,10 @@ def tool_lines(tmp: Path, root: Path, pattern: str) -> set[str]:
 
 
 def grep_lines(root: Path, pattern: str) -> set[str]:
+    regex = pattern.startswith("re:")
+    flags, needle = ("-rnEa", pattern[3:]) if regex else ("-rnFa", pattern)
     done = subprocess.run(
-        ["grep", "-rnFa", "--include=*.py", "--", pattern, "."],
+        ["grep", flags, "--include=*.py", "--", needle, "."],
         cwd=root,
         capture_output=True,
         timeout=900,
@@ -78,7 +84,7 @@ def check(tmp: Path, slow: bool) -> None:
         missing("grep", "apt-get install grep")
     for root in roots(slow):
         seen = 0
-        for pattern in PATTERNS:
+        for pattern in PATTERNS + REGEXES:
             tool, grep = tool_lines(tmp, root, pattern), grep_lines(root, pattern)
             assert tool == grep, (root, pattern, sorted(tool - grep)[:5], sorted(grep - tool)[:5])
             seen += len(grep)

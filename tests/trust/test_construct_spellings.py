@@ -50,6 +50,7 @@ CONSTRUCTS = [
     "import {os}\na, j = 1, {os}{dot}{path}{dot}{join}\nv = j(1)",
     "import {os}\nif (j := {os}{dot}{path}{dot}{join}):\n    v = j(1)",
     "import {os}\nv = getattr({os}{dot}{path}, ({s}))",
+    "import {os}\ndef f():\n    global g\n    g = getattr({os}{dot}{path}, {s}, None)\nv = g(1)",
     "v = ({s})",
     "def f(a=({s})):\n    return a",
     "class C:\n    a = ({s})",

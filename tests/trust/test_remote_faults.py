@@ -45,6 +45,7 @@ from runs import cleantree
 from pytest_cleantree.config.hosts import parse_host_spec
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.sources import RemoteOptions
+from pytest_cleantree.sources.base import FileRead, ReadAnswer
 from pytest_cleantree.sources.ssh import SSHSource
 
 pytestmark = pytest.mark.ssh
@@ -120,7 +121,7 @@ class Line:
     tree: Path
     paths: list[str]
     make_ssh_source: Callable[..., SSHSource]
-    clean: dict[str, bytes | SourceError]
+    clean: dict[str, ReadAnswer]
     #: bytes each way of one clean read, on its one connection
     total: dict[str, int]
 
@@ -161,7 +162,7 @@ class Measured:
 
     tree: Path
     paths: list[str]
-    clean: dict[str, bytes | SourceError]
+    clean: dict[str, ReadAnswer]
     total: dict[str, int]
 
 
@@ -187,7 +188,7 @@ def measured(
         source = SSHSource(parse_host_spec(ALIAS), str(tree), options)
         with source:
             clean = dict(source.read(paths))
-        assert clean == {path: (tree / path).read_bytes() for path in paths}, clean
+        assert clean == {path: FileRead((tree / path).read_bytes()) for path in paths}, clean
         assert proxy.idle(10), "the clean connection did not end"
         (connection,) = proxy.connections
     assert proxy.join(10)

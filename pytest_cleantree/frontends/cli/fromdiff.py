@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pytest_cleantree.core.errors import CleanTreeError
-from pytest_cleantree.frontends.options import add_cli_options
+from pytest_cleantree.frontends.declare import add_cli_options
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 

@@ -35,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     from pytest_cleantree.frontends.cli.bundle import add_bundle_commands
     from pytest_cleantree.frontends.cli.fromdiff import add_from_diff_commands
     from pytest_cleantree.frontends.cli.reference import add_reference_command
-    from pytest_cleantree.frontends.options import add_cli_options
+    from pytest_cleantree.frontends.declare import add_cli_options
 
     parser = argparse.ArgumentParser(
         prog="cleantree", description="Check that a tree holds no forbidden symbols."
@@ -240,7 +240,7 @@ def _request(args: argparse.Namespace, manifest: Path | None, **values: object) 
     """The session request of these arguments (``values`` override them)."""
     from pathlib import Path
 
-    from pytest_cleantree.frontends.options import session_request
+    from pytest_cleantree.frontends.declare import session_request
 
     given = {**vars(args), "manifest": manifest, **values}
     return session_request(given, Path.cwd(), tree_must_exist=True)

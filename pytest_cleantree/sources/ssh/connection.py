@@ -1,69 +1,42 @@
-"""The SSH connection: paramiko, ``~/.ssh/config``, known hosts, jump hosts.
+"""The SSH connection: ``~/.ssh/config``, jump hosts, the handshake and its errors.
 
-The only place, with the readers and the source built on it, that imports paramiko;
-paramiko itself is imported only when a host is named (``sources`` imports this package
-lazily), and starts without invoke unless the ssh config needs it.
+paramiko comes from :mod:`.loading` (imported only when a host is named: ``sources``
+imports this package lazily), the known hosts and their policy from :mod:`.hostkeys`.
 """
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import getpass
-import hashlib
 import logging
 import os
-import re
-import shlex
 import socket
-import sys
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from pytest_cleantree.config.hosts import HostSpec, parse_host_spec
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.sources.base import RemoteOptions
+from pytest_cleantree.sources.ssh.hostkeys import (
+    HostKeyPolicy,
+    RevokedHostKeyError,
+    UnknownHostKeyError,
+    file_holding,
+    fingerprint,
+    forget_host_key_command,
+    load_known_hosts,
+)
+from pytest_cleantree.sources.ssh.loading import MATCH_EXEC, match_exec_enabled, paramiko
 
-
-@contextlib.contextmanager
-def _invoke_deferred() -> Iterator[None]:
-    """Import paramiko without invoke, a tenth of a second paramiko spends at start-up for one
-    thing only: an ssh config's ``Match exec`` (see :func:`_match_exec_enabled`)."""
-    if "invoke" in sys.modules:
-        yield
-        return
-    sys.modules["invoke"] = None  # type: ignore[assignment]  # `import invoke` raises ImportError
-    try:
-        yield
-    finally:
-        if "invoke" in sys.modules and sys.modules["invoke"] is None:
-            del sys.modules["invoke"]
-
-
-with _invoke_deferred():
-    import paramiko as paramiko  # re-exported: the other modules take it from here, deferred
-    import paramiko.config
 _log = logging.getLogger(__name__)
-# paramiko logs its transport thread's tracebacks at ERROR: without a handler of its own,
-# Python's last-resort handler prints them on stderr of a program that configured no
-# logging (the CLI), after every fault already reported as a SourceError.  Programs that
-# configure logging still get them, through the root logger.
-logging.getLogger("paramiko").addHandler(logging.NullHandler())
 
 _MAX_JUMPS = 8
 
 
 class ConnectionLost(Exception):
     """The transport died under a request: reconnect and retry once."""
-
-
-class _UnknownHostKeyError(Exception):
-    def __init__(self, name: str, key: paramiko.PKey) -> None:
-        super().__init__(name)
-        self.name = name
-        self.key = key
 
 
 @dataclass(frozen=True)
@@ -83,87 +56,6 @@ class _Target:
     def address(self) -> str:
         host = f"[{self.hostname}]" if ":" in self.hostname else self.hostname
         return f"{host}:{self.port}"
-
-
-class _RevokedHostKeyError(Exception):
-    def __init__(self, name: str, key: paramiko.PKey) -> None:
-        super().__init__(name)
-        self.name = name
-        self.key = key
-
-
-def _load_known_hosts(client: paramiko.SSHClient, path: Path, revoked: set[bytes]) -> None:
-    """Trust the keys of a known_hosts file, as OpenSSH reads it; add its revoked keys.
-
-    paramiko's own loader raises on OpenSSH's ``@revoked`` and ``@cert-authority``
-    lines.  A ``@revoked`` key is refused for every host (OpenSSH refuses it for
-    the hosts its line names: refusing more is the safe side).  ``@cert-authority``
-    lines are skipped: paramiko checks no host certificates, so a host trusted only
-    through one is an unknown host.  A line that does not parse is skipped, as
-    OpenSSH skips it.
-    """
-    trusted = client.get_host_keys()
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    entries: list[paramiko.hostkeys.HostKeyEntry] = []
-    for number, raw in enumerate(lines, 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("@"):
-            marker, *fields = line.split()
-            if marker == "@revoked" and len(fields) >= 3:
-                with contextlib.suppress(ValueError):
-                    revoked.add(base64.b64decode(fields[2], validate=True))
-            continue
-        try:
-            entry = paramiko.hostkeys.HostKeyEntry.from_line(line, number)
-        except (paramiko.SSHException, paramiko.hostkeys.InvalidHostKey, ValueError):
-            continue
-        if entry is not None and entry.key is not None:
-            entries.append(entry)
-    for entry in entries:
-        if entry.key.asbytes() not in revoked:
-            for name in entry.hostnames:
-                trusted.add(name, entry.key.get_name(), entry.key)
-
-
-class _HostKeyPolicy(paramiko.MissingHostKeyPolicy):
-    """Refuse unknown and revoked keys, or (when asked) record unknown ones in ``accept_into``.
-
-    A *changed* key never reaches a policy: paramiko raises BadHostKeyException.
-    A revoked key is never trusted (see :func:`_load_known_hosts`): it reaches a
-    policy, or changes the key a host is known by.
-    """
-
-    def __init__(self, accept_into: Path | None, revoked: set[bytes]) -> None:
-        self._accept_into = accept_into
-        self._revoked = revoked
-
-    def missing_host_key(
-        self, client: paramiko.SSHClient, hostname: str, key: paramiko.PKey
-    ) -> None:
-        if key.asbytes() in self._revoked:
-            raise _RevokedHostKeyError(hostname, key)
-        if self._accept_into is None:
-            raise _UnknownHostKeyError(hostname, key)
-        line = f"{hostname} {key.get_name()} {key.get_base64()}\n"
-        try:
-            self._accept_into.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            with open(self._accept_into, "a", encoding="ascii") as handle:
-                handle.write(line)
-        except OSError as exc:
-            raise SourceError(
-                f"cannot record the new host key of {hostname} in {self._accept_into}: "
-                f"{exc.strerror or exc}"
-            ) from None
-        client.get_host_keys().add(hostname, key.get_name(), key)
-        _log.warning(
-            "accepted the new host key of %s (%s %s) into %s",
-            hostname,
-            key.get_name(),
-            _fingerprint(key),
-            self._accept_into,
-        )
 
 
 class Connection:
@@ -199,6 +91,11 @@ class Connection:
         return SourceError(
             f"{self.host}: a remote command did not finish within {self.command_timeout:g} s"
         )
+
+    @property
+    def idle(self) -> bool:
+        """No client opened yet (or since the last disconnect)."""
+        return self._client is None
 
     def connect(self) -> paramiko.SSHClient:
         if self._client is not None:
@@ -283,8 +180,8 @@ class Connection:
             else:
                 try:
                     text = path.read_text(encoding="utf-8", errors="surrogateescape")
-                    if _MATCH_EXEC.search(text):
-                        _match_exec_enabled()
+                    if MATCH_EXEC.search(text):
+                        match_exec_enabled()
                     self._config = paramiko.SSHConfig.from_text(text)
                 except OSError as exc:
                     raise SourceError(
@@ -373,13 +270,13 @@ class Connection:
         try:
             for path in trusted:
                 if path.exists():
-                    _load_known_hosts(client, path, revoked)
+                    load_known_hosts(client, path, revoked)
         except OSError as exc:
             raise SourceError(
                 f"{self.host}: cannot read known hosts {str(path)!r}: {exc.strerror or exc}"
             ) from None
         client.set_missing_host_key_policy(
-            _HostKeyPolicy(accept_into if self._accept_new else None, revoked)
+            HostKeyPolicy(accept_into if self._accept_new else None, revoked)
         )
         timeout = self.connect_timeout
         where = f"{self.host} ({target.user}@{target.address})"
@@ -405,7 +302,7 @@ class Connection:
             if isinstance(exc, Exception):
                 slow = time.monotonic() - started >= timeout * 0.95
                 if isinstance(exc, paramiko.BadHostKeyException):
-                    accept_into = _file_holding(trusted, exc.hostname, target.port) or accept_into
+                    accept_into = file_holding(trusted, exc.hostname, target.port) or accept_into
                 raise self._connect_error(exc, target, where, accept_into, slow, revoked) from None
             raise
         return client
@@ -421,16 +318,16 @@ class Connection:
     ) -> SourceError:
         """One line for what went wrong; ``slow`` when the connect timeout ran out."""
         if isinstance(exc, paramiko.BadHostKeyException) and exc.key.asbytes() in revoked:
-            exc = _RevokedHostKeyError(exc.hostname, exc.key)
-        if isinstance(exc, _RevokedHostKeyError):
+            exc = RevokedHostKeyError(exc.hostname, exc.key)
+        if isinstance(exc, RevokedHostKeyError):
             return SourceError(
                 f"{where}: HOST KEY REVOKED: the host sent {exc.key.get_name()} "
-                f"{_fingerprint(exc.key)}, which a @revoked line of the known hosts refuses; "
+                f"{fingerprint(exc.key)}, which a @revoked line of the known hosts refuses; "
                 f"refusing to connect"
             )
-        if isinstance(exc, _UnknownHostKeyError):
+        if isinstance(exc, UnknownHostKeyError):
             return SourceError(
-                f"{where}: unknown host key {exc.key.get_name()} {_fingerprint(exc.key)} for "
+                f"{where}: unknown host key {exc.key.get_name()} {fingerprint(exc.key)} for "
                 f"{exc.name}, not in {str(known_hosts)!r}: check the fingerprint with the "
                 f"host's admin, then add it (ssh-keyscan -p {target.port} {target.hostname} "
                 f">> {known_hosts}) or allow new host keys ({self._accept_new_flag})"
@@ -438,8 +335,8 @@ class Connection:
         if isinstance(exc, paramiko.BadHostKeyException):
             return SourceError(
                 f"{where}: HOST KEY CHANGED: the host sent {exc.key.get_name()} "
-                f"{_fingerprint(exc.key)} but known hosts expect {exc.expected_key.get_name()} "
-                f"{_fingerprint(exc.expected_key)}; refusing to connect (someone may be "
+                f"{fingerprint(exc.key)} but known hosts expect {exc.expected_key.get_name()} "
+                f"{fingerprint(exc.expected_key)}; refusing to connect (someone may be "
                 f"intercepting); if the host was reinstalled, remove its old key "
                 f"({forget_host_key_command(exc.hostname, target.port, known_hosts)}) and add "
                 "the new one"
@@ -478,47 +375,6 @@ class Connection:
         if isinstance(exc, EOFError):
             return SourceError(f"{where}: the host closed the connection during the handshake")
         return SourceError(f"{where}: cannot connect: {type(exc).__name__}: {exc}")
-
-
-def known_hosts_name(hostname: str, port: int) -> str:
-    """The name a known-hosts line gives a host: ``[host]:port`` off port 22, as ssh writes it."""
-    return hostname if port == 22 or hostname.startswith("[") else f"[{hostname}]:{port}"
-
-
-def forget_host_key_command(hostname: str, port: int, known_hosts: Path) -> str:
-    """The ``ssh-keygen -R`` that removes this host's key from ``known_hosts``: the bare host
-    name answers "not found" for a host on another port, and ssh-keygen edits
-    ``~/.ssh/known_hosts`` unless ``-f`` names the file that holds the key."""
-    name = shlex.quote(known_hosts_name(hostname, port))
-    return f"ssh-keygen -R {name} -f {shlex.quote(str(known_hosts))}"
-
-
-def _file_holding(files: Sequence[Path], hostname: str, port: int) -> Path | None:
-    """The first known-hosts file with a key for the host, where its old key is to be removed."""
-    name = known_hosts_name(hostname, port)
-    for path in files:
-        with contextlib.suppress(OSError, paramiko.SSHException):
-            if path.exists() and paramiko.HostKeys(str(path)).lookup(name):
-                return path
-    return None
-
-
-#: a ``Match`` line with an ``exec`` criterion (case-insensitive, as ssh reads keywords)
-_MATCH_EXEC = re.compile(r"^[ \t]*match\b[^\n]*\bexec\b", re.IGNORECASE | re.MULTILINE)
-
-
-def _match_exec_enabled() -> None:
-    """Give paramiko the invoke :func:`_invoke_deferred` kept from it, for ``Match exec``."""
-    if getattr(paramiko.config, "invoke", False) is None:
-        with contextlib.suppress(ImportError):  # not installed: paramiko says so at lookup
-            import invoke
-
-            setattr(paramiko.config, "invoke", invoke)  # noqa: B010  (untyped)
-
-
-def _fingerprint(key: paramiko.PKey) -> str:
-    digest = hashlib.sha256(key.asbytes()).digest()
-    return "SHA256:" + base64.b64encode(digest).decode("ascii").rstrip("=")
 
 
 def _transport(client: paramiko.SSHClient) -> paramiko.Transport:

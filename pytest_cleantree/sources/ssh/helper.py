@@ -14,8 +14,8 @@ from pytest_cleantree.sources.ssh.connection import (
     ConnectionLost,
     _log,
     alive,
-    paramiko,
 )
+from pytest_cleantree.sources.ssh.loading import paramiko
 from pytest_cleantree.sources.ssh.protocol import (
     ReadAhead,
     _needle_fields,
@@ -49,6 +49,10 @@ class AgentReader:
     def close(self, *, quietly: bool = False) -> None:
         """End the agent's session (the source closes; ``quietly``: its connection next)."""
         self.session.close(quietly=quietly)
+
+    def start(self, client: paramiko.SSHClient) -> None:
+        """Start the agent ahead of the first request (see :meth:`AgentSession.start`)."""
+        self.session.start(client, self._command())
 
     def resolve(self, client: paramiko.SSHClient) -> bool:
         """Resolve the root (one command); False when the agent cannot run."""
@@ -97,9 +101,8 @@ class AgentReader:
         root = self._where.current
         request = {"op": op, "nonce": nonce, "root": root, "protocol": wire.PROTOCOL, **fields}
         python = self._connection.python
-        command = agent_command(_python_word(python), self._where.written)
         try:
-            completed = self.session.ask(client, command, agent_request(request), nonce)
+            completed = self.session.ask(client, self._command(), agent_request(request), nonce)
         except wire.VersionError as exc:
             raise SourceError(f"{self.host}: {exc}") from None
         # paramiko closes a dying transport's channels a moment before it marks the transport
@@ -129,6 +132,10 @@ class AgentReader:
             raise SourceError(f"{self.host}: the remote helper's answer is garbled")
         self._where.resolved = first.path
         return records[1:]
+
+    def _command(self) -> str:
+        """The command line that starts the agent on this host."""
+        return agent_command(_python_word(self._connection.python), self._where.written)
 
 
 def _python_word(python: str) -> str:

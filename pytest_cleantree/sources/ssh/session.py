@@ -22,8 +22,8 @@ from pytest_cleantree.sources.ssh.connection import (
     Connection,
     ConnectionLost,
     _transport,
-    paramiko,
 )
+from pytest_cleantree.sources.ssh.loading import paramiko
 from pytest_cleantree.sources.ssh.protocol import Completed, agent_modules
 
 #: how much of the agent's stderr is kept (its last words, if it dies)
@@ -50,6 +50,11 @@ class AgentSession:
         #: remote commands started (each one sends the agent's modules), requests asked
         self.started = 0
         self.requests = 0
+        #: the running agent answered a request (its end without a word is then a lost session)
+        self._heard = False
+        #: a refusal met starting the agent ahead of its first request (:meth:`start`), kept
+        #: for that request: on the client it was met on
+        self._refused: tuple[paramiko.SSHClient, Completed] | None = None
 
     def ask(
         self, client: paramiko.SSHClient, command: str, request: bytes, nonce: str
@@ -57,25 +62,41 @@ class AgentSession:
         """Send one framed request; its answer, up to its end record (or what came before
         the agent ended: the reader tells a host that cannot run it from a cut answer)."""
         with self._lock:
-            fresh = self._channel is None or self._client is not client
-            if fresh:
-                self._close()
-                refused = self._start(client, command)
-                if refused is not None:
-                    return refused
+            refused, self._refused = self._refused, None
+            if refused is not None and refused[0] is client and self._channel is None:
+                return refused[1]
+            if self._channel is None or self._client is not client:
+                refused_now = self._begin(client, command)
+                if refused_now is not None:
+                    return refused_now
+            answered_before = self._heard
             self.requests += 1
             try:
                 completed, heard = self._exchange(request, nonce)
             except BaseException:
                 self._close()
                 raise
+            self._heard = self._heard or heard
             # an agent that answered before and now ended without a word: the session is lost
             # (any agent that ended is forgotten: the next request starts another)
-            if self._channel is None and not fresh and not heard:
+            if self._channel is None and answered_before and not heard:
                 raise ConnectionLost(
                     f"the remote helper's session ended ({completed.why('the helper')})"
                 )
             return completed
+
+    def start(self, client: paramiko.SSHClient, command: str) -> None:
+        """Start the agent ahead of its first request (its modules on their way while the
+        client still plans); a refusal is kept for that request, which answers it."""
+        with self._lock:
+            if self._channel is None or self._client is not client:
+                refused = self._begin(client, command)
+                if refused is not None:
+                    self._refused = (client, refused)
+
+    def _begin(self, client: paramiko.SSHClient, command: str) -> Completed | None:
+        self._close()
+        return self._start(client, command)
 
     def close(self, *, quietly: bool = False) -> None:
         """End the agent (its stdin closes: it returns) and forget the channel; ``quietly``
@@ -86,7 +107,7 @@ class AgentSession:
 
     def _close(self, *, quietly: bool = False) -> None:
         channel, self._channel, self._client = self._channel, None, None
-        self._rest, self._err = b"", bytearray()
+        self._rest, self._err, self._heard = b"", bytearray(), False
         if channel is not None and not quietly:
             # closing sends a message: on a connection dying under it, paramiko raises
             with contextlib.suppress(paramiko.SSHException, EOFError, OSError):

@@ -17,7 +17,8 @@ from pathlib import PurePosixPath
 
 from pytest_cleantree.agent import MODULE_PREFIX, wire
 from pytest_cleantree.core.errors import SourceError
-from pytest_cleantree.sources.ssh.connection import Connection, ConnectionLost, alive, paramiko
+from pytest_cleantree.sources.ssh.connection import Connection, ConnectionLost, alive
+from pytest_cleantree.sources.ssh.loading import paramiko
 
 
 @dataclass

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-import hashlib
+import contextlib
+import importlib
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
 from typing import TypeVar
 
-from pytest_cleantree.agent import wire
+from pytest_cleantree.agent import needle_pairs, wire, with_needles
 from pytest_cleantree.config.hosts import HostSpec, parse_host_spec
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.core.patterns import glob_base, is_path_glob
@@ -16,8 +18,9 @@ from pytest_cleantree.sources.base import (
     Expansion,
     Listing,
     Needles,
-    NoNeedle,
+    ReadAnswer,
     RemoteOptions,
+    content_digest,
     listing_of,
     literal_answer,
     match_listing,
@@ -30,11 +33,6 @@ from pytest_cleantree.sources.ssh.sftp import SFTPReader, Where
 from pytest_cleantree.sources.ssh.snapshot import KeptStore, WalkSnapshot
 
 _T = TypeVar("_T")
-
-
-def content_digest(data: bytes) -> str:
-    """A content's digest, as the stores key content (the agent's ``serve.digest``)."""
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 _DEFAULT_OPTIONS = RemoteOptions()
@@ -73,6 +71,8 @@ class SSHSource:
         #: next listing that reads ahead (a qualified check's graph and its analysis read the
         #: same files: the second read is not a second request)
         self._ahead: dict[str, ReadAhead] = {}
+        #: of those, the ones not sent (:class:`~pytest_cleantree.agent.wire.Kept`): their digest
+        self._kept_digests: dict[str, str] = {}
         #: the globs that listing expanded, kept as long (the graph lists the tree's Python
         #: files again: one snapshot of the tree per run, one request)
         self._listed: dict[str, Expansion] = {}
@@ -84,6 +84,11 @@ class SSHSource:
         self._kept: KeptStore | None = None
         self._kept_where = f"{spec.label}\0{root}"
         self.transferred: list[str] = []
+        #: the connection and the agent started ahead of the first request (:meth:`start`),
+        #: and what went wrong there (raised by that request)
+        self._starting: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._start_error: BaseException | None = None
 
     # -- the Source protocol -------------------------------------------------------
 
@@ -98,6 +103,7 @@ class SSHSource:
         found: dict[str, Expansion] = {}
         if planned:  # even with nothing to read ahead: what an earlier run kept is stale
             self._ahead.clear()
+            self._kept_digests.clear()
             self._listed.clear()
             self._snapshot.clear()
         else:
@@ -156,18 +162,22 @@ class SSHSource:
 
     def read(
         self, paths: Sequence[str], needles: Needles | None = None
-    ) -> Mapping[str, bytes | SourceError | NoNeedle]:
+    ) -> Mapping[str, ReadAnswer]:
         if isinstance(needles, str):
             raise TypeError("needles: a list of strings, or a mapping of path to one, not a str")
-        found: dict[str, bytes | SourceError | NoNeedle] = {}
+        found: dict[str, ReadAnswer] = {}
         rest: list[str] = []
         for path in paths:
             ahead = self._ahead.get(path)
             chosen = needles.get(path) if isinstance(needles, Mapping) else needles
             if ahead is None:
                 rest.append(path)
-            elif not isinstance(ahead.record, wire.Spared):  # content, or why none: any needles
-                found[path] = read_answer(path, ahead.record)
+            elif isinstance(ahead.record, wire.Content):  # as the agent would answer a read
+                digest = self._kept_digests.get(path)
+                answer = _with_needles(ahead.record.data, chosen)
+                found[path] = read_answer(path, answer, digest=digest, ahead=True)
+            elif not isinstance(ahead.record, wire.Spared):  # why no content: any needles
+                found[path] = read_answer(path, ahead.record, ahead=True)
             elif chosen is not None and set(chosen) <= ahead.needles:  # none of more needles
                 found[path] = NO_NEEDLE
             else:
@@ -177,13 +187,54 @@ class SSHSource:
         return {path: found[path] for path in paths}
 
     def close(self) -> None:
+        thread, self._starting = self._starting, None
+        if thread is not None:  # said by the request that waited for it, if any
+            thread.join()
+            self._start_error = None
         self._ahead.clear()
+        self._kept_digests.clear()
         self._listed.clear()
         self._snapshot.clear()
         self._agent.close(quietly=True)  # the connection's end ends the agent's channel
         self._connection.disconnect()
 
     # -- extras --------------------------------------------------------------------
+
+    def start(self, then_import: Sequence[str] = ()) -> None:
+        """Connect and start the agent now, in the background, while the caller still plans
+        (the handshake and the agent's start are round trips the client would otherwise
+        wait for with nothing to do); the first request waits for them, and raises what
+        went wrong there as it would have raised it connecting itself.  Then the modules
+        ``then_import`` are imported in that thread, while the client waits for the first
+        answer (what it runs next, loaded for nothing in its wait: imports are safe across
+        threads, the package having no import cycle); :meth:`close` waits for them."""
+        if self._starting is None and self._connection.idle:
+            self._ready.clear()
+            self._starting = threading.Thread(
+                target=self._start_now, args=(tuple(then_import),), daemon=True
+            )
+            self._starting.start()
+
+    def _start_now(self, then_import: tuple[str, ...]) -> None:
+        try:
+            client = self._connection.connect()
+            if not self._agent.failure:
+                self._agent.start(client)
+        except BaseException as exc:  # the first request raises it
+            self._start_error = exc
+        finally:
+            self._ready.set()
+        for module in then_import:
+            with contextlib.suppress(Exception):  # the run that imports it again says why
+                importlib.import_module(module)
+
+    def _started(self) -> None:
+        """Wait for :meth:`start`'s connection and agent; raise what went wrong there (once)."""
+        if self._starting is not None:
+            self._ready.wait()
+            error, self._start_error = self._start_error, None
+            if error is not None:
+                raise error
 
     def resolve_root(self) -> str:
         """Connect, resolve the root (one command) and return it; raise SourceError if absent."""
@@ -218,6 +269,7 @@ class SSHSource:
     def _run(self, request: Callable[[], _T]) -> _T:
         """Run a request; if the connection was lost under it, reconnect and retry once."""
         try:
+            self._started()
             return self._answered(request)
         except ConnectionLost as first:
             self._agent.close()
@@ -297,23 +349,40 @@ class SSHSource:
         offered = fields.get("known") if isinstance(fields, dict) else None
         found: dict[str, ReadAhead] = {}
         for path, one in read.items():
+            self._kept_digests.pop(path, None)  # (what this listing says of it counts)
             if isinstance(one.record, wire.Kept):
                 digest = offered.get(path) if isinstance(offered, dict) else None
                 data = self._kept.content(digest) if self._kept and digest else None
                 if data is None:
                     continue
                 one = ReadAhead(wire.Content(data), one.needles)
+                self._kept_digests[path] = str(digest)  # (checked: the content has it)
             found[path] = one
         return found
 
     def _read_once(
         self, paths: list[str], needles: Needles | None = None
-    ) -> Mapping[str, bytes | SourceError | NoNeedle]:
+    ) -> Mapping[str, ReadAnswer]:
         client = self._connection.connect()
         records = None if self._agent.failure else self._agent.read(client, paths, needles)
         if records is None:
             records = self._sftp_reader().read(client, paths)
         return {path: read_answer(path, record) for path, record in records.items()}
+
+
+#: up to this many needles, content held is tested as the agent tests a read; a longer list
+#: (the symbol graph's words: hundreds on a real package) costs the test more than the
+#: analysis it spares (each needle's break search is compiled, then run over every file)
+_TEST_MAX_NEEDLES = 8
+
+
+def _with_needles(data: bytes, needles: Sequence[str] | None) -> wire.Record:
+    """Content read ahead (whole, or with other needles) as the agent answers a read with
+    ``needles`` (the same test, :func:`~pytest_cleantree.agent.with_needles`), when they are
+    few; else the content as held (always a sound answer: sparing a file is a shortcut)."""
+    if needles is None or len(needles) > _TEST_MAX_NEEDLES:
+        return wire.Content(data)
+    return with_needles(data, needle_pairs(needles))
 
 
 def open_ssh_source(

@@ -82,3 +82,32 @@ def test_in_a_text_file_it_is_matched_as_before(tmp_path: Path) -> None:
 
     assert done.returncode == 1, done.stdout
     assert reported(done.stdout, "notes.md") == [(1, "text")]
+
+
+def test_a_regex_written_with_its_parenthesis_is_found_on_every_code_line(
+    tmp_path: Path,
+) -> None:
+    """A regex is grep's too: ``is_sm1[02]0_supported\\(`` matches no name, and said "clean"
+    of the story's file; the import lines stay the scan's (a name holds the match)."""
+    tree(tmp_path, "re:is_sm1[02]0_supported\\\\(")
+
+    done = run(tmp_path, "check")
+
+    assert done.returncode == 1, done.stdout
+    assert reported(done.stdout) == [(6, "text"), (7, "text"), (10, "text")]
+
+
+def test_a_regex_some_names_hold_is_reported_once_a_line_with_the_scan_s_kind(
+    tmp_path: Path,
+) -> None:
+    tree(tmp_path, "re:is_sm120_supported(\\\\(|$)")
+
+    done = run(tmp_path, "check")
+
+    assert done.returncode == 1, done.stdout
+    assert reported(done.stdout) == [
+        (3, "import"),
+        (6, "assignment,call"),
+        (7, "condition"),
+        (10, "call"),
+    ]

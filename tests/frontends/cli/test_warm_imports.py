@@ -126,4 +126,4 @@ def test_a_cold_exact_run_imports_no_qualified_machinery(tree: Path, tmp_path: P
     )
     code, modules = run_check(tree, tmp_path / "cache")
     assert code == 1
-    assert "pytest_cleantree.names.graph" in modules
+    assert "pytest_cleantree.names.modules_to_read" in modules

@@ -17,6 +17,7 @@ from pathlib import Path
 #: the CLI in this process; then its exit code and the package modules it imported
 PROBE = """
 import os, sys
+before = set(sys.modules)
 if os.path.exists(os.environ["PROBE_KEEP"]):  # the same environment, warm or cold
     import pytest_cleantree.run.answers as answers
     answers.RACY_NS = 0
@@ -24,12 +25,18 @@ from pytest_cleantree.frontends.cli.main import main
 code = main(sys.argv[1:])
 sys.stdout.flush()
 ours = sorted(m for m in sys.modules if m.split(".")[0] == "pytest_cleantree")
-print(repr(("PROBE", code, ours)))
-"""
+costly = sorted(m for m in set(sys.modules) - before if m in COSTLY)
+print(repr(("PROBE", code, ours + costly)))
+""".replace(
+    "COSTLY",
+    repr(("_hashlib", "importlib.util", "json", "typing", "pathlib", "argparse", "tomllib")),
+)
 
 ROOT = str(Path(__file__).parents[3])
 
-#: all that a warm answer found under the typed command line may import of the package
+#: all that a warm answer found under the typed command line may import of the package (and
+#: of the standard library's costly modules the probe looks for: none; ``_hashlib`` loads
+#: OpenSSL, 2 ms, where the digest needs only blake2b)
 WARM_PATH = {
     "pytest_cleantree",
     "pytest_cleantree.agent",  # the walk, with the read and the needle test it re-exports

@@ -1,4 +1,4 @@
-"""The tree's symbol graph grown both ways (``names/graph.py``), on sources held in memory: which
+"""Which modules to read (``names/modules_to_read.py``), on sources held in memory: which
 modules can spell a target, and the rounds that admit them to the export map (what a file's
 import statements take, read from its text, is ``test_imports.py``'s)."""
 
@@ -12,7 +12,8 @@ import pytest
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.names.budget import Budget, GraphBudgetError, Meter
 from pytest_cleantree.names.exports import ModuleExports, parse_module_exports
-from pytest_cleantree.names.graph import (
+from pytest_cleantree.names.imports import UNKNOWN_STAR, ImportSummary, import_summary
+from pytest_cleantree.names.modules_to_read import (
     STAR_NEEDLE,
     Reach,
     TreeModule,
@@ -20,9 +21,8 @@ from pytest_cleantree.names.graph import (
     pattern_targets,
     spelling_words,
 )
-from pytest_cleantree.names.imports import UNKNOWN_STAR, ImportSummary, import_summary
-from pytest_cleantree.names.symbols import ExportMap, build_export_map
-from pytest_cleantree.sources.base import NO_NEEDLE, Needles, NoNeedle, Source
+from pytest_cleantree.names.symbol_graph import ExportMap, build_export_map
+from pytest_cleantree.sources.base import NO_NEEDLE, FileRead, Needles, ReadAnswer, Source
 
 # ------------------------------------------------------------------ Reach
 
@@ -127,17 +127,17 @@ class Tree:
 
     def read(
         self, paths: Sequence[str], needles: Needles | None = None
-    ) -> Mapping[str, bytes | SourceError | NoNeedle]:
+    ) -> Mapping[str, ReadAnswer]:
         asked = None if needles is None else list(needles)
         self.reads.append((list(paths), asked))
-        answers: dict[str, bytes | SourceError | NoNeedle] = {}
+        answers: dict[str, ReadAnswer] = {}
         for path in paths:
             if path in self.errors:
                 answers[path] = self.errors[path]
             elif self.server and asked is not None and not _needle_in(self.files[path], asked):
                 answers[path] = NO_NEEDLE
             else:
-                answers[path] = self.files[path]
+                answers[path] = FileRead(self.files[path])
         return answers
 
     def close(self) -> None:

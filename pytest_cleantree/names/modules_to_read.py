@@ -48,8 +48,8 @@ from pytest_cleantree.names.imports import (
     import_summary,
     parsed_summary,
 )
-from pytest_cleantree.names.symbols import ExportMap
-from pytest_cleantree.sources.base import NoNeedle, Source
+from pytest_cleantree.names.symbol_graph import ExportMap
+from pytest_cleantree.sources.base import FileRead, NoNeedle, ReadAnswer, Source
 
 __all__ = [
     "STAR_NEEDLE",
@@ -277,12 +277,13 @@ def _summarise(
     contents = source.read(sorted(paths), sorted(needles | {STAR_NEEDLE}))
     still: list[str] = []
     for path in paths:
-        data = contents.get(path)
-        if isinstance(data, NoNeedle):  # the server's test, given the star needle too
+        read = contents.get(path)
+        if isinstance(read, NoNeedle):  # the server's test, given the star needle too
             still.append(path)
             continue
-        if not isinstance(data, bytes):
+        if not isinstance(read, FileRead):
             continue  # unreadable: the check that names it reports it; no spelling from it
+        data = read.data
         try:
             text = decode_python(data)
         except (LookupError, SyntaxError, ValueError):
@@ -318,10 +319,10 @@ def _parse(
         else:
             todo.append(module)
     missing = [m.path for m in todo if m.path not in held]
-    contents: Mapping[str, object] = source.read(missing) if missing else {}
+    contents = source.read(missing) if missing else {}
     for module in todo:
-        data = held.pop(module.path, None) or contents.get(module.path)
-        if not isinstance(data, bytes):
+        data = held.pop(module.path, None) or _bytes(contents.get(module.path))
+        if data is None:
             continue
         try:
             text = decode_python(data)
@@ -332,6 +333,11 @@ def _parse(
         texts[module.module] = (module.path, text)
         if store is not None:
             store.keep_exports(module.path, exports)
+
+
+def _bytes(read: ReadAnswer | None) -> bytes | None:
+    """A file's bytes, or ``None`` when it was not read (why is the checks' to report)."""
+    return read.data if isinstance(read, FileRead) else None
 
 
 def _parse_every(
@@ -350,8 +356,8 @@ def _parse_every(
     contents = source.read(sorted(m.path for m in modules)) if modules else {}
     found: list[ImportSummary] = []
     for module in modules:
-        data = contents.get(module.path)
-        if not isinstance(data, bytes):
+        data = _bytes(contents.get(module.path))
+        if data is None:
             continue
         try:
             text = decode_python(data)

@@ -1,6 +1,6 @@
 """The graph's remote prefilter is sound: a file the server keeps binds no word.
 
-A server asked for the graph's words and :data:`~pytest_cleantree.names.graph.STAR_NEEDLE`
+A server asked for the graph's words and :data:`~pytest_cleantree.names.modules_to_read.STAR_NEEDLE`
 sends only the files its needle test (:func:`pytest_cleantree.agent.could_spell`) may
 find one in.  Held to :mod:`ast` on every module of the standard library (a file kept
 back imports none of the words and no star), and the spellings the graph finds through
@@ -19,11 +19,11 @@ import pytest
 
 from pytest_cleantree.agent import could_spell
 from pytest_cleantree.analysis import decode_python
-from pytest_cleantree.names.graph import STAR_NEEDLE
 from pytest_cleantree.names.imports import import_summary, parsed_summary
 from pytest_cleantree.names.modules import name_tree
+from pytest_cleantree.names.modules_to_read import STAR_NEEDLE
 from pytest_cleantree.names.spellings import pattern_spellings
-from pytest_cleantree.sources.base import NO_NEEDLE, Needles, NoNeedle, SourceError
+from pytest_cleantree.sources.base import NO_NEEDLE, FileRead, Needles, ReadAnswer
 from pytest_cleantree.sources.local import LocalSource
 from tests.names.test_import_spellings import covered, engine
 
@@ -121,12 +121,12 @@ class ServerLike(LocalSource):
 
     def read(
         self, paths: Sequence[str], needles: Needles | None = None
-    ) -> Mapping[str, bytes | SourceError | NoNeedle]:
-        found: dict[str, bytes | SourceError | NoNeedle] = dict(super().read(paths))
+    ) -> Mapping[str, ReadAnswer]:
+        found: dict[str, ReadAnswer] = dict(super().read(paths))
         if needles is None or isinstance(needles, Mapping):
             return found
         for path, data in found.items():
-            if isinstance(data, bytes) and server_keeps_back(data, list(needles)):
+            if isinstance(data, FileRead) and server_keeps_back(data.data, list(needles)):
                 found[path] = NO_NEEDLE
                 self.kept.append(path)
         return found

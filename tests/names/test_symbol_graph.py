@@ -1,5 +1,5 @@
-"""The symbol graph (``names/symbols.py``) on small module sets held in memory: where a spelling
-leads, which modules following it needs, the names that reach a target, the work each walk
+"""The symbol graph (``names/symbol_graph.py``) on small module sets held in memory: where a
+spelling leads, which modules following it needs, the names that reach a target, the work each walk
 counts against the run's budget (``test_budget.py`` states the budget itself), and the memo that
 keeps a web of modules as cheap as its nodes."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from pytest_cleantree.names.budget import Budget, GraphBudgetError
-from pytest_cleantree.names.symbols import ExportMap, Reached, build_export_map
+from pytest_cleantree.names.symbol_graph import ExportMap, Reached, build_export_map
 
 
 def emap_of(
@@ -575,3 +575,32 @@ def test_build_export_map_keeps_namespace_packages_and_known_modules() -> None:
     emap = build_export_map({"a": "x = 1\n"}, {}, namespace_packages=["ns"], known_modules=["a"])
     assert emap.is_module("ns") is True
     assert emap.missing(["zz.f"]) == frozenset()
+
+
+def test_a_name_made_by_a_star_and_an_import_names_the_statement_that_comes_first() -> None:
+    """The walk back meets the edges in the bindings' order, star edges among the others."""
+    star_first = emap_of({"s": "def x(): ...\n", "m": "from s import *\nfrom s import x\n"})
+    assert star_first.reach(["s.x"])["m.x"] == Reached("m.x", "", "m", 1)
+    import_first = emap_of({"s": "def x(): ...\n", "m": "from s import x\nfrom s import *\n"})
+    assert import_first.reach(["s.x"])["m.x"] == Reached("m.x", "", "m", 1)
+
+
+def test_a_walk_back_counts_each_star_import_of_a_module_not_read() -> None:
+    emap = emap_of({"m1": "from unknown import *\n", "m2": "x = 1\nfrom unknown import *\n"})
+    emap.reach(["unknown.f"])  # (the reverse index, built once, counted apart)
+    before = emap.meter.steps
+    found = emap.reach(["unknown.f"])
+    assert sorted(found) == ["m1", "m1.f", "m2", "m2.f", "unknown", "unknown.f"]
+    # a step per name met, and one per star import that may provide unknown.f (two)
+    assert emap.meter.steps - before == len(found) + 2
+
+
+def test_a_module_on_the_way_takes_the_continuation_of_its_first_binding() -> None:
+    """``m`` reaches ``s.x`` as ``m.zz`` and as ``m.x``: the binding that comes first in ``m``
+    gives the continuation (the walk meets the edges in the bindings' order, not by name)."""
+    renamed_first = emap_of(
+        {"s": "def x(): ...\n", "m": "from s import x as zz\nfrom s import *\n"}
+    )
+    assert renamed_first.reach(["s.x"])["m"] == Reached("m", "zz", "m", 1)
+    star_first = emap_of({"s": "def x(): ...\n", "m": "from s import *\nfrom s import x as a\n"})
+    assert star_first.reach(["s.x"])["m"] == Reached("m", "x", "m", 1)

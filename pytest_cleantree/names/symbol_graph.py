@@ -18,25 +18,26 @@ check), memoised per node:
 - forward, :meth:`ExportMap.canonicals`: where a spelling leads, as attribute
   access on imported modules would at run time;
 - backward, :meth:`ExportMap.reach`: every name from which a target is reached,
-  each with the shortest continuation that gets there.  Its names are the
-  words a use of the target spells; no spelling strings are enumerated, so a
-  web of modules that import each other in cycles has as many answers as nodes.
+  each with the shortest continuation that gets there (the walk is
+  :mod:`.reverse_walk`'s).
 
-Every walk counts its work against one :class:`~.budget.Meter`: a web that would
-pass the run's :class:`~.budget.Budget` ends the run with
-:class:`~.budget.GraphBudgetError` naming the module where it stopped (exit 2),
-never a hang or a ``RecursionError``.
+What a star import takes of one module's own names is its record's answer
+(:meth:`.exports.ModuleExports.star_takes`); the walk over the modules it star-imports
+is here.  Every walk counts its work against one :class:`~.budget.Meter`: a web that
+would pass the run's :class:`~.budget.Budget` ends the run with
+:class:`~.budget.GraphBudgetError` naming the module where it stopped (exit 2), never a
+hang or a ``RecursionError``.
 
 Out of reach (the spelling is then answered as written): names made at run time
-(``importlib.import_module``, ``getattr(mod, "name")``, ``globals()[...]``, a
-module ``__getattr__``), ``sys.modules`` tricks, an alias made by assignment
-(``fast = slow`` defines ``module.fast``), and modules not given to the map.
+(``importlib.import_module``, ``globals()[...]``, a module ``__getattr__``),
+``sys.modules`` tricks, an alias made by assignment across modules (``fast = slow``
+or ``fast = getattr(m, "slow")`` defines ``module.fast``), and modules not given to
+the map.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict, deque
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from pytest_cleantree.core.patterns import covers
@@ -47,14 +48,10 @@ from pytest_cleantree.names.exports import (
     ModuleExports,
     Spelling,
     parse_module_exports,
-    taken_by_star,
 )
+from pytest_cleantree.names.reverse_walk import Reached, ReverseWalk
 
-__all__ = [
-    "ExportMap",
-    "Reached",
-    "build_export_map",
-]
+__all__ = ["ExportMap", "Reached", "build_export_map"]
 
 
 @dataclass(frozen=True)
@@ -67,33 +64,6 @@ class _Target:
 _Node = tuple[str, str]
 #: one edge out of a node: where it ends (a target) or the node it continues at
 _Step = _Target | _Node
-
-
-@dataclass(frozen=True, order=True)
-class Reached:
-    """A name from which a target is reached: ``name`` then ``.suffix`` leads to it.
-
-    ``suffix`` is empty for a spelling of the target itself; otherwise ``name``
-    leads to a module (or a spelling) on the target's way, and ``suffix`` is the
-    shortest continuation found.  ``module`` and ``line``: the statement that
-    makes the name (the definition, for the target).
-    """
-
-    name: str
-    suffix: str
-    module: str
-    line: int
-
-    @property
-    def spelling(self) -> str:
-        """The whole spelling: the name and its continuation to the target."""
-        return f"{self.name}.{self.suffix}" if self.suffix else self.name
-
-
-#: one reverse edge: (the node's dotted name, the module binding it, the binding's line)
-_Into = tuple[str, str, int, int]  # ... and the binding's place among all (the walk's order)
-#: one star import of a module: (the module importing it, the binding's line, its place)
-_Star = tuple[str, int, int]
 
 
 class ExportMap:
@@ -122,9 +92,7 @@ class ExportMap:
         self._missing: set[str] = set()
         self._cache: dict[tuple[str, str, bool], tuple[tuple[_Target, ...], frozenset[str]]] = {}
         self._exports_cache: dict[str, tuple[frozenset[str] | None, frozenset[str]]] = {}
-        self._public: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {}
-        self._reverse: tuple[dict[str, list[_Into]], dict[str, list[_Star]]] | None
-        self._reverse = None
+        self._backward = ReverseWalk(self)
 
     # ------------------------------------------------------------------ public API
 
@@ -219,85 +187,16 @@ class ExportMap:
         return frozenset(needed)
 
     def spellings(self, canonical: str) -> list[Spelling]:
-        """Every whole spelling, one per node of the graph that reaches ``canonical``.
-
-        Each comes with the statement that makes it (its module and line): the
-        definition for the canonical spelling itself, the re-export (import,
-        star import or module alias) for the others.  Sorted by spelling.
-        """
-        found = {
-            r.spelling: Spelling(r.spelling, r.module, r.line)
-            for r in self.reach([canonical]).values()
-            if not r.suffix and r.module
-        }
-        return sorted(found.values())
+        """Every whole spelling of ``canonical`` (:meth:`.reverse_walk.ReverseWalk.spellings`)."""
+        return self._backward.spellings(canonical)
 
     def reach(self, targets: Iterable[str]) -> dict[str, Reached]:
-        """Every name from which one of ``targets`` is reached, with its shortest continuation.
-
-        A walk backwards over the graph's edges from the targets: a node whose
-        binding leads to a reached name is reached (with the same continuation);
-        the module part of a reached name is reached with one more attribute
-        (``posixpath`` then ``join``); and a spelling through a module on the way
-        (``os.path`` then ``join``) is a name of its own.  Each name is visited
-        once, or twice when found first on the way and later as the target itself.
-        """
-        into, stars = self._reverse_edges()
-        found: dict[str, Reached] = {}
-        queue: deque[str] = deque()
-
-        def add(name: str, suffix: str, module: str, line: int) -> None:
-            old = found.get(name)
-            if old is not None and (not old.suffix or suffix):
-                if not (old.suffix or suffix or old.module) and module:
-                    found[name] = Reached(name, "", module, line)  # the statement making it
-                return  # met before as the target itself, or both times on the way
-            found[name] = Reached(name, suffix, module, line)
-            queue.append(name)
-
-        for target in sorted(set(targets)):
-            where = self.definition(target)
-            add(target, "", *(where or ("", 0)))
-        while queue:
-            here = found[queue.popleft()]
-            head, _, tail = here.name.rpartition(".")
-            edges, wild = self._edges_into(here.name, into, stars)
-            self.meter.spend(here.module or here.name, 1 + len(edges) + len(wild))
-            for name, module, line, _ in edges:
-                add(name, here.suffix, module, line)
-            if head:
-                add(head, f"{tail}.{here.suffix}" if here.suffix else tail, here.module, here.line)
-                for module, line, _ in wild:  # star imports of what is not known
-                    add(f"{module}.{tail}", here.suffix, module, line)
-            if here.suffix:
-                add(here.spelling, "", here.module, here.line)
-        return found
-
-    def _edges_into(
-        self, name: str, into: Mapping[str, list[_Into]], stars: Mapping[str, list[_Star]]
-    ) -> tuple[list[_Into], list[_Star]]:
-        """The edges into ``name``, in the bindings' order; the star imports of its module
-        whose exports are not known (each may provide it).
-
-        A star import of ``S`` is an edge ``S.x`` -> ``M.x`` for each name ``x`` that ``S``
-        exports: taken here, for the name the walk is at, never listed per name.
-        """
-        edges = into.get(name, [])
-        head, _, tail = name.rpartition(".")
-        importers = stars.get(head, []) if head else []
-        if not importers:
-            return edges, []
-        provided = self.exported_names(head)
-        if provided is None:
-            return edges, importers
-        if tail not in provided:
-            return edges, []
-        made = [(f"{module}.{tail}", module, line, place) for module, line, place in importers]
-        return sorted([*edges, *made], key=lambda edge: edge[3]), []
+        """Every name from which one of ``targets`` is reached (:mod:`.reverse_walk`)."""
+        return self._backward.reach(targets)
 
     # ------------------------------------------------------------------ forward
 
-    def _known(self, module: str) -> bool:
+    def known(self, module: str) -> bool:
         """Is ``module`` a module (read, a namespace package, or listed)?"""
         if module in self.modules or module in self.namespace_packages:
             return True
@@ -313,7 +212,7 @@ class ExportMap:
                 raise ValueError(f"{qualified!r} does not start with the module {module!r}")
             return self._walk(module, parts[start:], every)
         for start in range(len(parts), 0, -1):  # the longest prefix that is a module
-            if self._known(".".join(parts[:start])):
+            if self.known(".".join(parts[:start])):
                 return self._walk(".".join(parts[:start]), parts[start:], every)
         if self.known_modules is None:
             self._missing.add(parts[0])
@@ -408,7 +307,7 @@ class ExportMap:
                 return steps
         if not steps:
             return [self._submodule(module, name, spelled)]
-        if self._known(f"{module}.{name}"):  # the binding may hide a sub-module: both count
+        if self.known(f"{module}.{name}"):  # the binding may hide a sub-module: both count
             steps.append(self._submodule(module, name, spelled))
         return steps
 
@@ -433,7 +332,7 @@ class ExportMap:
     def _submodule(self, module: str, name: str, spelled: _Target) -> _Target:
         """An attribute a module does not bind: its sub-module when there is one."""
         submodule = f"{module}.{name}"
-        if self._known(submodule):
+        if self.known(submodule):
             if submodule not in self.modules and submodule not in self.namespace_packages:
                 self._missing.add(submodule)
             return _Target(submodule, True)
@@ -464,7 +363,7 @@ class ExportMap:
                     self._missing.add(current)
                     unknown = True
                 continue
-            own = self._own_exports(exports)
+            own = exports.star_takes()
             if own is None:  # a splice that cannot be followed: its names are unknown
                 unknown = True
                 continue
@@ -477,107 +376,6 @@ class ExportMap:
                     seen.add(other)
                     todo.append(other)
         return None if unknown else frozenset(names)
-
-    def _public_exports(self, exports: ModuleExports) -> tuple[frozenset[str], tuple[str, ...]]:
-        """A module's public names and the modules it star-imports (read once per map)."""
-        found = self._public.get(exports.name)
-        if found is None:
-            found = (
-                frozenset(b.name for b in exports.bindings if taken_by_star(b)),
-                tuple(b.module for b in exports.bindings if b.kind is BindingKind.STAR),
-            )
-            self._public[exports.name] = found
-        return found
-
-    def _own_exports(self, exports: ModuleExports) -> tuple[Collection[str], Sequence[str]] | None:
-        """What a star import takes of the module's own names, and the modules it goes on to.
-
-        Without ``__all__``: every public name, then its star imports.  With one: the
-        names it may hold and its splices' modules, and besides (``all_open``) every
-        public name or every name, then its star imports.  ``None``: a splice
-        (``other.__all__``) is not plainly a module's.
-        """
-        if exports.all_names is None:
-            return self._public_exports(exports)
-        stars = [b.module for b in exports.bindings if b.kind is BindingKind.STAR]
-        names = set(exports.all_names)
-        more: list[str] = []
-        for bound in exports.all_from:
-            other = self._module_bound(exports, bound)
-            if other is None:
-                return None
-            more.append(other)
-        if exports.all_open == "public":
-            names.update(b.name for b in exports.bindings if taken_by_star(b))
-        elif exports.all_open:
-            names.update(exports.every_name())
-        return names, (more + stars if exports.all_open else more)
-
-    def _module_bound(self, exports: ModuleExports, name: str) -> str | None:
-        """The module that ``name`` is in this module by its own import that runs last.
-
-        ``import pkg.common as common`` or ``from . import common``: what a spliced
-        ``common.__all__`` names.  Only the module's own binding is read (not a star
-        import's, nor a chain of re-exports): the walk over exports never waits on
-        another lookup, so nothing here nests.  ``None``: not plainly a module.
-        """
-        for binding in reversed(exports.bound(name)):
-            if binding.kind is BindingKind.MODULE:
-                return binding.module
-            if binding.kind is BindingKind.FROM:  # a sub-module, if it is one (read if not yet)
-                return f"{binding.module}.{binding.attr}"
-            return None
-        return None
-
-    # ------------------------------------------------------------------ backward
-
-    def _reverse_edges(self) -> tuple[dict[str, list[_Into]], dict[str, list[_Star]]]:
-        """Per dotted name, the nodes whose binding leads there; per module, its star imports.
-
-        The graph's edges, reversed: ``from S import a as n`` in ``M`` is an edge
-        ``S.a`` -> ``M.n``; ``import S as n`` one ``S`` -> ``M.n``; a star import of
-        ``S`` one ``S.x`` -> ``M.x`` per name ``S`` exports (all of them, when that
-        is not known), taken by :meth:`_edges_into` for the names a walk meets (a web
-        of star imports would list the product of its modules and their names).  Each
-        edge keeps its binding's place, so a walk meets them in the bindings' order.
-        Names that only repeat a spelling are left out:
-        ``import os`` in ``m`` (``m.os.path`` is ``os.path``), ``from . import sub``
-        (``m.sub.X`` is ``pkg.sub.X``), ``import os as _os`` (the module's own).
-        """
-        if self._reverse is not None:
-            return self._reverse
-        into: dict[str, list[_Into]] = defaultdict(list)
-        stars: dict[str, list[_Star]] = defaultdict(list)
-        place = 0
-        for module, exports in sorted(self.modules.items()):
-            self.meter.spend(module, len(exports.bindings))
-            for binding in exports.bindings:
-                place += 1
-                if binding.kind is BindingKind.STAR:
-                    stars[binding.module].append((module, binding.line, place))
-                    continue
-                source = self._source_of(binding)
-                if source is not None:
-                    name = f"{module}.{binding.name}"
-                    into[source].append((name, module, binding.line, place))
-        self._reverse = (dict(into), dict(stars))
-        return self._reverse
-
-    def _source_of(self, binding: Binding) -> str | None:
-        """The dotted name an import binding leads to, unless the name only repeats it."""
-        if binding.kind is BindingKind.MODULE:
-            if binding.name == binding.module or _private(binding.name):
-                return None
-            return binding.module
-        if binding.kind is BindingKind.FROM:
-            own = binding.name == binding.attr and self._known(f"{binding.module}.{binding.attr}")
-            return None if own else f"{binding.module}.{binding.attr}"
-        return None
-
-
-def _private(name: str) -> bool:
-    """A name a module keeps to itself (``_os``), not a dunder (``__version__``)."""
-    return name.startswith("_") and not name.endswith("__")
 
 
 def build_export_map(
