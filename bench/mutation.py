@@ -83,6 +83,7 @@ def _t(name: str, path: str, *tests: str) -> Target:
 #: module's own unless two layers share it
 TARGETS = (
     _t("patterns", "core/patterns.py", "tests/core/test_patterns.py"),
+    _t("nameindex", "core/nameindex.py", "tests/core/test_name_index.py"),
     _t("model", "core/model.py", "tests/core/test_model.py"),
     _t("findings", "core/findings.py", "tests/core/test_findings.py"),
     _t("checks", "core/checks.py", "tests/core/test_checks.py"),
@@ -189,6 +190,12 @@ TARGETS = (
         "tests/names/test_spellings.py",
         "tests/names/test_star_imports.py",
         "tests/names/test_pattern_spellings.py",
+    ),
+    _t(
+        "explanation",
+        "names/explanation.py",
+        "tests/names/test_pattern_spellings.py",
+        "tests/report/test_explain.py",
     ),
     _t(
         "symbol_graph",

@@ -27,6 +27,8 @@ import ast
 import unicodedata
 from collections.abc import Iterator
 
+from pytest_cleantree.core.nameindex import Covering
+
 from .bindings import Assignment, scope_bindings, spans
 from .pieces import Followed
 from .reader import (
@@ -39,7 +41,7 @@ from .reader import (
     refers_to,
     value_chain,
 )
-from .resolve import covers_any, import_bound_targets, on_path
+from .resolve import Wanted, covers_any, import_bound_targets, on_path, table_of
 from .text import PatternSet, lines_at, word_offsets
 
 __all__ = ["AliasBinders", "with_aliases"]
@@ -159,7 +161,7 @@ def with_aliases(
     tree: ast.Module,
     resolved: dict[Key, tuple[str, ...]],
     text: str | None = None,
-    wanted: tuple[str, ...] | None = None,
+    wanted: Wanted | None = None,
 ) -> dict[Key, tuple[str, ...]]:
     """``resolved`` with the uses of assignment aliases of resolved names added.
 
@@ -188,8 +190,9 @@ def with_aliases(
         return resolved
     out = dict(resolved)
     owners = [(use, scope.owner(use.id)) for use, scope in uses.loads]
+    table = None if wanted is None else table_of(wanted)
     for _ in range(len(assignments) + 1):  # each round follows one more alias of an alias
-        if not _follow(out, assignments, owners, uses.chains, wanted):
+        if not _follow(out, assignments, owners, uses.chains, table):
             break
     return out
 
@@ -209,7 +212,7 @@ def _follow(
     assignments: list[tuple[_Scope, str, ast.expr]],
     owners: list[tuple[ast.Name, _Scope | None]],
     chains: dict[int, list[tuple[ast.Attribute, str]]],
-    wanted: tuple[str, ...] | None,
+    wanted: Covering | None,
 ) -> bool:
     """One round: add to each use of an alias what its value resolves to; true if any changed."""
     aliases: dict[tuple[int, str], set[str]] = {}
@@ -228,7 +231,7 @@ def _follow(
     return changed
 
 
-def _leads_to(target: str, wanted: tuple[str, ...] | None) -> bool:
+def _leads_to(target: str, wanted: Covering | None) -> bool:
     """Is an alias of ``target`` an alias of a wanted name, or of something on its way?
 
     Not of something *inside* one: after ``mode = ForwardMode.EXTEND`` (a value
@@ -236,7 +239,7 @@ def _leads_to(target: str, wanted: tuple[str, ...] | None) -> bool:
     """
     if wanted is None or target.startswith("."):  # relative: known only in part
         return True
-    return any(name == target or name.startswith(target + ".") for name in wanted)
+    return wanted.leads_into(target)  # a look-up, however many names are wanted (issue 44)
 
 
 def _alias_names(tree: ast.Module, resolved: dict[Key, tuple[str, ...]]) -> tuple[set[str], int]:
@@ -286,7 +289,7 @@ class AliasBinders:
     """
 
     def __init__(self, patterns: PatternSet, module: str, *, is_package: bool) -> None:
-        self._wanted = patterns.qualified_bodies
+        self._wanted = patterns.covering
         self._module = module
         self._is_package = is_package
         self._last: tuple[ast.Module, set[str]] | None = None

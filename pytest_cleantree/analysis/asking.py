@@ -20,9 +20,12 @@ from pytest_cleantree.core.patterns import as_name
 from .text import ByIdentity, PatternSet, Presence, TextViews, present_patterns
 
 #: up to this many ways in a list, each is asked of every file that may spell its needle, as
-#: the oracle does: a narrowed part costs its own tables per file (``resolve.covering_of``
-#: is built per part), which on networkx's widely imported class (1,544 ways) cost twice the
-#: run; a site-packages tree's ``os.path.join`` makes 15,022, where asking each was the run
+#: the oracle does: the ways are looked up by needle (one ask a needle), and a file's part is
+#: a view of the list's tables shared by the files that spell the same needles, while
+#: narrowing costs a walk of the file's names and a part of its own.  Measured (CPU, one
+#: job): networkx's widely imported class (1,544 ways) took 9.2 s narrowed from 1,024 ways,
+#: 6.3 s asked each.  Above it (a site-packages tree's ``os.path.join`` makes 15,022), a way
+#: asked widens what resolution follows: narrowing stays, unmeasured since the index
 FEW_WAYS = 4096
 
 
@@ -45,34 +48,55 @@ def present_asked(
     written, counts for no pattern (``run.rewrite._Through``).  Else the answer is the
     oracle's, in its order.
     """
+    kept = asked_positions(views, patterns, module, is_package=is_package, together=together)
+    if kept is None:
+        return present_patterns(views, patterns, together=together)
+    every = patterns.patterns
+    return [every[i] for i in kept]
+
+
+def asked_positions(
+    views: TextViews,
+    patterns: PatternSet,
+    module: str | None,
+    *,
+    is_package: bool = False,
+    together: bool = False,
+) -> list[int] | None:
+    """:func:`present_asked` as the positions in the list of the patterns asked, in order;
+    ``None`` when the list repeats a pattern (then the oracle asks each in turn).
+
+    Matching is by index, not by comparison: each needle is asked once, and the patterns
+    it stands for (ways included) are looked up by it, so the work grows with the needles
+    the list holds (a qualified pattern's thousands of ways share a few last names), not
+    with its patterns.
+    """
     asking = asking_of(patterns)
     if asking is None:
-        return present_patterns(views, patterns, together=together)
+        return None
     presence = Presence(views, patterns, together=together)
     kept: set[int] = set()
     for needle, whole_word, positions in asking.needles:
         if presence.holds(needle, whole_word):
             kept.update(positions)
+    held: set[int] = set()  # the ways whose needle the file may spell
+    for needle, whole_word, positions in asking.way_groups:
+        if presence.holds(needle, whole_word):
+            held.update(positions)
     most = len(patterns.patterns) / 2
     if len(asking.way_parts) > FEW_WAYS and len(kept) < most:
-        kept |= _ways_asked(asking, views, presence, module, is_package=is_package)
+        kept |= _ways_asked(asking, views, held, module, is_package=is_package)
     if len(asking.way_parts) <= FEW_WAYS or len(kept) >= most:
         # few ways: each asked, as the oracle does (the file's identifiers cost more); or
-        # most of the list asked anyway: then the oracle's part, often the whole list, whose
-        # tables (``resolve.covering_of``...) are built once, not once for this file
-        kept.update(
-            i
-            for i, needles in asking.way_needles.items()
-            if any(presence.holds(needle, whole) for needle, whole in needles)
-        )
-    every = patterns.patterns
-    return [every[i] for i in sorted(kept)]
+        # most of the list asked anyway: then the oracle's part, often the whole list
+        kept |= held
+    return sorted(kept)
 
 
 def _ways_asked(
     asking: Asking,
     views: TextViews,
-    presence: Presence,
+    held: set[int],
     module: str | None,
     *,
     is_package: bool,
@@ -96,20 +120,16 @@ def _ways_asked(
     """
 
     reach = _Reach(asking, views, module, is_package=is_package)
-
-    def held(position: int) -> bool:
-        return any(presence.holds(n, whole) for n, whole in asking.way_needles[position])
-
     kept: set[int] = set()
     for key in reach.last_names():
         found = False
         for group in reach.groups(key):
             for i in group:
-                if reach.reached(i) and held(i):
+                if i in held and reach.reached(i):
                     kept.add(i)
                     found = True
         if not found and reach.named(key):
-            one = next((i for i in asking.ways[key] if held(i)), None)
+            one = next((i for i in asking.ways[key] if i in held), None)
             if one is not None:
                 kept.add(one)
     return kept
@@ -190,8 +210,9 @@ class Asking:
     needles: tuple[tuple[str | None, bool, tuple[int, ...]], ...]
     #: per last name (NFKC) of a way, the positions of the ways that end with it
     ways: dict[str, tuple[int, ...]]
-    #: per way's position, its needles
-    way_needles: dict[int, tuple[tuple[str | None, bool], ...]]
+    #: (needle, whole word, positions of the ways it stands for): the ways by needle, each
+    #: needle asked once however many ways share it
+    way_groups: tuple[tuple[str | None, bool, tuple[int, ...]], ...]
     #: per way's position, its parts, and each run of its last parts after the first with
     #: that run's first part (see :func:`_ways_asked`)
     way_parts: _Parts
@@ -211,20 +232,22 @@ class Asking:
             return None
         grouped: dict[tuple[str | None, bool], list[int]] = {}
         ways: dict[str, list[int]] = {}
-        way_needles: dict[int, list[tuple[str | None, bool]]] = {}
+        by_needle: dict[tuple[str | None, bool], list[int]] = {}
+        seen: set[int] = set()
         for pattern, needle, whole_word in patterns.needles:
             position = positions[pattern]
             if pattern.tier is PatternTier.QUALIFIED and pattern.needles:
-                if position not in way_needles:
+                if position not in seen:
+                    seen.add(position)
                     ways.setdefault(as_name(pattern.body.rsplit(".", 1)[-1]), []).append(position)
-                way_needles.setdefault(position, []).append((needle, whole_word))
+                by_needle.setdefault((needle, whole_word), []).append(position)
             else:
                 grouped.setdefault((needle, whole_word), []).append(position)
-        way_parts, by_first, by_inner = _ways_indexed(patterns, way_needles)
+        way_parts, by_first, by_inner = _ways_indexed(patterns, sorted(seen))
         return cls(
             tuple((n, w, tuple(p)) for (n, w), p in grouped.items()),
             {key: tuple(p) for key, p in ways.items()},
-            {position: tuple(n) for position, n in way_needles.items()},
+            tuple((n, w, tuple(p)) for (n, w), p in by_needle.items()),
             way_parts,
             by_first,
             by_inner,

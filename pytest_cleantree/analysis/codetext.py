@@ -57,7 +57,7 @@ def with_code_text(analyze: Analyze) -> Analyze:
         path: str, data: bytes, patterns: Sequence[Pattern], **kwargs: object
     ) -> FileAnalysis:
         analysis = analyze(path, data, patterns, **kwargs)
-        blind = grep_patterns(patterns) if is_python_path(path) else ()
+        blind = _grep_of(patterns) if is_python_path(path) else ()
         if not blind or analysis.problem is not None or not analysis.lines:
             return analysis  # a file read as text already has every line's text findings
         named = {
@@ -74,6 +74,23 @@ def with_code_text(analyze: Analyze) -> Analyze:
 def grep_patterns(patterns: Sequence[Pattern]) -> tuple[Pattern, ...]:
     """The patterns searched on code lines (:func:`~pytest_cleantree.core.patterns.greps_code`)."""
     return tuple(p for p in patterns if greps_code(p))
+
+
+def _grep_of(patterns: Sequence[Pattern]) -> tuple[Pattern, ...]:
+    """:func:`grep_patterns` of a run's list, worked out once for the files that share it (the
+    list runs to thousands of a qualified pattern's spellings, issue 44): keyed by identity,
+    the list held so that its id is not reused."""
+    known = _GREP.get(id(patterns))
+    if known is not None and known[0] is patterns:
+        return known[1]
+    found = grep_patterns(patterns)
+    if len(_GREP) > 64:
+        _GREP.clear()
+    _GREP[id(patterns)] = (patterns, found)
+    return found
+
+
+_GREP: dict[int, tuple[Sequence[Pattern], tuple[Pattern, ...]]] = {}
 
 
 def code_text_findings(

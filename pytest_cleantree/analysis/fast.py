@@ -21,12 +21,12 @@ from pytest_cleantree.core.findings import FileAnalysis
 from pytest_cleantree.core.model import Pattern
 
 from .aliases import AliasBinders
-from .asking import present_asked
+from .asking import asked_positions
 from .constructs import needs_resolution
 from .decoding import DECODE_ERRORS, decode_python
 from .deep import deep_enough
 from .lines import with_allows
-from .parts import part_of
+from .parts import part_at, part_of
 from .pieces import parse_needed
 from .reference import (
     PARSE_ERRORS,
@@ -142,16 +142,12 @@ def _analyze_words(
     # one search for the whole list: it is shared by many files, its expression compiled once
     compiled = compile_patterns(patterns)
     module, is_package = module_of(path, module)
-    present = (
-        present_patterns(views, compiled, together=True)
-        if os.environ.get(ENGINE_ENV) == "every-spelling"
-        else present_asked(views, compiled, module, is_package=is_package, together=True)
-    )
+    spelt = _asked(views, compiled, module, is_package=is_package)
+    present = spelt.patterns
     if not present:  # each file is scanned only for what it can spell
         return FileAnalysis(path, lines, ())
     if too_large_to_parse(len(data)):
         return too_large(path, len(data), text, lines, present)
-    spelt = part_of(compiled, present)
     resolving = needs_resolution(text, views.norm, spelt)
     binders = AliasBinders(spelt, module, is_package=is_package) if resolving else None
     # a ``from M import *`` that binds a spelling's last name spells the spelling's first
@@ -159,7 +155,7 @@ def _analyze_words(
     # that star-imports is kept with every piece that imports (see ``stars``)
     spelling = spelling_lines(views, spelt)
     try:
-        guesses = {part for body in spelt.qualified_bodies for part in body.split(".")}
+        guesses = spelt.qualified_parts
         tree = parse_needed(text, lines, path, spelling, binders, views.norm, guesses)
     except PARSE_ERRORS as exc:
         return unparsed(path, lines, present, exc)
@@ -176,13 +172,24 @@ def _analyze_words(
         ),
         wanted=resolving,
         text=views.norm,
-        bodies=spelt.qualified_bodies,
+        bodies=spelt.covering,
     )
     candidates = candidate_lines(spelling, resolved)
     scanner = Scanner(
         lines, spelt, module, resolved, candidates, is_package=is_package, stars=stars
     )
     return scan_file(scanner, path, text, tree, comments=comments, problem=unresolved)
+
+
+def _asked(views: TextViews, compiled: PatternSet, module: str, *, is_package: bool) -> PatternSet:
+    """The file's part of the list: what it may spell, looked up by needle
+    (:func:`.asking.asked_positions`), or with ``CLEANTREE_ENGINE=every-spelling`` each
+    pattern asked in turn (:func:`.text.present_patterns`, the oracle)."""
+    if os.environ.get(ENGINE_ENV) != "every-spelling":
+        keep = asked_positions(views, compiled, module, is_package=is_package, together=True)
+        if keep is not None:
+            return part_at(compiled, keep)
+    return part_of(compiled, present_patterns(views, compiled, together=True))
 
 
 #: allow comments, whole-line patterns and deep nesting around the analysis, composed by call

@@ -24,20 +24,39 @@ def part_of(compiled: PatternSet, present: Sequence[Pattern]) -> PatternSet:
     (what :func:`.text.present_patterns` keeps), built from ``compiled``'s work.  A list
     that repeats a pattern, or a pattern not in it, is compiled afresh (held equal by
     ``tests/core/test_name_index.py``)."""
-    whole = compiled.index
-    positions = whole.positions
+    positions = compiled.index.positions
     if positions is None or any(p not in positions for p in present):
         return PatternSet.of(present)
     if len(present) == len(compiled.patterns):
         return compiled
-    keep = sorted({positions[p] for p in present})
+    return part_at(compiled, sorted({positions[p] for p in present}))
+
+
+def part_at(compiled: PatternSet, keep: Sequence[int]) -> PatternSet:
+    """:func:`part_of` the patterns at positions ``keep`` (ascending, each once) of a list
+    that repeats no pattern: no pattern is looked up, and the whole list is the list
+    itself, its tables built once a run (issue 44)."""
+    if len(keep) == len(compiled.patterns):
+        return compiled
     placed = _placed(compiled)
+    key = tuple(keep)
+    known = placed.parts.get(key)
+    if known is not None:  # files that may spell the same needles share their part
+        return known
+    every = compiled.patterns
     needles = tuple(needle for i in keep for needle in placed.needles[i])
-    qualified = tuple(compiled.patterns[i] for i in keep if placed.qualified[i])
-    plain = tuple(compiled.patterns[i] for i in keep if not placed.qualified[i])
-    part = PatternSet(tuple(present), needles, qualified, plain)
-    part.__dict__["index"] = whole.within(frozenset(keep))  # the cached property: a view
+    qualified = tuple(every[i] for i in keep if placed.qualified[i])
+    plain = tuple(every[i] for i in keep if not placed.qualified[i])
+    part = PatternSet(tuple(every[i] for i in keep), needles, qualified, plain)
+    part.__dict__["index"] = compiled.index.within(frozenset(keep))  # the cached property: a view
+    if len(placed.parts) >= PARTS_KEPT:
+        placed.parts.clear()
+    placed.parts[key] = part
     return part
+
+
+#: the parts of one list kept for the files that follow (a run's files fall in a few)
+PARTS_KEPT = 256
 
 
 @dataclass(frozen=True)
@@ -47,6 +66,8 @@ class _Placed:
 
     needles: tuple[tuple[Any, ...], ...]
     qualified: tuple[bool, ...]
+    #: the parts made (by positions kept), each with its tables, for the files that follow
+    parts: dict[tuple[int, ...], PatternSet]
 
 
 def _placed(compiled: PatternSet) -> _Placed:
@@ -61,6 +82,7 @@ def _placed(compiled: PatternSet) -> _Placed:
     placed = _Placed(
         tuple(tuple(n) for n in needles),
         tuple(i in qualified for i in range(len(compiled.patterns))),
+        {},
     )
     if len(_PLACED) > 64:
         _PLACED.clear()

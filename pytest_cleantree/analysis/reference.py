@@ -27,7 +27,7 @@ from .lines import ALLOW_MARK, line_findings, text_findings, with_allows
 from .pieces import parse_python
 from .reader import Key
 from .records import decode_problem, parse_problem
-from .resolve import module_name_for, resolve_reference
+from .resolve import Wanted, module_name_for, resolve_reference
 from .scan import Scanner
 from .text import (
     PatternSet,
@@ -221,7 +221,7 @@ def _analyze(
         tree,
         lambda: resolve_reference(text, tree, module, compiled, is_package=is_package),
         wanted=bool(compiled.qualified),
-        bodies=compiled.qualified_bodies,
+        bodies=compiled.covering,
     )
     scanner = Scanner(lines, compiled, module, resolved, None, is_package=is_package, stars=stars)
     return scan_file(scanner, path, text, tree, comments=comments, problem=unresolved)
@@ -238,7 +238,7 @@ def resolve_names(
     *,
     wanted: bool,
     text: str | None = None,
-    bodies: tuple[str, ...] | None = None,
+    bodies: Wanted | None = None,
 ) -> tuple[dict[Key, tuple[str, ...]], str | None]:
     """What names resolve to through imports and aliases, or why that could not be known.
 

@@ -15,7 +15,7 @@ import itertools
 from collections import defaultdict
 from collections.abc import Sequence
 
-from pytest_cleantree.core.patterns import Covering
+from pytest_cleantree.core.nameindex import Covering
 
 from .astroid_names import astroid_resolve
 from .bindings import Importation, ImportationFrom, scope_bindings, spans
@@ -31,6 +31,7 @@ __all__ = [
     "on_path",
     "resolve_qualified",
     "resolve_reference",
+    "table_of",
 ]
 
 
@@ -67,7 +68,7 @@ def resolve_qualified(
     ``names``: those names, when the caller already has them (the partial parse's).
     """
     if names is None:
-        wanted = patterns.qualified_bodies
+        wanted = patterns.covering
         names = import_bound_names(parsed, module=module, is_package=is_package, wanted=wanted)
     if not names:
         return {}
@@ -231,7 +232,7 @@ def import_bound_names(
     *,
     module: str,
     is_package: bool,
-    wanted: Sequence[str],
+    wanted: Wanted,
     covering: bool = False,
 ) -> set[str]:
     """The local names that the file's imports bind to something on a wanted name's path.
@@ -250,14 +251,12 @@ def import_bound_targets(
     *,
     module: str,
     is_package: bool,
-    wanted: Sequence[str],
+    wanted: Wanted,
     covering: bool = False,
 ) -> dict[str, set[str]]:
     """:func:`import_bound_names`, each with what its imports bind it to."""
-    targets = tuple(wanted)
-
-    def relevant(target: str) -> bool:
-        return covers_any(target, targets) if covering else on_path(target, targets)
+    table = table_of(wanted)
+    relevant = table.covers_any if covering else table.on_path
 
     bound: dict[str, set[str]] = {}
     for stmt in iter_imports(tree.body):
@@ -267,20 +266,30 @@ def import_bound_targets(
     return bound
 
 
-def covers_any(imported: str, wanted: tuple[str, ...]) -> bool:
+#: the wanted qualified names: a list's table (``PatternSet.covering``, a file's part a view of
+#: its list's), or the names themselves (tabled once per tuple, see :func:`covering_of`)
+Wanted = Covering | Sequence[str]
+
+
+def table_of(wanted: Wanted) -> Covering:
+    """The wanted names as a table: a table as it is, names by :func:`covering_of`."""
+    return wanted if isinstance(wanted, Covering) else covering_of(tuple(wanted))
+
+
+def covers_any(imported: str, wanted: Wanted) -> bool:
     """Is the imported name a wanted name, or something inside one?"""
-    return covering_of(wanted).covers_any(imported)
+    return table_of(wanted).covers_any(imported)
 
 
-def on_path(imported: str, wanted: tuple[str, ...]) -> bool:
+def on_path(imported: str, wanted: Wanted) -> bool:
     """Is the imported name on the way to a wanted qualified name, or inside one?"""
-    return covering_of(wanted).on_path(imported)
+    return table_of(wanted).on_path(imported)
 
 
 def covering_of(wanted: tuple[str, ...]) -> Covering:
-    """The wanted names as a table (:class:`Covering`), built once per tuple: a file's list
-    hands the same tuple to every question (``PatternSet.qualified_bodies``), and a
-    qualified pattern's spellings run to thousands (issue 44)."""
+    """The wanted names as a table (:class:`Covering`), built once per tuple.  The analysis
+    hands every question its list's table (``PatternSet.covering``: a file's part a view of
+    the run's list's, never a table of its own, issue 44); this is for names given as such."""
     known = _COVERINGS.get(id(wanted))
     if known is not None and known[0] is wanted:
         return known[1]
@@ -300,6 +309,6 @@ def resolve_reference(
 ) -> dict[Key, tuple[str, ...]]:
     """The reference path: every name an import binds on a pattern's path, by astroid alone."""
     names = import_bound_names(
-        parsed, module=module, is_package=is_package, wanted=patterns.qualified_bodies
+        parsed, module=module, is_package=is_package, wanted=patterns.covering
     )
     return astroid_resolve(text, parsed, module, names, is_package=is_package) if names else {}

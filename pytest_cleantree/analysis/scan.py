@@ -80,6 +80,7 @@ class Scanner(NameReporter):
         #: how many def/class bodies enclose the node being visited
         self._depth = 0
         self._qualified = patterns.qualified
+        self._ends = patterns.qualified_ends
         #: names the module scope gives a value (definitions, assignments): ``module.name``
         self._top: frozenset[str] = frozenset()
         #: names a ``from M import *`` of the module binds, with what each stands for (``M.name``)
@@ -95,7 +96,8 @@ class Scanner(NameReporter):
             if self.module:
                 # only the names a qualified pattern ends with: a use of one spells it, so
                 # the fast path, which walks only lines that spell a pattern, sees it too
-                ends = {p.body.rsplit(".", 1)[-1] for p in self._qualified}
+                # (the ends it defines first: the list's ends run to thousands, issue 44)
+                ends = set(self._ends.intersection(module_scope.defined))
                 self._top = module_bindings(module_scope, ends)
             if self.stars:
                 self._star = star_bindings(module_scope, self.module, self.stars, self.is_package)

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 
 from pytest_cleantree.core.findings import Finding
 from pytest_cleantree.core.model import Kind, Occurrence
-from pytest_cleantree.core.patterns import TextIndex
+from pytest_cleantree.core.nameindex import TextIndex
 
 from .literals import string_places
 from .positions import char_col, segment_line

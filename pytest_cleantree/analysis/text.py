@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from pytest_cleantree.core.model import PYTHON_SUFFIXES, Pattern, PatternTier, is_python_path
+from pytest_cleantree.core.nameindex import Covering, NameIndex
 from pytest_cleantree.core.patterns import (
     IDENTIFIER,
-    NameIndex,
     prefilter_needles,
     written,
 )
@@ -107,10 +107,25 @@ class PatternSet:
         """The list as tables names (and, ``.text``, free text) are looked up in."""
         return NameIndex(self.patterns)
 
-    @property
+    @functools.cached_property
     def bounded(self) -> bool:
         """Does every pattern have a needle?  (Else every line is a candidate.)"""
         return all(needle is not None for _, needle, _ in self.needles)
+
+    @property
+    def covering(self) -> Covering:
+        """The qualified patterns' bodies as a table (a part's: a view of its list's)."""
+        return self.index.covering
+
+    @functools.cached_property
+    def qualified_parts(self) -> frozenset[str]:
+        """Every part of every qualified pattern (``a.b.c``: ``a``, ``b``, ``c``)."""
+        return frozenset(part for body in self.qualified_bodies for part in body.split("."))
+
+    @functools.cached_property
+    def qualified_ends(self) -> frozenset[str]:
+        """The last part of every qualified pattern (``a.b.c``: ``c``)."""
+        return frozenset(body.rsplit(".", 1)[-1] for body in self.qualified_bodies)
 
     @classmethod
     def of(cls, patterns: Sequence[Pattern]) -> PatternSet:
@@ -226,7 +241,7 @@ def spelling_lines(views: TextViews, patterns: PatternSet) -> set[int] | None:
     """The lines that can spell a needle in some view; ``None``: any line may."""
     if not patterns.bounded:
         return None
-    return views.lines_spelling(needle for _, needle, _ in patterns.needles if needle)
+    return views.lines_spelling(patterns.needle_strings)
 
 
 # --------------------------------------------------------------------------- lexing

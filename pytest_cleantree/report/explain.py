@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pytest_cleantree.names.spellings import Explanation
+from pytest_cleantree.names.explanation import Explanation
 
 
 def render_explanation(explained: Explanation, root: str = "") -> str:

@@ -29,7 +29,7 @@ from pytest_cleantree.sources.base import Expansion
 
 if TYPE_CHECKING:
     from pytest_cleantree.names.budget import Budget
-    from pytest_cleantree.names.spellings import Explanation
+    from pytest_cleantree.names.explanation import Explanation
 
 
 class OptionError(CleanTreeError):
@@ -115,8 +115,8 @@ class Session:
     def explain(self, qualified: str) -> Explanation:
         """Where ``qualified`` leads in this machine's tree, read as a check reads it (same
         manifest, root, layout and ``import_roots``)."""
+        from pytest_cleantree.names.explanation import explain_name
         from pytest_cleantree.names.modules import name_tree
-        from pytest_cleantree.names.spellings import explain_name
 
         source = self.local_source()
         entries = sorted({entry for rule in self.manifest.rules for entry in rule.files})

@@ -12,7 +12,8 @@ from pytest_cleantree.analysis import analyze, split_lines
 from pytest_cleantree.analysis import strings as strings_module
 from pytest_cleantree.analysis.strings import comment_findings
 from pytest_cleantree.core.model import Kind
-from pytest_cleantree.core.patterns import TextIndex, parse_pattern
+from pytest_cleantree.core.nameindex import TextIndex
+from pytest_cleantree.core.patterns import parse_pattern
 
 PATTERN = parse_pattern("sm120")
 

@@ -134,3 +134,57 @@ def test_every_finding_that_counts_is_the_oracles(
     patterns = [parse_pattern("os.path.join"), parse_pattern("pkg.m0.join"), *ways]
     narrowed, every = both(monkeypatch, source, patterns, path, module, stars)
     assert narrowed == every
+
+
+#: a way's needles (the last names its uses spell): shared, apart, NFKC-spelt (fullwidth
+#: ``np`` reads ``np``), and one no source spells
+NEEDLES = ("join", "path", "np", "\uff4e\uff50", "os", "absent")
+
+
+@st.composite
+def ways_by_needle(draw: st.DrawFn) -> list[Pattern]:
+    names = draw(
+        st.lists(
+            st.lists(st.sampled_from(PARTS[:-1]), min_size=1, max_size=4).map(".".join),
+            min_size=1,
+            max_size=12,
+            unique=True,
+        )
+    )
+    needles = st.lists(st.sampled_from(NEEDLES), min_size=1, max_size=3, unique=True)
+    return [Pattern(n, PatternTier.QUALIFIED, n, needles=tuple(draw(needles))) for n in names]
+
+
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    source=sources(),
+    ways=ways_by_needle(),
+    extra=st.lists(st.sampled_from(["=np", "path", "os.path", "=\uff4e\uff50", "j*n"]), max_size=3),
+    path=st.sampled_from(PATHS),
+    module=st.sampled_from((*MODULES, None)),
+    stars=st.sampled_from((None, {"pkg": frozenset({"np", "join"})})),
+)
+def test_the_ways_looked_up_by_needle_are_the_oracles(
+    monkeypatch: pytest.MonkeyPatch,
+    source: str,
+    ways: list[Pattern],
+    extra: list[str],
+    path: str,
+    module: str | None,
+    stars: dict[str, frozenset[str]] | None,
+) -> None:
+    """Each needle asked once, the ways it stands for looked up by it (issue 44): with every
+    way asked (not narrowed), the analysis is the oracle's finding for finding, ways with
+    several needles, needles shared or spelt in NFKC, beside exact, substring and glob
+    patterns whose needles the ways share."""
+    patterns = [parse_pattern("os.path.join"), *dict.fromkeys(map(parse_pattern, extra)), *ways]
+    data = source.encode()
+    monkeypatch.delenv("CLEANTREE_ENGINE", raising=False)
+    indexed = analyze_fast(path, data, patterns, module=module, stars=stars)
+    monkeypatch.setenv("CLEANTREE_ENGINE", "every-spelling")
+    every = analyze_fast(path, data, patterns, module=module, stars=stars)
+    assert indexed == every

@@ -11,14 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_cleantree.core.model import Pattern, PatternTier
-from pytest_cleantree.core.patterns import (
-    Covering,
-    NameIndex,
-    TextIndex,
-    covers,
-    match_name,
-    match_text,
-)
+from pytest_cleantree.core.nameindex import Covering, NameIndex, TextIndex
+from pytest_cleantree.core.patterns import _names, covers, match_name, match_text
 
 _TEXT = st.text(alphabet="ab.os_ pathjoiné(", max_size=30)
 #: few letters, so that generated names share parts and prefixes often
@@ -99,6 +93,12 @@ def test_a_files_part_of_a_list_is_the_part_compiled(
     qualified = data.draw(st.lists(_RESOLVED, max_size=3).map(tuple))
     text = data.draw(_TEXT)
     assert part.index.text.matching(text) == alone.index.text.matching(text)
+    # the part's table of qualified names is a view of the list's (issue 44), asked as the
+    # part's own: what resolution and the aliases ask of it
+    for resolved in (name, *qualified):
+        assert part.covering.on_path(resolved) == alone.covering.on_path(resolved)
+        assert part.covering.covers_any(resolved) == alone.covering.covers_any(resolved)
+        assert part.covering.leads_into(resolved) == alone.covering.leads_into(resolved)
     for inside in (True, False):
         assert part.index.match(name, qualified, inside=inside) == alone.index.match(
             name, qualified, inside=inside
@@ -147,3 +147,30 @@ def _on_path_compared(imported: str, wanted: list[str]) -> bool:
 )
 def test_on_path_is_the_comparison(wanted: list[str], imported: str) -> None:
     assert Covering(wanted).on_path(imported) == _on_path_compared(imported, wanted)
+
+
+_ANY = st.one_of(_RESOLVED, st.text("ab.", max_size=6))
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.one_of(_DOTTED, st.text("ab.", max_size=5)), max_size=8), _ANY, st.data())
+def test_a_view_of_a_covering_is_the_covering_of_its_names(
+    wanted: list[str], resolved: str, data: st.DataObject
+) -> None:
+    """``Covering.within`` (a file's part of a run's list, issue 44) answers every question
+    as a table of the names kept alone, each compared: a name lost or added by the view
+    would be a use not reported, or one reported for a pattern the file is not asked."""
+    keep = sorted(data.draw(st.sets(st.sampled_from(range(len(wanted)))))) if wanted else []
+    view, alone = Covering(wanted).within(keep), [wanted[i] for i in keep]
+    for inside in (True, False):
+        kept = {i for i in keep if (covers if inside else _names)(wanted[i], resolved)}
+        assert view.positions(resolved, inside=inside) == kept
+    assert view.covers_any(resolved) == any(covers(w, resolved) for w in alone)
+    assert view.on_path(resolved) == _on_path_compared(resolved, alone)
+    assert view.leads_into(resolved) == _leads_into_compared(resolved, alone)
+    assert Covering(wanted).leads_into(resolved) == _leads_into_compared(resolved, wanted)
+
+
+def _leads_into_compared(target: str, wanted: list[str]) -> bool:
+    """``analysis.aliases._leads_to`` as it compared each wanted name (the oracle)."""
+    return any(name == target or name.startswith(target + ".") for name in wanted)

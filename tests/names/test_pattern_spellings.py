@@ -10,13 +10,13 @@ import pytest
 from pytest_cleantree.config.layout import parse_layout
 from pytest_cleantree.core.errors import SourceError
 from pytest_cleantree.names.budget import Budget, GraphBudgetError
+from pytest_cleantree.names.explanation import explain_name
 from pytest_cleantree.names.exports import ModuleExports, parse_module_exports
 from pytest_cleantree.names.imports import ImportSummary
 from pytest_cleantree.names.modules import name_tree
 from pytest_cleantree.names.spellings import (
     Spellings,
     StarSite,
-    explain_name,
     import_bases,
     modules_to_read,
     next_reads,

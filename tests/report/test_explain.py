@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pytest_cleantree.names.existence import Standing
-from pytest_cleantree.names.spellings import Explanation
+from pytest_cleantree.names.explanation import Explanation
 from pytest_cleantree.report.explain import render_explanation
 
 

@@ -165,15 +165,16 @@ def _package(top: Path, modules: int) -> None:
 
 
 class Asked:
-    """The patterns each file is asked (kept by ``present_asked``), and the steps charged."""
+    """The patterns each file is asked (kept by ``asked_positions``), and the steps charged."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.kept: dict[str, int] = {}
         self.steps: dict[str, int] = {}
-        present_asked, spend_on = asking.present_asked, budget.Meter.spend_on
+        asked_positions, spend_on = asking.asked_positions, budget.Meter.spend_on
 
         def counted_present(views, patterns, module, **kwargs):  # type: ignore[no-untyped-def]
-            kept = present_asked(views, patterns, module, **kwargs)
+            kept = asked_positions(views, patterns, module, **kwargs)
+            assert kept is not None
             self.kept[module] = len(kept)
             return kept
 
@@ -181,7 +182,7 @@ class Asked:
             self.steps[path] = count
             return spend_on(meter, pattern, path, count)
 
-        monkeypatch.setattr("pytest_cleantree.analysis.fast.present_asked", counted_present)
+        monkeypatch.setattr("pytest_cleantree.analysis.fast.asked_positions", counted_present)
         monkeypatch.setattr(budget.Meter, "spend_on", counted_spend)
 
 
