@@ -233,9 +233,8 @@ def needs_resolution(text: str, norm: str, patterns: PatternSet) -> bool:
     if not patterns.qualified:
         return False
     spelt = _Text(norm)
-    for pattern in patterns.qualified:
-        first, _, rest = pattern.body.partition(".")
-        last = rest.rsplit(".", 1)[-1]
-        if any(check(spelt, first, last) for check in _RESOLUTION_TESTS):
-            return True
-    return False
+    return any(
+        check(spelt, first, last)
+        for first, last in patterns.qualified_first_last
+        for check in _RESOLUTION_TESTS
+    )

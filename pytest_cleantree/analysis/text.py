@@ -123,6 +123,17 @@ class PatternSet:
         return frozenset(part for body in self.qualified_bodies for part in body.split("."))
 
     @functools.cached_property
+    def qualified_first_last(self) -> tuple[tuple[str, str], ...]:
+        """Each distinct (first part, last part) of the qualified patterns (``a.b.c``:
+        ``("a", "c")``), what the fast path's text tests read of them: a pattern's thousands
+        of spellings share few (issue 44)."""
+        pairs: dict[tuple[str, str], None] = {}
+        for body in self.qualified_bodies:
+            first, _, rest = body.partition(".")
+            pairs[(first, rest.rsplit(".", 1)[-1])] = None
+        return tuple(pairs)
+
+    @functools.cached_property
     def qualified_ends(self) -> frozenset[str]:
         """The last part of every qualified pattern (``a.b.c``: ``c``)."""
         return frozenset(body.rsplit(".", 1)[-1] for body in self.qualified_bodies)

@@ -332,3 +332,11 @@ def test_column_finds_a_name_as_written_when_its_normal_form_is_not_there() -> N
     assert column(parse_pattern("=ab\u2070"), "ab0 ab\u2070") == 0  # found at 0: found
     assert column(parse_pattern("ab\u2070"), "x = 'ab\u2070', 'ab\u2070'") == 5  # the first
     assert column(parse_pattern("sm120"), "sm120 = sm120") == 0
+
+
+def test_the_qualified_patterns_first_and_last_parts_are_listed_once_each() -> None:
+    patterns = PatternSet.of(
+        [parse_pattern(p) for p in ("os.path.join", "os.join", "posixpath.join", "os.sep", "sm120")]
+    )
+
+    assert patterns.qualified_first_last == (("os", "join"), ("posixpath", "join"), ("os", "sep"))
