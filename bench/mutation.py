@@ -155,7 +155,7 @@ TARGETS = (
     _t(
         "analysis.text",
         "analysis/text.py",
-        "tests/analysis/test_text.py",
+        "tests/analysis/test_analysis_text.py",
         "tests/analysis/test_partial_parse.py",
     ),
     _t("views", "analysis/views.py", "tests/analysis/test_views.py"),
