@@ -18,6 +18,7 @@ from pytest_cleantree.core.model import (
     Result,
     Rule,
     Suppressed,
+    is_python_path,
 )
 
 SM = Pattern("sm120", PatternTier.SUBSTRING, "sm120")
@@ -135,3 +136,9 @@ def test_a_result_is_ok_only_without_findings_and_complete_without_problems() ->
 def test_the_files_read_are_no_part_of_a_results_equality() -> None:
     assert Result(RULE, "a.py", files=("a.py",)) == Result(RULE, "a.py")
     assert Result(RULE, "a.py", files=("a.py",)).files == ("a.py",)
+
+
+def test_a_python_path_is_one_of_python_s_suffixes() -> None:
+    paths = ("a.py", "a.pyi", "d/a.pyw", "a.pyc", "a.py.txt", "py", "a.PY")
+
+    assert [p for p in paths if is_python_path(p)] == ["a.py", "a.pyi", "d/a.pyw"]
