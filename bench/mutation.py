@@ -85,6 +85,7 @@ TARGETS = (
     _t("patterns", "core/patterns.py", "tests/core/test_patterns.py"),
     _t("nameindex", "core/nameindex.py", "tests/core/test_name_index.py"),
     _t("model", "core/model.py", "tests/core/test_model.py"),
+    _t("identity", "core/identity.py", "tests/core/test_identity.py"),
     _t("findings", "core/findings.py", "tests/core/test_findings.py"),
     _t("checks", "core/checks.py", "tests/core/test_checks.py"),
     _t("errors", "core/errors.py", "tests/core/test_errors.py"),

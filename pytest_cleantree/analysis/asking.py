@@ -14,10 +14,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from pytest_cleantree.core.identity import ByIdentity
 from pytest_cleantree.core.model import Pattern, PatternTier
 from pytest_cleantree.core.patterns import as_name
 
-from .text import ByIdentity, PatternSet, Presence, TextViews, present_patterns
+from .text import PatternSet, Presence, TextViews, present_patterns
 
 #: up to this many ways in a list, each is asked of every file that may spell its needle, as
 #: the oracle does: the ways are looked up by needle (one ask a needle), and a file's part is

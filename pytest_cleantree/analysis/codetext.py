@@ -31,6 +31,7 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import replace
 
 from pytest_cleantree.core.findings import FileAnalysis, Finding
+from pytest_cleantree.core.identity import ByIdentity
 from pytest_cleantree.core.model import (
     CODE_KINDS,
     Kind,
@@ -76,21 +77,9 @@ def grep_patterns(patterns: Sequence[Pattern]) -> tuple[Pattern, ...]:
     return tuple(p for p in patterns if greps_code(p))
 
 
-def _grep_of(patterns: Sequence[Pattern]) -> tuple[Pattern, ...]:
-    """:func:`grep_patterns` of a run's list, worked out once for the files that share it (the
-    list runs to thousands of a qualified pattern's spellings, issue 44): keyed by identity,
-    the list held so that its id is not reused."""
-    known = _GREP.get(id(patterns))
-    if known is not None and known[0] is patterns:
-        return known[1]
-    found = grep_patterns(patterns)
-    if len(_GREP) > 64:
-        _GREP.clear()
-    _GREP[id(patterns)] = (patterns, found)
-    return found
-
-
-_GREP: dict[int, tuple[Sequence[Pattern], tuple[Pattern, ...]]] = {}
+#: :func:`grep_patterns` of a run's list, worked out once for the files that share it (the list
+#: runs to thousands of a qualified pattern's spellings, issue 44)
+_grep_of: ByIdentity[Sequence[Pattern], tuple[Pattern, ...]] = ByIdentity(grep_patterns)
 
 
 def code_text_findings(
@@ -207,7 +196,7 @@ def _tokens(text: str) -> tuple[list[_Data], list[_Name]]:
         for token in tokenize.generate_tokens(io.StringIO(text, newline="").readline):
             if token.type == tokenize.COMMENT:
                 found.append((token.start, token.end, token.string))
-            elif token.type == tokenize.STRING and _plain_string(token.string):
+            elif token.type == tokenize.STRING:
                 value = _value(token.string)
                 if value is not None:
                     found.append((token.start, token.end, value))
@@ -218,14 +207,9 @@ def _tokens(text: str) -> tuple[list[_Data], list[_Name]]:
     return found, names
 
 
-def _plain_string(source: str) -> bool:
-    """A string token whose text holds no code: not an f-string (nor a t-string)."""
-    prefix = source[: len(source) - len(source.lstrip("rRbBuUfFtT"))]
-    return not set(prefix) & set("fFtT")
-
-
 def _value(source: str) -> str | None:
-    """A plain string token's value as the scan matches it (bytes as latin-1), or ``None``."""
+    """A string token's value as the scan matches it (bytes as latin-1), or ``None``: an
+    f-string (a string token before 3.12) is no literal, so it stays code."""
     try:
         value = ast.literal_eval(source)
     except (ValueError, SyntaxError, MemoryError, RecursionError):

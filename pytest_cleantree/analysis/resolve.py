@@ -15,6 +15,7 @@ import itertools
 from collections import defaultdict
 from collections.abc import Sequence
 
+from pytest_cleantree.core.identity import ByIdentity
 from pytest_cleantree.core.nameindex import Covering
 
 from .astroid_names import astroid_resolve
@@ -286,22 +287,10 @@ def on_path(imported: str, wanted: Wanted) -> bool:
     return table_of(wanted).on_path(imported)
 
 
-def covering_of(wanted: tuple[str, ...]) -> Covering:
-    """The wanted names as a table (:class:`Covering`), built once per tuple.  The analysis
-    hands every question its list's table (``PatternSet.covering``: a file's part a view of
-    the run's list's, never a table of its own, issue 44); this is for names given as such."""
-    known = _COVERINGS.get(id(wanted))
-    if known is not None and known[0] is wanted:
-        return known[1]
-    if len(_COVERINGS) > 16:
-        _COVERINGS.clear()
-    covering = Covering(wanted)
-    _COVERINGS[id(wanted)] = (wanted, covering)
-    return covering
-
-
-#: the tuples tabled (each held, so that its id is not reused), by identity
-_COVERINGS: dict[int, tuple[tuple[str, ...], Covering]] = {}
+#: the wanted names as a table (:class:`Covering`), built once per tuple.  The analysis hands
+#: every question its list's table (``PatternSet.covering``: a file's part a view of the run's
+#: list's, never a table of its own, issue 44); this is for names given as such
+covering_of: ByIdentity[tuple[str, ...], Covering] = ByIdentity(Covering)
 
 
 def resolve_reference(

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import TypeVar
 
+from pytest_cleantree.core.identity import ByIdentity
 from pytest_cleantree.core.model import PYTHON_SUFFIXES, Pattern, PatternTier, is_python_path
 from pytest_cleantree.core.nameindex import Covering, NameIndex
 from pytest_cleantree.core.patterns import (
@@ -154,25 +155,6 @@ class PatternSet:
             tuple(p for p in patterns if p.tier is PatternTier.QUALIFIED),
             tuple(p for p in patterns if p.tier is not PatternTier.QUALIFIED),
         )
-
-
-class ByIdentity(Generic[K, V]):
-    """What is built once per object shared by many files (a run's pattern list): keyed by
-    its identity, and holding it, so that its id is not reused; at most 64 kept."""
-
-    def __init__(self, build: Callable[[K], V]) -> None:
-        self._build = build
-        self._kept: dict[int, tuple[K, V]] = {}
-
-    def __call__(self, key: K) -> V:
-        known = self._kept.get(id(key))
-        if known is not None and known[0] is key:
-            return known[1]
-        value = self._build(key)
-        if len(self._kept) > 64:
-            self._kept.clear()
-        self._kept[id(key)] = (key, value)
-        return value
 
 
 #: the :class:`PatternSet` of a list shared by many files: the same list, the same set

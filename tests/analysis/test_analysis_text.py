@@ -13,7 +13,6 @@ import pytest
 from pytest_cleantree.analysis import text
 from pytest_cleantree.analysis.text import (
     MAX_PARSE_BYTES,
-    ByIdentity,
     PatternSet,
     Presence,
     TextViews,
@@ -111,27 +110,6 @@ def test_a_shared_list_is_compiled_once_and_an_equal_list_anew() -> None:
     other = compile_patterns(list(listed))
     assert other is not compile_patterns(listed)
     assert other.patterns == compile_patterns(listed).patterns
-
-
-def test_by_identity_keeps_sixty_five_objects_then_starts_again() -> None:
-    built: list[object] = []
-
-    def build(key: object) -> int:
-        built.append(key)
-        return len(built)
-
-    kept_by = ByIdentity(build)
-    keys = [object() for _ in range(66)]
-    first = kept_by(keys[0])
-    assert kept_by(keys[0]) == first == 1
-    for key in keys[1:65]:
-        kept_by(key)
-    assert len(built) == 65
-    assert kept_by(keys[0]) == 1  # 65 kept: the first is still there
-    kept_by(keys[65])  # the 66th: the table was full, and starts again
-    assert kept_by(keys[65]) == 66
-    assert kept_by(keys[0]) == 67  # built anew
-    assert len(built) == 67
 
 
 # --------------------------------------------------------------------------- presence

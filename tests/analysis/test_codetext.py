@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from pytest_cleantree.analysis import analyze, split_lines
 from pytest_cleantree.analysis.codetext import code_text_findings, grep_patterns
-from pytest_cleantree.core.model import Kind, Pattern
+from pytest_cleantree.core.model import Kind, Occurrence, Pattern
 from pytest_cleantree.core.patterns import parse_pattern
 
 NEEDLE = "g(a)"
@@ -227,3 +227,65 @@ def test_a_needle_that_begins_at_a_comments_start_is_the_comments() -> None:
 def test_a_pattern_is_grepped_whatever_its_letters() -> None:
     patterns = [parse_pattern(p) for p in ("X = 1", "a\rb")]
     assert [p.text for p in grep_patterns(patterns)] == ["X = 1"]
+
+
+def test_a_line_that_is_one_string_holds_its_normalised_needle() -> None:
+    """The string starts at the line's first column and ends at its last: it holds the
+    whole line, so a needle only its NFKC form spells is no code (a substring, a regex)."""
+    assert lines_found('"\uff47(a)"\n', NEEDLE) == []
+    assert lines_found('"\uff47(a)"\n', "re:g\\(a\\)") == []
+    assert lines_found('"\uff47(a)" \n', NEEDLE) == [(1, 0)]  # a blank after it is code
+
+
+def test_a_regex_only_the_normalised_line_spells_stands_at_the_first_column() -> None:
+    assert lines_found("if x:\n    v = \uff47(a)\n", "re:g\\(a\\)") == [(2, 4)]
+
+
+def test_the_finding_names_its_pattern_and_kind() -> None:
+    (found,) = code_text_findings(split_lines("v = g(a)\n"), [PATTERN])
+
+    assert found.pattern == NEEDLE
+    assert found.occurrence == Occurrence(1, 4, Kind.TEXT, NEEDLE)
+
+
+def test_a_line_the_scan_reported_for_one_regex_is_still_searched_for_the_next() -> None:
+    first, second = parse_pattern("re:v"), parse_pattern("re:g\\(")
+    lines = split_lines("v = g(a)\n")
+
+    found = code_text_findings(lines, [first, second], named={(first.text, 1)})
+
+    assert [(f.pattern, f.occurrence.line) for f in found] == [(second.text, 1)]
+
+
+def test_bytes_hold_their_latin_1_value_not_their_repr() -> None:
+    assert lines_found('b = b"C:\\\\cuda"\n', "C:\\cuda") == []
+
+
+def test_the_same_pattern_list_asked_twice_answers_alike() -> None:
+    patterns = (PATTERN,)  # one list, asked again: its grep patterns are kept by identity
+
+    first = analyze("m.py", b"v = g(a)\n", patterns)
+    again = analyze("m.py", b"v = g(a)\n", patterns)
+
+    assert first == again
+    assert [f.occurrence.kind for f in again.findings] == [Kind.TEXT]
+
+
+def test_a_file_read_as_text_has_its_text_findings_once() -> None:
+    """A Python file that does not parse is read line by line already (every line's text
+    findings): nothing is added on top of them."""
+    found = analyze("m.py", b"v = g(a)\nw = (g(a)\n", [PATTERN])
+
+    assert found.problem is not None
+    assert [(f.occurrence.line, f.occurrence.kind) for f in found.findings] == [
+        (1, Kind.TEXT),
+        (2, Kind.TEXT),
+    ]
+
+
+def test_the_engine_is_asked_with_the_caller_s_options() -> None:
+    without = analyze("m.py", b"v = 1  # g(a)\n", [PATTERN], comments=False)
+    with_comments = analyze("m.py", b"v = 1  # g(a)\n", [PATTERN])
+
+    assert [f.occurrence.kind for f in with_comments.findings] == [Kind.COMMENT]
+    assert without.findings == ()

@@ -86,3 +86,28 @@ def test_comments_are_read_only_when_a_candidate_line_holds_a_hash() -> None:
 def test_a_source_the_tokenizer_gives_up_on_keeps_the_comments_before() -> None:
     assert comments("x = (\n# sm120\n", None, "sm120") == [("sm120", 2, 0, "comment", "# sm120")]
     assert comments('x = "#"\n"""\n', None, "sm120") == []
+
+
+def test_where_the_tokenizer_stops_every_later_hash_starts_a_comment() -> None:
+    """Past the line the tokenizer reached, each line's first ``#`` starts a comment (more
+    findings, never one passed over); lines it tokenized keep their own comments and strings."""
+    source = (
+        "a = 1  # sm120 one\n"
+        'b = "# sm120 two"\n'
+        "c = 3  # sm120 three\n"
+        'd = """never # closed sm120 # four\n'
+        "# sm120 five\n"
+    )
+    assert comments(source, None, "sm120") == [
+        ("sm120", 1, 7, "comment", "# sm120 one"),
+        ("sm120", 3, 7, "comment", "# sm120 three"),
+        ("sm120", 4, 13, "comment", "# closed sm120 # four"),
+        ("sm120", 5, 0, "comment", "# sm120 five"),
+    ]
+
+
+def test_a_file_the_tokenizer_stops_on_at_once_is_read_from_its_first_line() -> None:
+    assert comments('"""# sm120\n# sm120\n', None, "sm120") == [
+        ("sm120", 1, 3, "comment", "# sm120"),
+        ("sm120", 2, 0, "comment", "# sm120"),
+    ]
