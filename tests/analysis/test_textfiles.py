@@ -310,3 +310,25 @@ def test_text_names_hold_every_lines_words_and_the_string_views() -> None:
     assert text_names("a.txt", b"alpha beta\ngamma\n") == {"alpha", "beta", "gamma"}
     assert "delta" in text_names("a.json", b'{"k": "\\u0064elta"}\n')
     assert "delta" not in text_names("a.txt", b'{"k": "\\u0064elta"}\n')
+
+
+def test_a_yaml_escape_letter_is_its_character_and_a_code_past_unicode_stays_written() -> None:
+    assert string_views("x.yaml", ('k: "a\\tb\\N"',)) == ('k: "a\tb\x85"',)
+    assert string_views("x.yaml", ('k: "\\U0010FFFF\\U00110000 x"',)) == (
+        'k: "\U0010ffff\\U00110000 x"',
+    )
+
+
+def test_a_shebang_names_its_interpreter_with_or_without_a_path() -> None:
+    assert text_language("launch", "#!bash") == "shell"
+    assert text_language("launch", "#!sh -e") == "shell"
+
+
+def test_a_file_of_no_lines_is_read_by_its_name_alone() -> None:
+    assert text_comments("launch", ()) is None
+    assert text_comments("launch.sh", ()) == ()
+
+
+def test_a_json_suffix_decides_before_a_name_does() -> None:
+    assert text_language("Dockerfile.json") == "json"
+    assert text_language(".env.json") == "json"
