@@ -97,3 +97,40 @@ def test_the_clock_is_read_when_many_steps_pass_a_multiple_of_4096(
 def test_the_default_budget() -> None:
     assert Budget().nodes == DEFAULT_STEPS
     assert Budget().seconds == 300.0
+
+
+# ------------------------------------------------------------------ the analysis's share
+
+ANALYSIS_ADVICE = (
+    "each of its spellings is asked of each file that may spell it (raise `graph_budget` in "
+    "the manifest, narrow the root or the rule's files, or check fewer qualified patterns at "
+    "once)"
+)
+
+
+def test_the_analysis_spends_on_the_same_meter_and_stops_past_its_steps() -> None:
+    meter = Budget(nodes=10).start()
+    meter.spend("m", 4)
+    meter.spend_on("os.path.join", "a.py", 6)  # exactly at the bound: not past it
+    assert meter.steps == 10
+    with pytest.raises(GraphBudgetError) as raised:
+        meter.spend_on("os.path.join", "b.py", 1)
+    assert str(raised.value) == (
+        "the analysis of the qualified pattern 'os.path.join' passed the run's bound of 10 "
+        f"steps at the file 'b.py': {ANALYSIS_ADVICE}"
+    )
+    assert meter.steps == 11
+
+
+def test_the_analysis_reads_the_clock_at_every_spend(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = Clock(1005.0)
+    monkeypatch.setattr(budget, "time", clock)
+    meter = Meter(Budget(seconds=5.0), started=1000.0)
+    meter.spend_on("p.q", "a.py", 1)  # exactly at the bound: not past it
+    clock.now = 1005.5
+    with pytest.raises(GraphBudgetError) as raised:
+        meter.spend_on("p.q", "b.py", 1)
+    assert str(raised.value) == (
+        "the analysis of the qualified pattern 'p.q' passed the run's bound of 5 s at the "
+        f"file 'b.py': {ANALYSIS_ADVICE}"
+    )
