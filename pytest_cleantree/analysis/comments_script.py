@@ -7,11 +7,10 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from collections.abc import Callable
 
 from .comments_base import PAIRS, Text, closing, delimited
 
-__all__ = ["script"]
+__all__ = ["perl", "ruby"]
 
 
 _PERL_BLANKS = r"[ \t]*"
@@ -26,6 +25,7 @@ def _heredoc(blanks: str) -> str:
     )
 
 
+@functools.cache
 def _script_pattern(perl: bool) -> re.Pattern[str]:
     """What opens a comment or data in Ruby (``%`` literals, ``?#``) or Perl (quote-like
     operators, ``$#``)."""
@@ -46,7 +46,6 @@ def _script_pattern(perl: bool) -> re.Pattern[str]:
 _DIVISION = re.compile(r"[\w)\]}]$|[\w)\]}]\s+$")
 
 
-_OPENERS = {perl: _script_pattern(perl) for perl in (False, True)}
 #: what ends POD (Perl) or an ``=begin`` block (Ruby)
 _CLOSE_DOC = {
     False: re.compile(r"^=end\b.*$", re.MULTILINE),
@@ -54,16 +53,11 @@ _CLOSE_DOC = {
 }
 
 
-def script(perl: bool) -> Callable[[Text], None]:
-    """The scanner of Perl or Ruby: a plain function bound with :func:`functools.partial`, not a
-    closure built at import, so that a mutation test can switch its mutants in."""
-    return functools.partial(_scan, perl=perl)
-
-
 def _scan(text: Text, perl: bool) -> None:
     src, pos = text.src, 0
     pending: list[tuple[str, str]] = []
-    while (found := _OPENERS[perl].search(src, pos)) is not None:
+    opener = _script_pattern(perl)  # built when first asked, so that its mutants switch in
+    while (found := opener.search(src, pos)) is not None:
         pos = found.end()
         if found["stop"]:
             return
@@ -78,6 +72,12 @@ def _scan(text: Text, perl: bool) -> None:
             pending = []
         else:
             pos = _skip(text, found, pos, perl)
+
+
+#: the scanners: a plain function bound with :func:`functools.partial`, not a closure built at
+#: import, so that a mutation test can switch its mutants in
+ruby = functools.partial(_scan, perl=False)
+perl = functools.partial(_scan, perl=True)
 
 
 def _skip(text: Text, found: re.Match[str], pos: int, perl: bool) -> int:
