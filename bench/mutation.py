@@ -103,7 +103,12 @@ TARGETS = (
     _t("comments_base", "analysis/comments_base.py", "tests/analysis/test_comments.py"),
     _t("comments_braces", "analysis/comments_braces.py", "tests/analysis/test_comments.py"),
     _t("comments_js", "analysis/comments_js.py", "tests/analysis/test_comments.py"),
-    _t("comments_script", "analysis/comments_script.py", "tests/analysis/test_comments.py"),
+    _t(
+        "comments_script",
+        "analysis/comments_script.py",
+        "tests/analysis/test_comments.py",
+        "tests/analysis/test_comments_script.py",
+    ),
     _t("decoding", "analysis/decoding.py", "tests/analysis/test_decoding.py"),
     _t("fast", "analysis/fast.py", "tests/analysis/test_fast.py"),
     _t("lines", "analysis/lines.py", "tests/analysis/test_lines.py"),
