@@ -102,7 +102,12 @@ TARGETS = (
     _t("comments", "analysis/comments.py", "tests/analysis/test_comments.py"),
     _t("comments_base", "analysis/comments_base.py", "tests/analysis/test_comments.py"),
     _t("comments_braces", "analysis/comments_braces.py", "tests/analysis/test_comments.py"),
-    _t("comments_js", "analysis/comments_js.py", "tests/analysis/test_comments.py"),
+    _t(
+        "comments_js",
+        "analysis/comments_js.py",
+        "tests/analysis/test_comments.py",
+        "tests/analysis/test_comments_js.py",
+    ),
     _t(
         "comments_script",
         "analysis/comments_script.py",
