@@ -101,7 +101,12 @@ TARGETS = (
     _t("codenames", "analysis/codenames.py", "tests/analysis/test_codenames.py"),
     _t("comments", "analysis/comments.py", "tests/analysis/test_comments.py"),
     _t("comments_base", "analysis/comments_base.py", "tests/analysis/test_comments.py"),
-    _t("comments_braces", "analysis/comments_braces.py", "tests/analysis/test_comments.py"),
+    _t(
+        "comments_braces",
+        "analysis/comments_braces.py",
+        "tests/analysis/test_comments.py",
+        "tests/analysis/test_comments_braces.py",
+    ),
     _t(
         "comments_js",
         "analysis/comments_js.py",
