@@ -43,6 +43,19 @@ CASES = [
     ("go", "a rune of an escaped quote", "r := '\\'' // c", ((1, "// c"),)),
     ("go", "an escaped quote in a string", 's := "a\\"// allow" // c', ((1, "// c"),)),
     ("go", "a rune left open", "r := '\n// allow", ()),
+    (
+        "go",
+        "a block comment's close is after its opening",
+        "/*/ a */ // c",
+        ((1, "/*/ a */"), (1, "// c")),
+    ),
+    ("go", "a close before the comment", "x = a */ b; /* c */ // d", ((1, "/* c */"), (1, "// d"))),
+    (
+        "go",
+        "two block comments",
+        "/* a */ x /* b */ // c",
+        ((1, "/* a */"), (1, "/* b */"), (1, "// c")),
+    ),
     # Java
     ("java", "a block comment left open is data", "/* c\n// allow", ()),
     ("java", "an empty block comment", "/**/ // c", ((1, "/**/"), (1, "// c"))),
@@ -78,6 +91,7 @@ CASES = [
     ("rust", "an inner attribute after a line comment", "#! // c\n[x]", ((1, "// c"),)),
     ("rust", "a nested block comment left open is data", "/* a /* b */\n// allow", ()),
     ("rust", "a block comment alone", "/* a */", ((1, "/* a */"),)),
+    ("rust", "an empty block comment", "/**/ // c", ((1, "/**/"), (1, "// c"))),
     (
         "rust",
         "a nested block comment, then a line comment",
