@@ -42,7 +42,7 @@ from collections.abc import Callable, Sequence
 from .comments_base import BQ, DQ, PAIRS, SQ_RAW, Text, balanced, closing
 from .comments_braces import c_family, go, java, rust
 from .comments_js import javascript, tsx, typescript
-from .comments_script import script
+from .comments_script import perl, ruby
 
 __all__ = ["LANGUAGES", "comments_of"]
 
@@ -321,8 +321,8 @@ LANGUAGES: dict[str, Callable[[Text], None]] = {
     "dockerfile": _shell,  # shell-form instructions, exec form's JSON quotes, heredocs
     "r": _r,
     "cmake": _cmake,
-    "ruby": script(perl=False),
-    "perl": script(perl=True),
+    "ruby": ruby,
+    "perl": perl,
     "c": c_family,
     "go": go,
     "java": java,

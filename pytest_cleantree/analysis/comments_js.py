@@ -15,8 +15,8 @@ may open JSX (where an expression starts, in ``.js``, ``.jsx``, ``.mjs``, ``.cjs
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable
 
 from .comments_base import Text
 
@@ -165,13 +165,12 @@ def _word_kind(word: str) -> str:
     return UNSURE if word in _EITHER else VALUE
 
 
-def _scanner(jsx: bool, typescript: bool) -> Callable[[Text], None]:
-    def scan(text: Text) -> None:
-        _Scan(text, jsx, typescript).run()
-
-    return scan
+def _scan(text: Text, jsx: bool, typescript: bool) -> None:
+    _Scan(text, jsx, typescript).run()
 
 
-javascript = _scanner(jsx=True, typescript=False)
-typescript = _scanner(jsx=False, typescript=True)
-tsx = _scanner(jsx=True, typescript=True)
+#: plain functions bound with :func:`functools.partial`, not closures built at import, so that
+#: a mutation test can switch the scan's mutants in
+javascript = functools.partial(_scan, jsx=True, typescript=False)
+typescript = functools.partial(_scan, jsx=False, typescript=True)
+tsx = functools.partial(_scan, jsx=True, typescript=True)

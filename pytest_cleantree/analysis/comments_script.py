@@ -5,12 +5,12 @@ division), ``=begin`` blocks and POD, and after ``__END__``."""
 from __future__ import annotations
 
 import bisect
+import functools
 import re
-from collections.abc import Callable
 
 from .comments_base import PAIRS, Text, closing, delimited
 
-__all__ = ["script"]
+__all__ = ["perl", "ruby"]
 
 
 _PERL_BLANKS = r"[ \t]*"
@@ -25,6 +25,7 @@ def _heredoc(blanks: str) -> str:
     )
 
 
+@functools.cache
 def _script_pattern(perl: bool) -> re.Pattern[str]:
     """What opens a comment or data in Ruby (``%`` literals, ``?#``) or Perl (quote-like
     operators, ``$#``)."""
@@ -45,44 +46,62 @@ def _script_pattern(perl: bool) -> re.Pattern[str]:
 _DIVISION = re.compile(r"[\w)\]}]$|[\w)\]}]\s+$")
 
 
-def script(perl: bool) -> Callable[[Text], None]:
-    close_doc = re.compile(r"^=cut\b.*$" if perl else r"^=end\b.*$", re.MULTILINE)
-    opener = _script_pattern(perl)
+#: what ends POD (Perl) or an ``=begin`` block (Ruby)
+_CLOSE_DOC = {
+    False: re.compile(r"^=end\b.*$", re.MULTILINE),
+    True: re.compile(r"^=cut\b.*$", re.MULTILINE),
+}
 
-    def scan(text: Text) -> None:
-        src, pos = text.src, 0
-        pending: list[tuple[str, str]] = []
-        while (found := opener.search(src, pos)) is not None:
-            pos = found.end()
-            if found["stop"]:
-                return
-            if found["doc"]:  # POD to =cut, =begin to =end: read as data
-                done = close_doc.search(src, pos)
-                pos = len(src) if done is None else done.end()
-            elif found["word"] or found["hq"]:  # its body starts after the line
-                pending.append((found["word"] or found["quoted"], " \t" * bool(found["strip"])))
-            elif found["nl"] and pending:
-                for word, strip in pending:
-                    pos = min(text.body_end(pos, word, strip) + 1, len(src))
-                pending = []
-            elif found["c"]:
-                pos = text.comment(found.start())
-            elif found["slash"]:
-                head = src[text.starts[bisect.bisect_right(text.starts, pos - 1) - 1] : pos - 1]
-                spaced = head[-1:].isspace()
-                if not (_DIVISION.search(head) and (not spaced or src[pos : pos + 1].isspace())):
-                    pos = text.after(closing("/"), pos)
-            elif found["s"]:
-                quote = found["s"]
-                interpolates = not perl and quote != "'"
-                pos = _interpolated(text, pos, quote) if interpolates else _after(text, pos, quote)
-            elif found.groupdict().get("d") is not None:
-                delim = found["d"][-1]
-                pos = delimited(text, pos, delim)
-                if perl and found["op"] in ("s", "tr", "y"):  # a second part
-                    pos = _second_part(text, pos, delim)
 
-    return scan
+def _scan(text: Text, perl: bool) -> None:
+    src, pos = text.src, 0
+    pending: list[tuple[str, str]] = []
+    opener = _script_pattern(perl)  # built when first asked, so that its mutants switch in
+    while (found := opener.search(src, pos)) is not None:
+        pos = found.end()
+        if found["stop"]:
+            return
+        if found["doc"]:  # POD to =cut, =begin to =end: read as data
+            done = _CLOSE_DOC[perl].search(src, pos)
+            pos = len(src) if done is None else done.end()
+        elif found["word"] or found["hq"]:  # its body starts after the line
+            pending.append((found["word"] or found["quoted"], " \t" * bool(found["strip"])))
+        elif found["nl"] and pending:
+            for word, strip in pending:
+                pos = min(text.body_end(pos, word, strip) + 1, len(src))
+            pending = []
+        else:
+            pos = _skip(text, found, pos, perl)
+
+
+#: the scanners: a plain function bound with :func:`functools.partial`, not a closure built at
+#: import, so that a mutation test can switch its mutants in
+ruby = functools.partial(_scan, perl=False)
+perl = functools.partial(_scan, perl=True)
+
+
+def _skip(text: Text, found: re.Match[str], pos: int, perl: bool) -> int:
+    """Past what ``found`` opens at ``pos``: a comment, a regular expression, a string, a
+    quote-like literal (or nothing, for a division or a line's end)."""
+    src = text.src
+    if found["c"]:
+        return text.comment(found.start())
+    if found["slash"]:
+        head = src[text.starts[bisect.bisect_right(text.starts, pos - 1) - 1] : pos - 1]
+        spaced = head[-1:].isspace()
+        if not (_DIVISION.search(head) and (not spaced or src[pos : pos + 1].isspace())):
+            return text.after(closing("/"), pos)
+        return pos
+    if found["s"]:
+        quote = found["s"]
+        interpolates = not perl and quote != "'"
+        return _interpolated(text, pos, quote) if interpolates else _after(text, pos, quote)
+    if found.groupdict().get("d") is not None:
+        delim = found["d"][-1]
+        pos = delimited(text, pos, delim)
+        if perl and found["op"] in ("s", "tr", "y"):  # a second part
+            pos = _second_part(text, pos, delim)
+    return pos
 
 
 def _after(text: Text, pos: int, quote: str) -> int:

@@ -261,7 +261,7 @@ class TextViews:
             found |= self._joined_lines(needles)
         return found | self._broken_lines(needles)
 
-    def _broken_lines(self, needles: set[str]) -> set[int]:
+    def _broken_lines(self, needles: Iterable[str]) -> set[int]:
         """Lines of every spelling of a needle across breaks (each found once, overlaps too)."""
         starts = [0, *(match.end() for match in NEWLINE_BYTES.finditer(self._utf8))]
         found: set[int] = set()

@@ -394,3 +394,43 @@ def test_the_lines_of_adjacent_literals_whose_joined_value_spells_a_needle(
     source: str, lines: set[int]
 ) -> None:
     assert views(source)._joined_lines({NEEDLE}) == lines
+
+
+def test_ascii_is_whether_the_text_is_ascii() -> None:
+    assert views("x = sm120\n").ascii is True
+    assert views("x = \uff53m120\n").ascii is False
+
+
+def test_every_occurrence_in_the_text_is_on_its_line() -> None:
+    assert views("sm120\nsm120\nsm120\n").lines_spelling([NEEDLE]) == {1, 2, 3}
+    # overlapping occurrences, one character apart, each on its own line
+    assert views("x\n\n\ny\n").lines_spelling(["\n\n"]) == {1, 2}
+
+
+def test_a_direct_occurrence_is_kept_beside_a_decoded_run() -> None:
+    # line 1 spells sm120 only in its normal form; lines 2-3 only decoded (a continued string)
+    assert views('x = \uff53m120\ny = "s\\\nm120"\n').lines_spelling([NEEDLE]) == {1, 2, 3}
+
+
+def test_a_needle_with_a_single_quote_is_left_to_the_views() -> None:
+    assert views("x = 1\n").derived_may_spell(frozenset({"a'b"}))
+
+
+def test_overlapping_spellings_across_breaks_are_each_found() -> None:
+    # "aa" at the first a (line 1), and again from the second a across the break (lines 1-2)
+    source = 'x = "aa" \\\n "a"\n'
+    assert views(source)._broken_lines(["aa"]) == {1, 2}
+    # a needle of one character holds no break, and the needles after it are still searched
+    assert views(source)._broken_lines(["f", "aa"]) == {1, 2}
+
+
+def test_identifiers_spelt_only_with_the_breaks_taken_out() -> None:
+    # ``{`` of a self-documenting f-string expression is a break: the value holds "sm120="
+    assert "sm120" in views('x = f"sm{120=}"\n').identifiers()
+    assert "sm120" not in views('x = f"sm{120=}"\n').words()
+    # the same through an escape: only the decoded text, its breaks taken out, spells it
+    assert "sm120" in views('x = f"\\x73m{120=}"\n').identifiers()
+
+
+def test_the_lines_of_a_join_end_at_the_next_literals_quote() -> None:
+    assert views('x = ("sm"\n"120")\n')._joined_lines({NEEDLE}) == {1, 2}
