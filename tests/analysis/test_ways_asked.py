@@ -21,7 +21,7 @@ from pytest_cleantree.core.findings import FileAnalysis
 from pytest_cleantree.core.model import Pattern, PatternTier
 from pytest_cleantree.core.patterns import parse_pattern
 
-PARTS = ("pkg", "m0", "m1", "np", "os", "path", "sub", "\uff4e\uff50")
+PARTS = ("pkg", "m0", "m1", "np", "os", "path", "sub", "fn", "\uff4e\uff50")
 STATEMENTS = (
     "import {a}.{b}\n",
     "import {a}.{b} as z\n",
@@ -46,6 +46,9 @@ STATEMENTS = (
     "v = '{a}' '{b}'\n",
     "v = getattr({a}, '\\N{{LATIN SMALL LETTER O}}s').join(1)\n",
     "import {a}.\\\n{b}\n",
+    "g = getattr({a}, 'p' 'ath')\ng.join(1)\n",  # a name only a joined literal spells
+    "g = getattr({a}, 'f' 'n')\ng.join(1)\n",  # a piece that reads as a string prefix
+    "g = getattr({a}.{b}, 'jo' \"in\")\ng(1)\n",
 )
 MODULES = ("pkg.m0", "pkg", "m0", "np.sub.x", "sub", "os.path")
 PATHS = ("m.py", "pkg/__init__.py")
@@ -121,6 +124,13 @@ def both(
     ways=[Pattern("pkg.m0", PatternTier.QUALIFIED, "pkg.m0", needles=("join",))],
     path="m.py",
     module="pkg.m0",
+    stars=None,
+)
+@example(  # a way's name only a joined literal spells, one piece read like a string prefix
+    source="import pkg\ng = getattr(pkg, 'f' 'n')\ng.join(1)\n",
+    ways=[Pattern("pkg.fn", PatternTier.QUALIFIED, "pkg.fn", needles=("join",))],
+    path="m.py",
+    module=None,
     stars=None,
 )
 def test_every_finding_that_counts_is_the_oracles(
