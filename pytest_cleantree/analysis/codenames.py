@@ -78,9 +78,16 @@ class _AllNames(Scanner):
         self.names: dict[str, tuple[int, int]] = {}
 
     def _emit(
-        self, name: str, line: int, col: int, kind: Kind, qualified: tuple[str, ...] = ()
+        self,
+        name: str,
+        line: int,
+        col: int,
+        kind: Kind,
+        qualified: tuple[str, ...] = (),
+        *,
+        written: bool = True,
     ) -> None:
-        if kind in CODE_KINDS:
+        if kind in CODE_KINDS and written:  # a name only a string spells is no code name
             self._take(name, line, col)
 
     def _take(self, name: str, line: int, col: int) -> None:

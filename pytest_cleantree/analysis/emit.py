@@ -34,9 +34,19 @@ class NameReporter:
         self._plain = patterns.plain
 
     def _emit(
-        self, name: str, line: int, col: int, kind: Kind, qualified: tuple[str, ...] = ()
+        self,
+        name: str,
+        line: int,
+        col: int,
+        kind: Kind,
+        qualified: tuple[str, ...] = (),
+        *,
+        written: bool = True,
     ) -> None:
-        matched = self._name_cache.get(name)
+        """Report the name where it stands, for each pattern it matches: by the name itself
+        (unless not ``written`` as one: a name only a string literal spells, found only by
+        what it resolves to) and by what it resolves to (``qualified``)."""
+        matched = self._name_cache.get(name) if written else ()
         if matched is None:
             matched = self._index.match(name)
             self._name_cache[name] = matched

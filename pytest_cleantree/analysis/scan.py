@@ -294,7 +294,10 @@ class Scanner(NameReporter):
         if got is not None and qualified:
             literal = node.args[1]
             kind = Kind.CONDITION if condition else Kind.REFERENCE
-            self._emit(got[1][1:], literal.lineno, literal.col_offset, kind, qualified)
+            # a name only the literal spells: a qualified pattern's, the string's for the rest
+            self._emit(
+                got[1][1:], literal.lineno, literal.col_offset, kind, qualified, written=False
+            )
         self.visit(node.func, condition=condition, callee=True)
         for arg in node.args:
             self.visit(arg, condition=condition)

@@ -307,3 +307,27 @@ def test_astroid_agrees_a_fullwidth_literal_names_no_attribute() -> None:
     value = 'getattr(os.path, "\\uff4aoin")'
     assert getattr_target(_value(value)) is None
     assert not {name for name in _astroid_reads(value) if name.endswith(".join")}
+
+
+def test_the_literal_is_a_name_only_for_a_qualified_pattern() -> None:
+    """``getattr(sys.stdout, "encoding")`` reaches ``sys.stdout.encoding``: a qualified
+    pattern's occurrence at the literal; for a substring (or exact, or glob) pattern the
+    literal is a string, in both engines, whether or not resolution runs (the reference ran
+    it whenever a qualified pattern's first part was imported, and the fast path when the
+    text spelt its last part: ``encod`` was a reference of one and not of the other)."""
+    source = b'import sys\nd = {}\nd["io"] = getattr(sys.stdout, "encoding", None)\n'
+    patterns = [parse_pattern(p) for p in ("encod", "=encoding", "sys.exc_info", "sys.stdout")]
+
+    found = {
+        engine.__name__: sorted(
+            (f.pattern, f.occurrence.line, f.occurrence.col, f.occurrence.kind.value)
+            for f in engine("m.py", source, patterns).findings
+        )
+        for engine in (analyze_fast, analyze_reference)
+    }
+
+    assert found["analyze_fast"] == found["analyze_reference"]
+    assert [f for f in found["analyze_fast"] if f[0] in ("encod", "=encoding")] == [
+        ("=encoding", 3, 31, "string"),
+        ("encod", 3, 31, "string"),
+    ]
